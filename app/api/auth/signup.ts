@@ -1,0 +1,5 @@
+import { endpoint, route } from "~/lib/api/endpoint.server";
+import { signUp } from "~/domains/identity/identity.server";
+
+export const loader = endpoint({ POST: route("apikey", ({ body }) => signUp(body)) });
+export const action = loader;

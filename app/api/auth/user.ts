@@ -1,0 +1,12 @@
+import { endpoint, route } from "~/lib/api/endpoint.server";
+import { unauthorized } from "~/lib/api/errors";
+import { currentUser } from "~/domains/identity/identity.server";
+
+export const loader = endpoint({
+  GET: route("user", async ({ user }) => {
+    const found = await currentUser(user);
+    if (!found) throw unauthorized("Session has ended");
+    return found;
+  }),
+});
+export const action = loader;

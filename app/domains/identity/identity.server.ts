@@ -1,0 +1,249 @@
+// The identity provider behind {base_url}/auth (GoTrue-shaped, GUIDE section 5):
+// sign-up (e-mail + password, or anonymous), password and refresh-token
+// grants, logout, and the verification of user tokens for every other route.
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createRemoteJWKSet, jwtVerify } from "jose";
+import { z } from "zod";
+import { db } from "~/db.server";
+import { isUniqueViolation } from "~/db/errors";
+import { env } from "~/env.server";
+import { ApiError, badRequest } from "~/lib/api/errors";
+import { signToken, unverifiedIssuer, verifyToken } from "./jwt.server";
+import { DUMMY_HASH, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from "./passwords.server";
+
+/** Who a valid user token speaks for. */
+export interface Identity {
+  userId: string;
+  /** Our own sign-in session; null for tokens of an external issuer. */
+  sessionId: string | null;
+  isAnonymous: boolean;
+  email: string | null;
+}
+
+interface UserRow {
+  id: string;
+  email: string | null;
+  isAnonymous: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+  lastSignInAt: Date | null;
+}
+
+// ---------------------------------------------------------------- tokens
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const newRefreshToken = () => randomBytes(32).toString("base64url");
+const refreshExpiry = () => new Date(Date.now() + env.REFRESH_TOKEN_TTL_DAYS * 86_400_000);
+
+async function sessionBody(user: UserRow, sessionId: string, refreshToken: string) {
+  const { token, expiresAt } = await signToken(
+    { session_id: sessionId, is_anonymous: user.isAnonymous, email: user.email ?? "", role: "authenticated" },
+    { use: "user", subject: user.id, audience: env.AUTH_AUDIENCE, ttlSeconds: env.ACCESS_TOKEN_TTL_SECONDS },
+  );
+  return {
+    access_token: token,
+    token_type: "bearer" as const,
+    expires_in: env.ACCESS_TOKEN_TTL_SECONDS,
+    expires_at: expiresAt,
+    refresh_token: refreshToken,
+    user: userJson(user),
+  };
+}
+
+export function userJson(user: UserRow) {
+  const provider = user.isAnonymous ? "anonymous" : "email";
+  return {
+    id: user.id,
+    aud: env.AUTH_AUDIENCE,
+    role: "authenticated",
+    email: user.email ?? "",
+    is_anonymous: user.isAnonymous,
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+    last_sign_in_at: user.lastSignInAt?.toISOString() ?? null,
+    app_metadata: { provider, providers: [provider] },
+    user_metadata: {},
+  };
+}
+
+export type Session = Awaited<ReturnType<typeof sessionBody>>;
+
+// ---------------------------------------------------------------- grants
+
+const credentials = z.object({
+  email: z.string().trim().toLowerCase().optional(),
+  password: z.string().optional(),
+});
+const emailFormat = z.string().email();
+
+function parseCredentials(body: unknown) {
+  const parsed = credentials.safeParse(body ?? {});
+  if (!parsed.success) throw badRequest("invalid_input", "email and password must be strings");
+  return parsed.data;
+}
+
+/** `POST /auth/signup`: e-mail + password, or nothing for an anonymous user. */
+export async function signUp(body: unknown): Promise<Session> {
+  const { email, password } = parseCredentials(body);
+  if (!email && !password) return createSession({ email: null, passwordHash: null, isAnonymous: true });
+  if (!email) throw badRequest("invalid_input", "email is required with a password");
+  if (!emailFormat.safeParse(email).success) throw badRequest("invalid_email", "email is not a valid address");
+  if (!password) throw badRequest("invalid_input", "password is required");
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw new ApiError(422, "weak_password", `Password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`);
+  }
+  try {
+    return await createSession({ email, passwordHash: await hashPassword(password), isAnonymous: false });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ApiError(422, "email_exists", "A user with this email address already exists");
+    throw err;
+  }
+}
+
+/** Creates a user (when given its fields) and a first sign-in session. */
+export async function createSession(user: { email: string | null; passwordHash: string | null; isAnonymous: boolean }) {
+  const refreshToken = newRefreshToken();
+  const sessionId = randomUUID();
+  const created = await db.user.create({
+    data: {
+      id: randomUUID(),
+      ...user,
+      lastSignInAt: new Date(),
+      authSessions: {
+        create: { id: sessionId, refreshTokens: { create: { tokenHash: hashToken(refreshToken), expiresAt: refreshExpiry() } } },
+      },
+    },
+  });
+  return sessionBody(created, sessionId, refreshToken);
+}
+
+/** `POST /auth/token?grant_type=password`. */
+export async function passwordGrant(body: unknown): Promise<Session> {
+  const { email, password } = parseCredentials(body);
+  if (!email || !password) throw badRequest("invalid_input", "email and password are required");
+  const user = await db.user.findUnique({ where: { email } });
+  const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !user.passwordHash || !ok) throw badRequest("invalid_credentials", "Invalid login credentials");
+  const refreshToken = newRefreshToken();
+  const sessionId = randomUUID();
+  const [updated] = await db.$transaction([
+    db.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() } }),
+    db.authSession.create({
+      data: {
+        id: sessionId,
+        userId: user.id,
+        refreshTokens: { create: { tokenHash: hashToken(refreshToken), expiresAt: refreshExpiry() } },
+      },
+    }),
+  ]);
+  return sessionBody(updated, sessionId, refreshToken);
+}
+
+/**
+ * `POST /auth/token?grant_type=refresh_token`: the token is exchanged once;
+ * presenting an exchanged token again revokes its whole session.
+ */
+export async function refreshGrant(body: unknown): Promise<Session> {
+  const parsed = z.object({ refresh_token: z.string().min(1) }).safeParse(body ?? {});
+  if (!parsed.success) throw badRequest("invalid_input", "refresh_token is required");
+  const stored = await db.refreshToken.findUnique({
+    where: { tokenHash: hashToken(parsed.data.refresh_token) },
+    include: { session: { include: { user: true } } },
+  });
+  const invalid = () => badRequest("refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found");
+  if (!stored || stored.session.revokedAt || stored.expiresAt < new Date()) throw invalid();
+
+  // Exactly one caller can exchange a token, however many race for it.
+  const claimed = await db.refreshToken.updateMany({
+    where: { id: stored.id, rotatedAt: null },
+    data: { rotatedAt: new Date() },
+  });
+  if (claimed.count === 0) {
+    await db.authSession.update({ where: { id: stored.sessionId }, data: { revokedAt: new Date() } });
+    throw badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used");
+  }
+  const refreshToken = newRefreshToken();
+  await db.refreshToken.create({
+    data: { tokenHash: hashToken(refreshToken), sessionId: stored.sessionId, expiresAt: refreshExpiry() },
+  });
+  return sessionBody(stored.session.user, stored.sessionId, refreshToken);
+}
+
+/** `POST /auth/logout?scope=global|local|others` (GoTrue's scopes; default global). */
+export async function logout(identity: Identity, scope: string | null): Promise<void> {
+  if (scope && !["global", "local", "others"].includes(scope)) {
+    throw badRequest("invalid_input", "scope must be global, local or others");
+  }
+  const where =
+    scope === "local"
+      ? { id: identity.sessionId ?? "" }
+      : scope === "others"
+        ? { userId: identity.userId, NOT: { id: identity.sessionId ?? "" } }
+        : { userId: identity.userId };
+  await db.authSession.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
+}
+
+/** `GET /auth/user`: the user behind a token whose session is still live. */
+export async function currentUser(identity: Identity) {
+  const user = await db.user.findUnique({
+    where: { id: identity.userId },
+    include: identity.sessionId ? { authSessions: { where: { id: identity.sessionId } } } : undefined,
+  });
+  const sessionLive = !identity.sessionId || (user?.authSessions?.[0] && !user.authSessions[0].revokedAt);
+  if (!user || !sessionLive) return null;
+  return userJson(user);
+}
+
+// ---------------------------------------------------------------- verification
+
+const externalJwks = env.AUTH_EXTERNAL_JWKS_URL ? createRemoteJWKSet(new URL(env.AUTH_EXTERNAL_JWKS_URL)) : null;
+// External subjects already mapped to local users (bounded; evicts oldest).
+const externalUsers = new Map<string, string>();
+
+/** Verifies a user token from our own issuer or the configured external one; null when invalid. */
+export async function authenticateUserToken(token: string): Promise<Identity | null> {
+  if (externalJwks && unverifiedIssuer(token) === env.AUTH_EXTERNAL_ISSUER) return authenticateExternal(token);
+  const claims = await verifyToken(token, { use: "user", audience: env.AUTH_AUDIENCE });
+  if (!claims?.sub) return null;
+  return {
+    userId: claims.sub,
+    sessionId: typeof claims.session_id === "string" ? claims.session_id : null,
+    isAnonymous: claims.is_anonymous === true,
+    email: typeof claims.email === "string" && claims.email ? claims.email : null,
+  };
+}
+
+async function authenticateExternal(token: string): Promise<Identity | null> {
+  let payload;
+  try {
+    ({ payload } = await jwtVerify(token, externalJwks!, {
+      issuer: env.AUTH_EXTERNAL_ISSUER,
+      audience: env.AUTH_EXTERNAL_AUDIENCE,
+      algorithms: ["RS256", "ES256"],
+      requiredClaims: ["exp", "sub"],
+    }));
+  } catch {
+    return null;
+  }
+  const subject = `${env.AUTH_EXTERNAL_ISSUER}|${payload.sub}`;
+  const email = typeof payload.email === "string" && payload.email ? payload.email.toLowerCase() : null;
+  const isAnonymous = payload.is_anonymous === true;
+  let userId = externalUsers.get(subject);
+  if (!userId) {
+    userId = (await ensureExternalUser(subject, isAnonymous)).id;
+    if (externalUsers.size >= 10_000) externalUsers.delete(externalUsers.keys().next().value!);
+    externalUsers.set(subject, userId);
+  }
+  return { userId, sessionId: null, isAnonymous, email };
+}
+
+async function ensureExternalUser(subject: string, isAnonymous: boolean) {
+  const existing = await db.user.findUnique({ where: { externalSubject: subject } });
+  if (existing) return existing;
+  try {
+    return await db.user.create({ data: { id: randomUUID(), externalSubject: subject, isAnonymous } });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return db.user.findUniqueOrThrow({ where: { externalSubject: subject } });
+  }
+}

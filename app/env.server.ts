@@ -1,0 +1,75 @@
+// Configuration, parsed once at boot. A bad value stops the process with a
+// message naming the variable; everything has a safe embedded default.
+import { z } from "zod";
+
+const optionalUrl = z.string().url().optional();
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    APP_URL: z.string().url().default("http://localhost:3000"),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATABASE_URL: z
+      .string()
+      .regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: (SQLite) or postgresql:// (PostgreSQL)")
+      .default("file:./data/wishlist.db"),
+    /** Where the embedded mode keeps files (uploaded and copied images). */
+    DATA_DIR: z.string().min(1).default("./data"),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    /** Largest accepted request body; larger ones get 413 payload_too_large. */
+    MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+
+    /** Secrets: generated on first start and stored in the database when unset. */
+    ANON_KEY: z.string().min(16).optional(),
+    JWT_PRIVATE_KEY: z.string().includes("PRIVATE KEY", { message: "must be a PKCS#8 PEM" }).optional(),
+    ENCRYPTION_KEY: z.string().regex(/^[A-Za-z0-9+/_-]{43}=?$/, "must be 32 bytes, base64").optional(),
+
+    ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+    REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+    AUTH_AUDIENCE: z.string().min(1).default("authenticated"),
+
+    /** Trust user tokens from an external issuer too (all three or none). */
+    AUTH_EXTERNAL_JWKS_URL: optionalUrl,
+    AUTH_EXTERNAL_ISSUER: z.string().min(1).optional(),
+    AUTH_EXTERNAL_AUDIENCE: z.string().min(1).optional(),
+
+    /** Shopify features switch on when key and secret are set. */
+    SHOPIFY_API_KEY: z.string().min(1).optional(),
+    SHOPIFY_API_SECRET: z.string().min(1).optional(),
+    SCOPES: z.string().default("write_products,read_products,write_metafields"),
+    SHOP_CUSTOM_DOMAIN: z.string().optional(),
+  })
+  .superRefine((env, ctx) => {
+    const external = [env.AUTH_EXTERNAL_JWKS_URL, env.AUTH_EXTERNAL_ISSUER, env.AUTH_EXTERNAL_AUDIENCE];
+    if (external.some(Boolean) && !external.every(Boolean)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["AUTH_EXTERNAL_JWKS_URL"],
+        message: "AUTH_EXTERNAL_JWKS_URL, AUTH_EXTERNAL_ISSUER and AUTH_EXTERNAL_AUDIENCE go together",
+      });
+    }
+    if (Boolean(env.SHOPIFY_API_KEY) !== Boolean(env.SHOPIFY_API_SECRET)) {
+      ctx.addIssue({ code: "custom", path: ["SHOPIFY_API_KEY"], message: "SHOPIFY_API_KEY and SHOPIFY_API_SECRET go together" });
+    }
+  });
+
+export type Env = z.infer<typeof schema>;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings count as unset, as in most .env tooling.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(env)"}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+export const env: Env = parseEnv(process.env);
+
+/** `{base_url}` of the SPEC. */
+export const baseUrl = `${env.APP_URL.replace(/\/$/, "")}/api/v1`;
+export const appOrigin = new URL(env.APP_URL).origin;
+export const authIssuer = `${baseUrl}/auth`;

@@ -1,0 +1,36 @@
+// CORS for the public API: the caller's origin is reflected (access is
+// controlled by keys, tokens and allow-lists, not by CORS).
+export const ALLOWED_REQUEST_HEADERS = [
+  "authorization",
+  "apikey",
+  "x-widget-token",
+  "content-type",
+  "x-client-info",
+  "x-supabase-api-version",
+].join(", ");
+
+export const EXPOSED_RESPONSE_HEADERS = [
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "X-Usage-Month",
+  "X-Usage-Limit",
+  "X-Usage-Overage",
+  "X-Usage-Total",
+  "X-Usage-Remaining",
+].join(", ");
+
+export function applyCors(headers: Headers, requestOrigin: string | null): void {
+  headers.set("Access-Control-Allow-Origin", requestOrigin ?? "*");
+  headers.set("Access-Control-Expose-Headers", EXPOSED_RESPONSE_HEADERS);
+  headers.append("Vary", "Origin");
+}
+
+export function preflightHeaders(requestOrigin: string | null, methods: string[]): Headers {
+  const headers = new Headers();
+  applyCors(headers, requestOrigin);
+  headers.set("Access-Control-Allow-Methods", [...methods, "OPTIONS"].join(", "));
+  headers.set("Access-Control-Allow-Headers", ALLOWED_REQUEST_HEADERS);
+  headers.set("Access-Control-Max-Age", "600");
+  return headers;
+}
