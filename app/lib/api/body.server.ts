@@ -3,23 +3,42 @@
 import { env } from "~/env.server";
 import { ApiError } from "./errors";
 
+// Reading (and discarding) the rest of an oversized body lets the client
+// receive the 413 instead of a reset connection; past this much we give up
+// and drop the connection.
+const DRAIN_CAP_BYTES = 16 * 1024 * 1024;
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<void> {
+  let drained = 0;
+  const cap = Math.max(DRAIN_CAP_BYTES, limit * 4);
+  while (drained < cap) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    drained += value.byteLength;
+  }
+  await reader.cancel().catch(() => {});
+}
+
 const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
 
 export async function readJsonBody(request: Request, limit = env.MAX_BODY_BYTES): Promise<unknown> {
   const tooLarge = () => new ApiError(413, "payload_too_large", `Request body exceeds ${limit} bytes`);
-  const declared = request.headers.get("content-length");
-  if (declared && Number(declared) > limit) throw tooLarge();
   if (!request.body) return undefined;
+  const reader = request.body.getReader();
+  const declared = request.headers.get("content-length");
+  if (declared && Number(declared) > limit) {
+    await drain(reader, limit);
+    throw tooLarge();
+  }
 
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = request.body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel().catch(() => {});
+      await drain(reader, limit);
       throw tooLarge();
     }
     chunks.push(value);
@@ -36,4 +55,13 @@ export async function readJsonBody(request: Request, limit = env.MAX_BODY_BYTES)
   } catch {
     throw new ApiError(400, "invalid_json", "Request body is not valid JSON");
   }
+}
+
+/**
+ * Reads and drops a body nobody read (a request rejected before its body was
+ * needed), so the keep-alive connection stays usable for the next request.
+ */
+export async function discardBody(request: Request): Promise<void> {
+  if (!request.body || request.bodyUsed || request.body.locked) return;
+  await drain(request.body.getReader(), env.MAX_BODY_BYTES).catch(() => {});
 }

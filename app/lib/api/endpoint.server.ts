@@ -8,7 +8,7 @@ import { appOrigin } from "~/env.server";
 import { getAnonKey } from "~/domains/secrets/secrets.server";
 import { authenticateUserToken, type Identity } from "~/domains/identity/identity.server";
 import { log, errorFields } from "~/lib/log.server";
-import { readJsonBody } from "./body.server";
+import { discardBody, readJsonBody } from "./body.server";
 import { applyCors, preflightHeaders } from "./cors";
 import { ApiError, errorBody, unauthorized } from "./errors";
 
@@ -59,6 +59,7 @@ export function endpoint(routes: Routes) {
     } catch (err) {
       response = errorResponse(err, request);
     }
+    await discardBody(request);
     applyCors(response.headers, origin);
     return response;
   };

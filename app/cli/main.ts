@@ -1,0 +1,51 @@
+// The operator CLI. Every command prints one JSON document on stdout; a
+// failure prints `{error, message}` on stderr and exits non-zero (2 for
+// usage errors, 1 otherwise). Uses the same DATABASE_URL as the app and
+// applies pending migrations first.
+import { parseArgs } from "node:util";
+import { commands, CliError } from "./commands.ts";
+
+function fail(code: string, message: string, exitCode: number): never {
+  process.stderr.write(JSON.stringify({ error: code, message }) + "\n");
+  process.exit(exitCode);
+}
+
+async function main() {
+  const argv = process.argv.slice(2);
+  const name = [argv[0], argv[1]].filter(Boolean).join(" ");
+  const command = commands[name] ?? commands[argv[0] ?? ""];
+  if (!command) {
+    fail("usage", `unknown command ${JSON.stringify(name)}; commands: ${Object.keys(commands).join(", ")}`, 2);
+  }
+  const rest = argv.slice(command.name.split(" ").length);
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }));
+  } catch (err) {
+    fail("usage", `${(err as Error).message}\nusage: wish ${command.name} ${command.usage}`, 2);
+  }
+
+  let env;
+  try {
+    ({ env } = await import("~/env.server"));
+  } catch (err) {
+    fail("invalid_config", (err as Error).message, 1);
+  }
+  const { migrate } = await import("~/db/migrate.server");
+  await migrate(env.DATABASE_URL);
+
+  const result = await command.run(values);
+  process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+  const { db } = await import("~/db.server");
+  await db.$disconnect();
+}
+
+main().catch((err) => {
+  if (err instanceof CliError) fail(err.code, err.message, err.exitCode);
+  if (err && typeof err === "object" && "code" in err && "status" in err && "body" in err) {
+    // An ApiError from a domain function: same code and message as the API would give.
+    const body = (err as { body: () => { error: string; message?: string } }).body();
+    fail(body.error, body.message ?? body.error, 1);
+  }
+  fail("internal_error", err instanceof Error ? err.message : String(err), 1);
+});

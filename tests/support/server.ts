@@ -1,0 +1,82 @@
+// Starts the built app as a real server process (`node app/server/start.mjs`)
+// on a free port with its own database, as `npm start` would.
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+import { freshDatabaseUrl } from "./database.ts";
+
+export const root = path.resolve(import.meta.dirname, "../..");
+
+export interface TestServer {
+  /** APP_URL of the server (http://127.0.0.1:PORT). */
+  url: string;
+  /** {base_url}: APP_URL/api/v1. */
+  baseUrl: string;
+  databaseUrl: string;
+  /** Everything the server wrote so far, for assertions on logs. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+  const databaseUrl = extraEnv.DATABASE_URL ?? (await freshDatabaseUrl());
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [path.join(root, "app/server/start.mjs")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      APP_URL: url,
+      LOG_LEVEL: "info",
+      ...extraEnv,
+      DATABASE_URL: databaseUrl,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const onExit = (code: number | null) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    };
+    child.on("exit", onExit);
+    child.stdout.on("data", () => {
+      if (output.includes('"msg":"listening"')) {
+        clearTimeout(timer);
+        child.off("exit", onExit);
+        resolve();
+      }
+    });
+  });
+
+  return {
+    url,
+    baseUrl: `${url}/api/v1`,
+    databaseUrl,
+    output: () => output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
