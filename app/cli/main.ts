@@ -20,7 +20,8 @@ async function main() {
   const rest = argv.slice(command.name.split(" ").length);
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }));
+    values = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false })
+      .values as typeof values;
   } catch (err) {
     fail("usage", `${(err as Error).message}\nusage: wish ${command.name} ${command.usage}`, 2);
   }

@@ -187,10 +187,13 @@ export async function logout(identity: Identity, scope: string | null): Promise<
 export async function currentUser(identity: Identity) {
   const user = await db.user.findUnique({
     where: { id: identity.userId },
-    include: identity.sessionId ? { authSessions: { where: { id: identity.sessionId } } } : undefined,
+    include: { authSessions: { where: { id: identity.sessionId ?? "" }, select: { revokedAt: true } } },
   });
-  const sessionLive = !identity.sessionId || (user?.authSessions?.[0] && !user.authSessions[0].revokedAt);
-  if (!user || !sessionLive) return null;
+  if (!user) return null;
+  if (identity.sessionId) {
+    const session = user.authSessions[0];
+    if (!session || session.revokedAt) return null;
+  }
   return userJson(user);
 }
 

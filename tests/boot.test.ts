@@ -1,0 +1,92 @@
+// Configuration is validated at boot; secrets are generated once and shared.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { freshDatabaseUrl } from "./support/database.ts";
+import { apiFor, wish } from "./support/api.ts";
+import { root, startServer } from "./support/server.ts";
+
+function bootWith(env: Record<string, string>) {
+  return spawnSync(process.execPath, [path.join(root, "app/server/start.mjs")], {
+    cwd: root,
+    env: { ...process.env, PORT: "0", ...env },
+    encoding: "utf8",
+    timeout: 20_000,
+  });
+}
+
+describe("configuration", () => {
+  it.each([
+    [{ DATABASE_URL: "mysql://localhost/db" }, "DATABASE_URL"],
+    [{ APP_URL: "not a url" }, "APP_URL"],
+    [{ PORT: "eighty" }, "PORT"],
+    [{ AUTH_EXTERNAL_JWKS_URL: "https://id.example/jwks.json" }, "AUTH_EXTERNAL_JWKS_URL"],
+    [{ SHOPIFY_API_KEY: "key-without-secret" }, "SHOPIFY_API_KEY"],
+  ])("refuses to start with %j and names the variable", (env, name) => {
+    const result = bootWith(env);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("Invalid configuration");
+    expect(result.stderr).toContain(name);
+  });
+});
+
+describe("secrets", () => {
+  it("are generated on first start, stored, and shared by every instance and the CLI", async () => {
+    const databaseUrl = await freshDatabaseUrl();
+    // Two instances behind one public address, as behind a load balancer.
+    const shared = { DATABASE_URL: databaseUrl, APP_URL: "https://wish.example" };
+    const a = await startServer(shared);
+    const b = await startServer(shared);
+    try {
+      const api = await apiFor(a);
+      const { accessToken } = await api.anonymousUser();
+      const onB = await fetch(`${b.baseUrl}/auth/user`, {
+        headers: { apikey: api.anonKey, authorization: `Bearer ${accessToken}` },
+      });
+      expect(onB.status).toBe(200);
+      const cli = await wish(databaseUrl, ["config"], { APP_URL: "https://wish.example" });
+      expect(cli).toEqual({ app_url: "https://wish.example", base_url: "https://wish.example/api/v1", anon_key: api.anonKey });
+      const jwksA = await (await fetch(`${a.baseUrl}/auth/.well-known/jwks.json`)).json();
+      const jwksB = await (await fetch(`${b.baseUrl}/auth/.well-known/jwks.json`)).json();
+      expect(jwksB).toEqual(jwksA);
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+    }
+  });
+
+  it("ANON_KEY from the environment takes precedence", async () => {
+    const server = await startServer({ ANON_KEY: "anon_from_environment_123456" });
+    try {
+      const res = await fetch(`${server.baseUrl}/auth/signup`, {
+        method: "POST",
+        headers: { apikey: "anon_from_environment_123456", "content-type": "application/json" },
+        body: "{}",
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("request log", () => {
+  it("writes one JSON line per request with method, path, status and duration", async () => {
+    const server = await startServer();
+    try {
+      await fetch(`${server.baseUrl}/health`);
+      await fetch(`${server.baseUrl}/nowhere`);
+      await new Promise((r) => setTimeout(r, 100));
+      const lines = server
+        .output()
+        .split("\n")
+        .filter((l) => l.includes('"msg":"request"'))
+        .map((l) => JSON.parse(l));
+      expect(lines).toEqual([
+        expect.objectContaining({ method: "GET", path: "/api/v1/health", status: 200, ms: expect.any(Number) }),
+        expect.objectContaining({ method: "GET", path: "/api/v1/nowhere", status: 404 }),
+      ]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
