@@ -1,15 +1,21 @@
 // The Prisma client for whichever database DATABASE_URL names. Both clients
-// are generated from the same schema, so the SQLite client's type stands for
-// both.
-import { PrismaClient } from "@wishlist-db/sqlite";
-import { PrismaClient as PostgresClient } from "@wishlist-db/postgresql";
+// are generated from the same schema (npm run db:generate), so the SQLite
+// client's type stands for both. They live in node_modules/.wishlist-db/, a
+// dot-folder npm never prunes, and are loaded with require() because ESM
+// cannot name a dot-folder package.
+import { createRequire } from "node:module";
+import type * as SqliteClient from "../node_modules/.wishlist-db/sqlite/index.js";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { env } from "~/env.server";
 import { parseDatabaseUrl } from "~/db/url";
 
-export type { Prisma } from "@wishlist-db/sqlite";
-export type Db = PrismaClient;
+const require = createRequire(import.meta.url);
+const { PrismaClient } = require(".wishlist-db/sqlite") as typeof SqliteClient;
+const { PrismaClient: PostgresClient } = require(".wishlist-db/postgresql") as typeof SqliteClient;
+
+export type { Prisma } from "../node_modules/.wishlist-db/sqlite/index.js";
+export type Db = SqliteClient.PrismaClient;
 
 export function createDb(databaseUrl: string): Db {
   const target = parseDatabaseUrl(databaseUrl);

@@ -14,13 +14,13 @@ export function postgresSchemaText(sqliteText: string): string {
     header +
     sqliteText
       .replace('provider = "sqlite"', 'provider = "postgresql"')
-      .replace('output     = "../node_modules/@wishlist-db/sqlite"', 'output     = "../../node_modules/@wishlist-db/postgresql"')
+      .replace('output     = "../node_modules/.wishlist-db/sqlite"', 'output     = "../../node_modules/.wishlist-db/postgresql"')
   );
 }
 
 export function writePostgresSchema(): void {
   const text = postgresSchemaText(readFileSync(sqliteSchema, "utf8"));
-  if (!text.includes('provider = "postgresql"') || !text.includes("@wishlist-db/postgresql")) {
+  if (!text.includes('provider = "postgresql"') || !text.includes(".wishlist-db/postgresql")) {
     throw new Error("could not derive the PostgreSQL schema: generator or datasource block changed shape");
   }
   mkdirSync(path.dirname(postgresSchema), { recursive: true });
