@@ -34,6 +34,26 @@ const schema = z
     AUTH_EXTERNAL_ISSUER: z.string().min(1).optional(),
     AUTH_EXTERNAL_AUDIENCE: z.string().min(1).optional(),
 
+    /** Where copied product images go: the local DATA_DIR, or an S3-compatible bucket. */
+    STORAGE_DRIVER: z.enum(["local", "s3"]).default("local"),
+    S3_ENDPOINT: optionalUrl,
+    S3_REGION: z.string().min(1).default("auto"),
+    S3_BUCKET: z.string().min(1).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** Public base URL of the bucket's objects (e.g. a CDN); images are linked there. */
+    S3_PUBLIC_URL: optionalUrl,
+
+    /**
+     * TEST ONLY. Comma-separated host:port pairs that outbound fetches of
+     * user-supplied URLs may reach although they are private or loopback.
+     * Never set in production.
+     */
+    FETCH_TEST_ALLOW_HOSTS: z.string().optional(),
+
+    /** Key for the internal account-migration routes (`x-service-key` header); unset disables them. */
+    SERVICE_KEY: z.string().min(24).optional(),
+
     /** Shopify features switch on when key and secret are set. */
     SHOPIFY_API_KEY: z.string().min(1).optional(),
     SHOPIFY_API_SECRET: z.string().min(1).optional(),
@@ -48,6 +68,11 @@ const schema = z
         path: ["AUTH_EXTERNAL_JWKS_URL"],
         message: "AUTH_EXTERNAL_JWKS_URL, AUTH_EXTERNAL_ISSUER and AUTH_EXTERNAL_AUDIENCE go together",
       });
+    }
+    if (env.STORAGE_DRIVER === "s3") {
+      for (const name of ["S3_ENDPOINT", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"] as const) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `${name} is required when STORAGE_DRIVER=s3` });
+      }
     }
     if (Boolean(env.SHOPIFY_API_KEY) !== Boolean(env.SHOPIFY_API_SECRET)) {
       ctx.addIssue({ code: "custom", path: ["SHOPIFY_API_KEY"], message: "SHOPIFY_API_KEY and SHOPIFY_API_SECRET go together" });
