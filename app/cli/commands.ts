@@ -31,11 +31,17 @@ export function required(values: Values, name: string): string {
   return value;
 }
 
+export function optionalString(values: Values, name: string): string | undefined {
+  const value = values[name];
+  return typeof value === "string" ? value : undefined;
+}
+
 export function optionalInt(values: Values, name: string): number | undefined {
   const value = values[name];
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n)) throw new CliError("usage", `--${name} must be an integer`);
+  // Digits only: Number() would also accept "", "1e3" and "0x10".
+  const n = typeof value === "string" && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n)) throw new CliError("usage", `--${name} must be an integer`);
   return n;
 }
 
@@ -88,8 +94,97 @@ const list: Command[] = [
       };
     },
   },
+  {
+    name: "partner create",
+    usage: "--name N --email E [--plan free|starter|growth|scale|enterprise]",
+    options: { name: str, email: str, plan: str },
+    async run(values) {
+      const { createPartner, partnerJson } = await import("~/domains/partners/partners.server");
+      const partner = await createPartner({
+        name: required(values, "name"),
+        email: required(values, "email"),
+        plan: optionalString(values, "plan"),
+      });
+      return partnerJson(partner);
+    },
+  },
+  {
+    name: "partner plan",
+    usage: "--partner ID --plan free|starter|growth|scale|enterprise",
+    options: { partner: str, plan: str },
+    async run(values) {
+      const { setPartnerPlan, partnerJson } = await import("~/domains/partners/partners.server");
+      return partnerJson(await setPartnerPlan(requiredInt(values, "partner"), required(values, "plan")));
+    },
+  },
+  {
+    name: "key create",
+    usage: "--partner ID --env test|live [--domains a.com,*.b.com] [--created-at ISO]",
+    options: { partner: str, env: str, domains: str, "created-at": str },
+    async run(values) {
+      const { createApiKey, apiKeyJson } = await import("~/domains/keys/keys.server");
+      const domains = optionalString(values, "domains");
+      const key = await createApiKey(requiredInt(values, "partner"), {
+        environment: required(values, "env"),
+        allowedDomains: domains === undefined ? [] : domains.split(",").filter((d) => d.trim() !== ""),
+        createdAt: optionalDate(values, "created-at"),
+      });
+      return apiKeyJson(key);
+    },
+  },
+  {
+    name: "key revoke",
+    usage: "--id ID",
+    options: { id: str },
+    async run(values) {
+      const { revokeApiKey, apiKeyJson } = await import("~/domains/keys/keys.server");
+      return apiKeyJson(await revokeApiKey(requiredInt(values, "id")));
+    },
+  },
+  {
+    name: "shop create",
+    usage: "--partner ID --domain x.myshopify.com [--installed-at ISO] [--subscription trialing|active|cancelled]",
+    options: { partner: str, domain: str, "installed-at": str, subscription: str },
+    async run(values) {
+      const { createPlatformShop, shopJson } = await import("~/domains/shops/shops.server");
+      const shop = await createPlatformShop(requiredInt(values, "partner"), {
+        domain: required(values, "domain"),
+        installedAt: optionalDate(values, "installed-at"),
+        subscriptionStatus: optionalString(values, "subscription"),
+      });
+      return shopJson(shop);
+    },
+  },
+  {
+    name: "pat create",
+    usage: "--partner ID [--name N] [--expires-in-days 365]",
+    options: { partner: str, name: str, "expires-in-days": str },
+    async run(values) {
+      const { createPersonalAccessToken } = await import("~/domains/partners/access-tokens.server");
+      return createPersonalAccessToken(requiredInt(values, "partner"), {
+        name: optionalString(values, "name"),
+        expiresInDays: optionalInt(values, "expires-in-days"),
+      });
+    },
+  },
+  {
+    name: "pat revoke",
+    usage: "--partner ID --id ID",
+    options: { partner: str, id: str },
+    async run(values) {
+      const { revokePersonalAccessToken } = await import("~/domains/partners/access-tokens.server");
+      return revokePersonalAccessToken(requiredInt(values, "partner"), requiredInt(values, "id"));
+    },
+  },
+  {
+    name: "usage",
+    usage: "--partner ID",
+    options: { partner: str },
+    async run(values) {
+      const { usageRecord } = await import("~/domains/metering/usage.server");
+      return usageRecord(requiredInt(values, "partner"));
+    },
+  },
 ];
 
-// Unused helpers stay exported for the commands other modules add.
-void flag;
 export const commands: Record<string, Command> = Object.fromEntries(list.map((c) => [c.name, c]));

@@ -1,0 +1,62 @@
+// Partners (shops and other integrators): the account that owns keys,
+// platform shops, basket configurations and the monthly action meter.
+import { z } from "zod";
+import { db } from "~/db.server";
+import { badRequest, notFound } from "~/lib/api/errors";
+import { isPlanId, PLAN_IDS, type PlanId } from "~/domains/metering/plans";
+
+interface PartnerRow {
+  id: number;
+  name: string;
+  email: string;
+  plan: string;
+  planChangedAt: Date;
+  createdAt: Date;
+}
+
+export function partnerJson(partner: PartnerRow) {
+  return {
+    partner_id: partner.id,
+    name: partner.name,
+    email: partner.email,
+    plan: partner.plan,
+    plan_changed_at: partner.planChangedAt.toISOString(),
+    created_at: partner.createdAt.toISOString(),
+  };
+}
+
+export function parsePlan(plan: string): PlanId {
+  if (!isPlanId(plan)) throw badRequest("invalid_plan", `plan must be one of ${PLAN_IDS.join(", ")}`);
+  return plan;
+}
+
+const emailFormat = z.string().email();
+
+export async function createPartner(input: { name: string; email: string; plan?: string }) {
+  const name = input.name.trim();
+  const email = input.email.trim().toLowerCase();
+  if (!name) throw badRequest("invalid_input", "name is required");
+  if (!emailFormat.safeParse(email).success) throw badRequest("invalid_email", "email is not a valid address");
+  const plan = parsePlan(input.plan ?? "free");
+  return db.partner.create({ data: { name, email, plan } });
+}
+
+/** The partner or 404 `partner_not_found`. */
+export async function getPartner(partnerId: number) {
+  const partner = Number.isSafeInteger(partnerId) ? await db.partner.findUnique({ where: { id: partnerId } }) : null;
+  if (!partner) throw notFound("partner_not_found", `No partner with id ${partnerId}`);
+  return partner;
+}
+
+/** Throws 404 `partner_not_found` unless the partner exists. */
+export async function assertPartnerExists(partnerId: number): Promise<void> {
+  await getPartner(partnerId);
+}
+
+export async function setPartnerPlan(partnerId: number, plan: string) {
+  const planId = parsePlan(plan);
+  const partner = await getPartner(partnerId);
+  // planChangedAt marks real changes only; setting the same plan again is a no-op.
+  if (partner.plan === planId) return partner;
+  return db.partner.update({ where: { id: partnerId }, data: { plan: planId, planChangedAt: new Date() } });
+}

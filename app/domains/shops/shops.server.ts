@@ -1,0 +1,80 @@
+// Stores installed through the storefront platform (Shopify). Each belongs to
+// a partner and starts a trial on install (SPEC section 3 and 8.4).
+import { db } from "~/db.server";
+import { isUniqueViolation } from "~/db/errors";
+import { ApiError, badRequest } from "~/lib/api/errors";
+import { assertPartnerExists } from "~/domains/partners/partners.server";
+
+/** SPEC 8.4: trial on a newly installed storefront-platform shop. */
+export const SHOP_TRIAL_DAYS = 14;
+
+export type SubscriptionStatus = "trialing" | "active" | "cancelled";
+export const SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ["trialing", "active", "cancelled"];
+
+interface PlatformShopRow {
+  id: number;
+  partnerId: number;
+  domain: string;
+  name: string | null;
+  active: boolean;
+  installedAt: Date;
+  uninstalledAt: Date | null;
+  trialEndsAt: Date;
+  subscriptionStatus: string;
+  plan: string | null;
+  updatedAt: Date;
+}
+
+// The platform's permanent store address, e.g. `acme-store.myshopify.com`.
+const SHOP_DOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.myshopify\.com$/;
+
+/** Lowercased `<store>.myshopify.com` host, or 400 `invalid_shop_domain`. */
+export function normalizeShopDomain(domain: string): string {
+  const value = domain.trim().toLowerCase();
+  if (!SHOP_DOMAIN.test(value)) {
+    throw badRequest("invalid_shop_domain", `${JSON.stringify(domain)} is not a store domain like example.myshopify.com`);
+  }
+  return value;
+}
+
+export function trialEndsAt(installedAt: Date): Date {
+  return new Date(installedAt.getTime() + SHOP_TRIAL_DAYS * 86_400_000);
+}
+
+export function shopJson(shop: PlatformShopRow) {
+  return {
+    id: shop.id,
+    partner_id: shop.partnerId,
+    domain: shop.domain,
+    name: shop.name,
+    active: shop.active,
+    installed_at: shop.installedAt.toISOString(),
+    uninstalled_at: shop.uninstalledAt?.toISOString() ?? null,
+    trial_ends_at: shop.trialEndsAt.toISOString(),
+    subscription_status: shop.subscriptionStatus,
+    plan: shop.plan,
+    updated_at: shop.updatedAt.toISOString(),
+  };
+}
+
+export async function createPlatformShop(
+  partnerId: number,
+  input: { domain: string; installedAt?: Date; subscriptionStatus?: string },
+) {
+  const domain = normalizeShopDomain(input.domain);
+  const subscriptionStatus = input.subscriptionStatus ?? "trialing";
+  if (!(SUBSCRIPTION_STATUSES as string[]).includes(subscriptionStatus)) {
+    throw badRequest("invalid_subscription_status", `subscription status must be one of ${SUBSCRIPTION_STATUSES.join(", ")}`);
+  }
+  await assertPartnerExists(partnerId);
+  // Back-dating installedAt (CLI) moves the trial end with it.
+  const installedAt = input.installedAt ?? new Date();
+  try {
+    return await db.platformShop.create({
+      data: { partnerId, domain, installedAt, trialEndsAt: trialEndsAt(installedAt), subscriptionStatus },
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ApiError(409, "shop_exists", `A shop with domain ${domain} already exists`);
+    throw err;
+  }
+}

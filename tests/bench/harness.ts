@@ -1,0 +1,296 @@
+// The benchmark's moving parts: a fresh database, the built server as its own
+// process, an API client for fixtures, and one autocannon run of a scenario.
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { promisify } from "node:util";
+import autocannon from "autocannon";
+import pg from "pg";
+import type { RequestSpec, Scenario } from "./scenarios.ts";
+
+export const root = path.resolve(import.meta.dirname, "../..");
+
+// ---------------------------------------------------------------- database
+
+export interface BenchDatabase {
+  kind: "sqlite" | "postgresql";
+  url: string;
+  drop: () => Promise<void>;
+}
+
+/** A new empty database (the server migrates it on start): SQLite in `dir`, or one created on the PostgreSQL server of `postgresUrl`. */
+export async function freshDatabase(dir: string, postgresUrl?: string): Promise<BenchDatabase> {
+  if (!postgresUrl) return { kind: "sqlite", url: `file:${path.join(dir, "bench.db")}`, drop: async () => {} };
+  if (!/^postgres(ql)?:\/\//.test(postgresUrl)) throw new Error("BENCH_DATABASE_URL must be a postgresql:// URL");
+  const name = `wish_bench_${randomBytes(4).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return { kind: "postgresql", url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+export const makeTempDir = () => mkdtempSync(path.join(tmpdir(), "wish-bench-"));
+export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: true });
+
+// ---------------------------------------------------------------- server
+
+export interface BenchServer {
+  url: string;
+  baseUrl: string;
+  logFile: string;
+  stop: () => Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * `node app/server/start.mjs` as `npm start` runs it, logging at info (the
+ * request line is part of each request's real cost). The log goes straight
+ * to a file so that reading it costs the load generator nothing.
+ */
+export async function startServer(databaseUrl: string, dir: string): Promise<BenchServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const logFile = path.join(dir, "server.log");
+  const fd = openSync(logFile, "a");
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, [path.join(root, "app/server/start.mjs")], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        APP_URL: url,
+        LOG_LEVEL: "info",
+        DATABASE_URL: databaseUrl,
+      },
+      stdio: ["ignore", fd, fd],
+    });
+  } finally {
+    closeSync(fd);
+  }
+  const log = () => readFileSync(logFile, "utf8");
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + 60_000;
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  while (!log().includes('"msg":"listening"')) {
+    if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${log()}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`server did not start within 60 s:\n${log()}`);
+    }
+    await sleep(100);
+  }
+  return { url, baseUrl: `${url}/api/v1`, logFile, stop };
+}
+
+const execFileAsync = promisify(execFile);
+
+/** The anon key, read with the operator CLI (`wish config`) as an operator would. */
+export async function anonKey(databaseUrl: string, appUrl: string): Promise<string> {
+  const { stdout } = await execFileAsync(process.execPath, [path.join(root, "app/cli/wish.mjs"), "config"], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl, APP_URL: appUrl, LOG_LEVEL: "warn" },
+  });
+  return JSON.parse(stdout).anon_key;
+}
+
+// ---------------------------------------------------------------- fixtures
+
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+  user: { id: string };
+}
+
+/** Requests for scenario fixtures; anything but 2xx throws. */
+export class BenchApi {
+  constructor(
+    readonly baseUrl: string,
+    readonly anonKey: string,
+  ) {}
+
+  async request<T = any>(method: string, pathname: string, spec: RequestSpec = {}): Promise<T> {
+    const res = await fetch(this.baseUrl + pathname, {
+      method,
+      headers: requestHeaders(this.anonKey, spec),
+      body: encodeBody(spec.body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`fixture ${method} ${pathname} answered ${res.status}: ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** A new anonymous user's session (`POST /auth/signup` with `{}`). */
+  anonymousUser(): Promise<Session> {
+    return this.request<Session>("POST", "/auth/signup", { body: {} });
+  }
+}
+
+function encodeBody(body: unknown): string | undefined {
+  return body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
+}
+
+function requestHeaders(apiKey: string, spec: RequestSpec): Record<string, string> {
+  const headers: Record<string, string> = { apikey: apiKey };
+  if (spec.body !== undefined) headers["content-type"] = "application/json";
+  return { ...headers, ...spec.headers };
+}
+
+// ---------------------------------------------------------------- one run
+
+export interface RunResult {
+  /** Mean of autocannon's per-second samples. */
+  rps: number;
+  /** Latency percentiles of the 2xx responses, ms (exact, from every response). */
+  p50: number;
+  p99: number;
+  requests: number;
+  /** Connection errors + timeouts + non-2xx + chain failures. */
+  failures: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  chainFailures: number;
+  statusCodes: Record<string, number>;
+  /** The first non-2xx answer, to say why a run failed. */
+  firstFailure?: string;
+  durationSeconds: number;
+  autocannon: { p50: number; p99: number; average: number };
+}
+
+export interface RunOptions {
+  server: BenchServer;
+  api: BenchApi;
+  connections: number;
+  durationSeconds: number;
+}
+
+/** Drives one scenario for a fixed time with autocannon. */
+export async function runScenario(scenario: Scenario, opts: RunOptions): Promise<RunResult> {
+  const { api, connections } = opts;
+  const pathname = `/api/v1${scenario.path === "/" ? "/" : scenario.path}`;
+  let firstFailure: string | undefined;
+  let chainFailures = 0;
+  const noteFailure = (what: string) => (firstFailure ??= what.slice(0, 500));
+  const onResponse = (status: number, body: string) => {
+    if (status >= 300) noteFailure(`${status} ${body}`);
+  };
+
+  let options: autocannon.Options;
+  const base = { url: opts.server.url + pathname, connections, pipelining: 1, duration: opts.durationSeconds };
+  const fixed = (await scenario.setup?.(api)) ?? {};
+  if (scenario.chain) {
+    const chain = scenario.chain;
+    const states = await Promise.all(Array.from({ length: connections }, (_, i) => chain.start(api, i)));
+    let nextClient = 0;
+    options = {
+      ...base,
+      method: scenario.method,
+      setupClient(client) {
+        let state = states[nextClient++ % connections];
+        client.setRequests([
+          {
+            method: scenario.method,
+            path: pathname,
+            setupRequest: (req) => {
+              const spec = chain.request(state);
+              const body = spec.body ?? fixed.body;
+              const headers = requestHeaders(api.anonKey, { body, headers: { ...fixed.headers, ...spec.headers } });
+              return { ...req, headers: { ...req.headers, ...headers }, body: encodeBody(body) };
+            },
+            onResponse: (status, body) => {
+              if (status >= 300) return onResponse(status, body);
+              try {
+                state = chain.next(state, body);
+              } catch (err) {
+                chainFailures++;
+                noteFailure(`chain: ${(err as Error).message}: ${body}`);
+              }
+            },
+          },
+        ]);
+      },
+    };
+  } else {
+    options = {
+      ...base,
+      method: scenario.method,
+      headers: requestHeaders(api.anonKey, fixed),
+      body: encodeBody(fixed.body),
+      requests: [{ onResponse }],
+    };
+  }
+
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(options, (err, res) => (err ? reject(err) : resolve(res)));
+    instance.on("response", (_client, status: number, _bytes: number, ms: number) => {
+      if (status >= 200 && status < 300) latencies.push(ms);
+    });
+  });
+  latencies.sort((a, b) => a - b);
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]));
+  return {
+    rps: result.requests.average,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    requests: Object.values(statusCodes).reduce((a, b) => a + b, 0),
+    failures: result.errors + result.non2xx + chainFailures,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    chainFailures,
+    statusCodes,
+    firstFailure,
+    durationSeconds: result.duration,
+    autocannon: { p50: result.latency.p50, p99: result.latency.p99, average: result.latency.average },
+  };
+}
+
+/** Nearest-rank percentile of sorted values; NaN when empty. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+export function median(values: number[]): number {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
