@@ -201,7 +201,6 @@ export interface RunOptions {
 /** Drives one scenario for a fixed time with autocannon. */
 export async function runScenario(scenario: Scenario, opts: RunOptions): Promise<RunResult> {
   const { api, connections } = opts;
-  const pathname = `/api/v1${scenario.path === "/" ? "/" : scenario.path}`;
   let firstFailure: string | undefined;
   let chainFailures = 0;
   const noteFailure = (what: string) => (firstFailure ??= what.slice(0, 500));
@@ -210,8 +209,9 @@ export async function runScenario(scenario: Scenario, opts: RunOptions): Promise
   };
 
   let options: autocannon.Options;
-  const base = { url: opts.server.url + pathname, connections, pipelining: 1, duration: opts.durationSeconds };
   const fixed = (await scenario.setup?.(api)) ?? {};
+  const pathname = `/api/v1${fixed.path ?? scenario.path}`;
+  const base = { url: opts.server.url + pathname, connections, pipelining: 1, duration: opts.durationSeconds };
   if (scenario.chain) {
     const chain = scenario.chain;
     const states = await Promise.all(Array.from({ length: connections }, (_, i) => chain.start(api, i)));

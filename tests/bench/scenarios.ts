@@ -4,6 +4,8 @@
 import type { BenchApi } from "./harness.ts";
 
 export interface RequestSpec {
+  /** Replaces the scenario's path (which then only names it), e.g. with a fixture's id. */
+  path?: string;
   headers?: Record<string, string>;
   /** Sent as is when a string, JSON-encoded otherwise. */
   body?: unknown;
@@ -61,4 +63,48 @@ export const SCENARIOS: Scenario[] = [
     path: "/auth/user",
     setup: async (api) => ({ headers: { authorization: `Bearer ${(await api.anonymousUser()).access_token}` } }),
   },
+  {
+    name: "public.items",
+    method: "GET",
+    path: "/hosted/public/lists/{token}/items (50 items)",
+    setup: async (api) => {
+      const { token } = await listWithProducts(api, 50, true);
+      return { path: `/hosted/public/lists/${token}/items` };
+    },
+  },
+  {
+    name: "hosted.save",
+    method: "POST",
+    path: "/hosted/save (product known)",
+    setup: async (api) => {
+      const { user, dbId } = await listWithProducts(api, 1, false);
+      return {
+        path: "/hosted/save",
+        headers: { authorization: `Bearer ${user.access_token}` },
+        body: { wishlistId: dbId, product: benchProduct(0) },
+      };
+    },
+  },
 ];
+
+const benchProduct = (n: number) => ({
+  url: `https://shop.example.com/products/bench-${n}?utm_source=bench`,
+  title: `Bench product ${n}`,
+  description: "A product for the benchmark",
+  price: 1000 + n,
+  currency: "EUR",
+  marketCode: "de-DE",
+});
+
+/** A user with a list of `count` saved products (saved through the API). */
+async function listWithProducts(api: BenchApi, count: number, makePublic: boolean) {
+  const user = await api.anonymousUser();
+  const auth = { authorization: `Bearer ${user.access_token}` };
+  const created = await api.request("POST", "/hosted/me/lists", { headers: auth, body: { name: "Bench list" } });
+  const dbId: number = created.list.db_id;
+  for (let n = 0; n < count; n++) {
+    await api.request("POST", "/hosted/save", { headers: auth, body: { wishlistId: dbId, product: benchProduct(n) } });
+  }
+  if (makePublic) await api.request("PUT", `/hosted/lists/${created.token}`, { headers: auth, body: { share_public: true } });
+  return { user, token: created.token as string, dbId };
+}

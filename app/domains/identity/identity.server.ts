@@ -101,7 +101,12 @@ export async function signUp(body: unknown): Promise<Session> {
 }
 
 /** Creates a user (when given its fields) and a first sign-in session. */
-export async function createSession(user: { email: string | null; passwordHash: string | null; isAnonymous: boolean }) {
+export async function createSession(user: {
+  email: string | null;
+  passwordHash: string | null;
+  isAnonymous: boolean;
+  legacyId?: string;
+}) {
   const refreshToken = newRefreshToken();
   const sessionId = randomUUID();
   const created = await db.user.create({
@@ -117,6 +122,23 @@ export async function createSession(user: { email: string | null; passwordHash: 
   return sessionBody(created, sessionId, refreshToken);
 }
 
+/** A new sign-in session for an existing user (password grant, internal legacy login). */
+export async function createSessionForUser(userId: string): Promise<Session> {
+  const refreshToken = newRefreshToken();
+  const sessionId = randomUUID();
+  const [updated] = await db.$transaction([
+    db.user.update({ where: { id: userId }, data: { lastSignInAt: new Date() } }),
+    db.authSession.create({
+      data: {
+        id: sessionId,
+        userId,
+        refreshTokens: { create: { tokenHash: hashToken(refreshToken), expiresAt: refreshExpiry() } },
+      },
+    }),
+  ]);
+  return sessionBody(updated, sessionId, refreshToken);
+}
+
 /** `POST /auth/token?grant_type=password`. */
 export async function passwordGrant(body: unknown): Promise<Session> {
   const { email, password } = parseCredentials(body);
@@ -124,19 +146,7 @@ export async function passwordGrant(body: unknown): Promise<Session> {
   const user = await db.user.findUnique({ where: { email } });
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !user.passwordHash || !ok) throw badRequest("invalid_credentials", "Invalid login credentials");
-  const refreshToken = newRefreshToken();
-  const sessionId = randomUUID();
-  const [updated] = await db.$transaction([
-    db.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() } }),
-    db.authSession.create({
-      data: {
-        id: sessionId,
-        userId: user.id,
-        refreshTokens: { create: { tokenHash: hashToken(refreshToken), expiresAt: refreshExpiry() } },
-      },
-    }),
-  ]);
-  return sessionBody(updated, sessionId, refreshToken);
+  return createSessionForUser(user.id);
 }
 
 /**

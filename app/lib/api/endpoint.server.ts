@@ -2,9 +2,10 @@
 // both `loader` and `action` of its route module. It answers
 // CORS preflights, checks the anon key and credentials, reads the JSON body,
 // calls the handler and turns whatever it throws into the SPEC error body.
+import { createHash, timingSafeEqual } from "node:crypto";
 import { json } from "@remix-run/node";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { appOrigin } from "~/env.server";
+import { appOrigin, env } from "~/env.server";
 import { getAnonKey } from "~/domains/secrets/secrets.server";
 import { authenticateUserToken, type Identity } from "~/domains/identity/identity.server";
 import { log, errorFields } from "~/lib/log.server";
@@ -18,8 +19,9 @@ type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * none: no credentials at all (crawlers, share pages).
  * apikey: only the anon key (outside the service's own origin).
  * user: anon key + a user token.
+ * service: the server-side SERVICE_KEY in `x-service-key` (internal routes); no anon key, no user.
  */
-export type AuthMode = "none" | "apikey" | "user";
+export type AuthMode = "none" | "apikey" | "user" | "service";
 
 export interface Ctx<A extends AuthMode> {
   request: Request;
@@ -35,7 +37,7 @@ interface Route<A extends AuthMode> {
   handler: (ctx: Ctx<A>) => Promise<unknown> | unknown;
 }
 
-type Routes = { [M in Method]?: Route<"none"> | Route<"apikey"> | Route<"user"> };
+type Routes = { [M in Method]?: Route<"none"> | Route<"apikey"> | Route<"user"> | Route<"service"> };
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -67,7 +69,8 @@ export function endpoint(routes: Routes) {
 }
 
 async function run(routeDef: Route<AuthMode>, request: Request, params: Ctx<AuthMode>["params"]): Promise<Response> {
-  if (routeDef.auth !== "none") await requireAnonKey(request);
+  if (routeDef.auth === "service") requireServiceKey(request);
+  else if (routeDef.auth !== "none") await requireAnonKey(request);
   const user = routeDef.auth === "user" ? await requireUser(request) : undefined;
   const body = BODY_METHODS.has(request.method) ? await readJsonBody(request) : undefined;
   const result = await routeDef.handler({ request, url: new URL(request.url), params, body, user } as Ctx<AuthMode>);
@@ -91,6 +94,17 @@ async function requireAnonKey(request: Request): Promise<void> {
   const presented = request.headers.get("apikey");
   if (!presented || presented !== (await getAnonKey())) {
     throw unauthorized("Missing or invalid apikey header");
+  }
+}
+
+/** Internal routes: only callers holding SERVICE_KEY; with no key configured they are closed. */
+function requireServiceKey(request: Request): void {
+  const presented = request.headers.get("x-service-key");
+  if (!env.SERVICE_KEY || !presented) throw unauthorized("Missing or invalid x-service-key header");
+  // Digests have equal length, so the comparison leaks neither content nor length.
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  if (!timingSafeEqual(digest(presented), digest(env.SERVICE_KEY))) {
+    throw unauthorized("Missing or invalid x-service-key header");
   }
 }
 

@@ -1,0 +1,13 @@
+// DELETE /hosted/lists/{token}/collaborators/{userId} (SPEC 4.2): owner only.
+import { endpoint, route } from "~/lib/api/endpoint.server";
+import { badRequest } from "~/lib/api/errors";
+import { removeCollaborator } from "~/domains/lists/collaborators.server";
+
+export const loader = endpoint({
+  DELETE: route("user", async ({ params, user }) => {
+    if (!params.token || !params.userId) throw badRequest("missing_params", "Share token and user id are required");
+    await removeCollaborator(params.token, user.userId, params.userId);
+    return { ok: true };
+  }),
+});
+export const action = loader;

@@ -1,0 +1,7 @@
+import { endpoint, route } from "~/lib/api/endpoint.server";
+import { setPurchasedAsMember } from "~/domains/lists/items.server";
+
+export const loader = endpoint({
+  PUT: route("user", ({ user, params, body }) => setPurchasedAsMember(params.token, params.itemId, user.userId, body)),
+});
+export const action = loader;

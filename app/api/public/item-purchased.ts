@@ -1,0 +1,7 @@
+import { endpoint, route } from "~/lib/api/endpoint.server";
+import { setPurchasedPublic } from "~/domains/lists/items.server";
+
+export const loader = endpoint({
+  PUT: route("none", ({ params, body }) => setPurchasedPublic(params.token, params.itemId, body)),
+});
+export const action = loader;

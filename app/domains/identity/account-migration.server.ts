@@ -1,0 +1,126 @@
+// An anonymous user signs in with a provider: the new account takes over the
+// anonymous one's lists, items, follows and friendships (SPEC 4.2,
+// `POST /hosted/migrate-anonymous-to-provider`). Everything moves in one
+// transaction, and every step only moves what is still on the old account, so
+// a retry after success (or a concurrent duplicate) moves nothing.
+import { db, type Prisma } from "~/db.server";
+import { ApiError, badRequest, notFound, unauthorized } from "~/lib/api/errors";
+import { errorFields, log } from "~/lib/log.server";
+import { authenticateUserToken } from "./identity.server";
+
+export interface Moved {
+  lists: number;
+  memberships: number;
+  friendships: number;
+  items: number;
+}
+
+const rank: Record<string, number> = { viewer: 1, editor: 2 };
+
+/** Moves everything of the anonymous user behind `anonymousAccessToken` to `newUserId`. */
+export async function migrateAnonymousToProvider(newUserId: string, anonymousAccessToken: string): Promise<Moved> {
+  const identity = await authenticateUserToken(anonymousAccessToken);
+  if (!identity) throw unauthorized("Invalid anonymous access token");
+  const oldUserId = identity.userId;
+  if (oldUserId === newUserId) return { lists: 0, memberships: 0, friendships: 0, items: 0 };
+
+  try {
+    const oldUser = await db.user.findUnique({ where: { id: oldUserId }, select: { isAnonymous: true } });
+    if (!oldUser) throw notFound("old_user_not_found", "The anonymous user does not exist");
+    if (!oldUser.isAnonymous) throw badRequest("old_user_not_anonymous", "The source account is not anonymous");
+    // Two attempts: a concurrent duplicate request can make the first one trip over rows it just moved.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await db.$transaction((tx) => moveAccount(tx, oldUserId, newUserId), { maxWait: 10_000, timeout: 30_000 });
+      } catch (err) {
+        if (attempt >= 2) throw err;
+        log.warn("account migration retried", { oldUserId, newUserId, ...errorFields(err) });
+      }
+    }
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    log.error("account migration failed", { oldUserId, newUserId, ...errorFields(err) });
+    throw new ApiError(500, "migration_failed", "Could not move the anonymous account");
+  }
+}
+
+async function moveAccount(tx: Prisma.TransactionClient, oldUserId: string, newUserId: string): Promise<Moved> {
+  // Lock the old user's row first: concurrent migrations of one account then run one after the
+  // other, and the later one reads what the earlier one left (nothing) instead of moving it twice.
+  await tx.user.update({ where: { id: oldUserId }, data: { updatedAt: new Date() }, select: { id: true } });
+
+  // Lists. A user has at most one default list: if both have one, the new user's stays the default.
+  const newDefault = await tx.wishlist.findFirst({ where: { ownerId: newUserId, defaultKey: "default" }, select: { id: true } });
+  const lists = await tx.wishlist.findMany({ where: { ownerId: oldUserId }, select: { id: true, defaultKey: true, updatedAt: true } });
+  for (const list of lists) {
+    await tx.wishlist.update({
+      where: { id: list.id },
+      // updatedAt is kept: the lists did not change, only their owner's account did.
+      data: { ownerId: newUserId, defaultKey: newDefault ? null : list.defaultKey, updatedAt: list.updatedAt },
+    });
+  }
+  const movedListIds = lists.map((l) => l.id);
+  // The new user may have followed or edited a list they now own.
+  if (movedListIds.length > 0) {
+    await tx.wishlistMember.deleteMany({ where: { wishlistId: { in: movedListIds }, userId: newUserId } });
+  }
+
+  // Memberships: re-point, or merge into the new user's own membership keeping the stronger role.
+  // Counted: memberships the new user gained or strengthened.
+  let memberships = 0;
+  const oldMemberships = await tx.wishlistMember.findMany({
+    where: { userId: oldUserId },
+    select: { wishlistId: true, role: true, wishlist: { select: { ownerId: true } } },
+  });
+  for (const m of oldMemberships) {
+    const oldKey = { wishlistId_userId: { wishlistId: m.wishlistId, userId: oldUserId } };
+    if (m.wishlist.ownerId === newUserId) {
+      await tx.wishlistMember.delete({ where: oldKey });
+      continue;
+    }
+    const existing = await tx.wishlistMember.findUnique({
+      where: { wishlistId_userId: { wishlistId: m.wishlistId, userId: newUserId } },
+      select: { role: true },
+    });
+    if (existing) {
+      if ((rank[m.role] ?? 0) > (rank[existing.role] ?? 0)) {
+        await tx.wishlistMember.update({
+          where: { wishlistId_userId: { wishlistId: m.wishlistId, userId: newUserId } },
+          data: { role: m.role },
+        });
+        memberships++;
+      }
+      await tx.wishlistMember.delete({ where: oldKey });
+    } else {
+      await tx.wishlistMember.update({ where: oldKey, data: { userId: newUserId } });
+      memberships++;
+    }
+  }
+
+  // Friendships, stored in both directions: re-point both, never duplicate, never befriend oneself.
+  const friends = new Set<string>();
+  const oldFriendships = await tx.friendship.findMany({
+    where: { OR: [{ userId: oldUserId }, { friendId: oldUserId }] },
+    select: { userId: true, friendId: true, createdAt: true },
+  });
+  for (const f of oldFriendships) {
+    await tx.friendship.delete({ where: { userId_friendId: { userId: f.userId, friendId: f.friendId } } });
+    const userId = f.userId === oldUserId ? newUserId : f.userId;
+    const friendId = f.friendId === oldUserId ? newUserId : f.friendId;
+    if (userId === friendId) continue;
+    const key = { userId_friendId: { userId, friendId } };
+    if (await tx.friendship.findUnique({ where: key, select: { userId: true } })) continue;
+    await tx.friendship.create({ data: { userId, friendId, createdAt: f.createdAt } });
+    friends.add(userId === newUserId ? friendId : userId);
+  }
+
+  // Who added an item or created a manual product.
+  const items = await tx.listItem.updateMany({ where: { addedByUserId: oldUserId }, data: { addedByUserId: newUserId } });
+  await tx.product.updateMany({ where: { createdByUserId: oldUserId }, data: { createdByUserId: newUserId } });
+
+  // The anonymous account is done: its sessions end, and the first migration time is kept.
+  await tx.authSession.updateMany({ where: { userId: oldUserId, revokedAt: null }, data: { revokedAt: new Date() } });
+  await tx.user.updateMany({ where: { id: oldUserId, migratedAt: null }, data: { migratedAt: new Date() } });
+
+  return { lists: lists.length, memberships, friendships: friends.size, items: items.count };
+}

@@ -1,0 +1,91 @@
+// Collaborators of a list (SPEC 4.2): editors the owner invites from their
+// friends. Followers (viewers) live in the same table but are not collaborators.
+import { db, type Prisma } from "~/db.server";
+import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
+import { errorFields, log } from "~/lib/log.server";
+import { listWithRole } from "./access.server";
+import { ownerName, type OwnerRow } from "./serialize";
+
+const userFields = { id: true, displayName: true, username: true, email: true, avatarUrl: true, isPremium: true } as const;
+
+interface CollaboratorRow {
+  createdAt: Date;
+  user: OwnerRow;
+}
+
+export function collaboratorJson(member: CollaboratorRow) {
+  return {
+    user_id: member.user.id,
+    name: ownerName(member.user),
+    avatar: member.user.avatarUrl,
+    role: "editor" as const,
+    added_at: member.createdAt.toISOString(),
+  };
+}
+
+/** The editors of the list, oldest first; owner only. */
+export async function listCollaborators(token: string, ownerId: string) {
+  const { list } = await listWithRole(token, ownerId, "owner");
+  const members = await db.wishlistMember.findMany({
+    where: { wishlistId: list.id, role: "editor" },
+    select: { createdAt: true, user: { select: userFields } },
+    orderBy: [{ createdAt: "asc" }, { userId: "asc" }],
+  });
+  return members.map(collaboratorJson);
+}
+
+/** Makes a friend of the owner an editor; a follower (viewer) is upgraded. */
+export async function inviteCollaborator(token: string, ownerId: string, inviteeId: string | undefined) {
+  const { list } = await listWithRole(token, ownerId, "owner");
+  if (!inviteeId) throw badRequest("missing_user", "userId is required");
+  if (inviteeId === ownerId) throw badRequest("self_invite", "You cannot invite yourself");
+  const friendship = await db.friendship.findUnique({
+    where: { userId_friendId: { userId: ownerId, friendId: inviteeId } },
+    select: { userId: true },
+  });
+  if (!friendship) throw forbidden("not_a_friend", "Only friends can be invited as collaborators");
+
+  try {
+    const member = await db.$transaction(async (tx) => {
+      const existing = await tx.wishlistMember.findUnique({
+        where: { wishlistId_userId: { wishlistId: list.id, userId: inviteeId } },
+        select: { role: true, createdAt: true, user: { select: userFields } },
+      });
+      if (existing?.role === "editor") return existing;
+      const saved = await tx.wishlistMember.upsert({
+        where: { wishlistId_userId: { wishlistId: list.id, userId: inviteeId } },
+        create: { wishlistId: list.id, userId: inviteeId, role: "editor" },
+        update: { role: "editor" },
+        select: { createdAt: true, user: { select: userFields } },
+      });
+      await touchList(tx, list.id);
+      return saved;
+    });
+    return collaboratorJson(member);
+  } catch (err) {
+    log.error("collaborator upsert failed", { wishlistId: list.id, ...errorFields(err) });
+    throw new ApiError(500, "upsert_failed", "Could not save the collaborator");
+  }
+}
+
+/** Removes an editor; followers are not collaborators and stay. */
+export async function removeCollaborator(token: string, ownerId: string, userId: string) {
+  const { list } = await listWithRole(token, ownerId, "owner");
+  let removed: number;
+  try {
+    removed = await db.$transaction(async (tx) => {
+      const { count } = await tx.wishlistMember.deleteMany({ where: { wishlistId: list.id, userId, role: "editor" } });
+      if (count > 0) await touchList(tx, list.id);
+      return count;
+    });
+  } catch (err) {
+    log.error("collaborator delete failed", { wishlistId: list.id, ...errorFields(err) });
+    throw new ApiError(500, "upsert_failed", "Could not remove the collaborator");
+  }
+  if (removed === 0) throw notFound("not_found", "This user is not a collaborator of the list");
+}
+
+// Lists are sorted by updated_at, and who may edit a list is a change to it.
+async function touchList(tx: Prisma.TransactionClient, wishlistId: number) {
+  await tx.wishlist.update({ where: { id: wishlistId }, data: { updatedAt: new Date() } });
+}

@@ -1,0 +1,285 @@
+// Items of a list: reading them, the purchased flag, manual items, price
+// overrides, removing, moving/copying between lists, re-scraping.
+import { db } from "~/db.server";
+import { ApiError, badRequest, notFound } from "~/lib/api/errors";
+import { log, errorFields } from "~/lib/log.server";
+import { isUniqueViolation } from "~/db/errors";
+import { listWithRole, parseItemId } from "./access.server";
+import { hostedProduct, type Locale } from "./serialize";
+import { publicList } from "./lists.server";
+
+export const itemInclude = {
+  product: {
+    select: {
+      id: true,
+      canonicalUrl: true,
+      brand: true,
+      rating: true,
+      reviewCount: true,
+      isManual: true,
+      localizations: true,
+    },
+  },
+} as const;
+
+async function itemsOf(wishlistId: number, locale: Locale) {
+  const items = await db.listItem.findMany({
+    where: { wishlistId },
+    include: itemInclude,
+    orderBy: [{ addedAt: "desc" }, { id: "desc" }],
+  });
+  return { products: items.map((i) => hostedProduct(i, locale)) };
+}
+
+/** `GET /hosted/lists/{token}/items`: owner or editor. */
+export async function listItems(token: string | undefined, userId: string, locale: Locale) {
+  const { list } = await listWithRole(token, userId, "editor");
+  return itemsOf(list.id, locale);
+}
+
+/** `GET /hosted/public/lists/{token}/items`. */
+export async function publicListItems(token: string | undefined, locale: Locale) {
+  const list = await publicList(token);
+  return itemsOf(list.id, locale);
+}
+
+function parsePurchased(body: unknown): boolean {
+  const value = (body as { purchased?: unknown } | undefined)?.purchased;
+  if (typeof value !== "boolean") throw badRequest("invalid_input", "purchased must be true or false");
+  return value;
+}
+
+async function setPurchased(wishlistId: number, itemId: number, purchased: boolean) {
+  let count: number;
+  try {
+    ({ count } = await db.listItem.updateMany({
+      where: { id: itemId, wishlistId },
+      data: { purchased, purchasedAt: purchased ? new Date() : null },
+    }));
+  } catch (err) {
+    log.error("purchased update failed", errorFields(err));
+    throw new ApiError(500, "update_failed", "The purchased flag could not be saved");
+  }
+  if (count === 0) throw notFound("not_found", "Item not found in this list");
+  return { ok: true, purchased };
+}
+
+/** `PUT /hosted/lists/{token}/items/{itemId}/purchased`: owner or editor. */
+export async function setPurchasedAsMember(token: string | undefined, rawItemId: string | undefined, userId: string, body: unknown) {
+  const { list } = await listWithRole(token, userId, "editor");
+  return setPurchased(list.id, parseItemId(rawItemId), parsePurchased(body));
+}
+
+/** `PUT /hosted/public/lists/{token}/items/{itemId}/purchased`: anyone with the link of a public list. */
+export async function setPurchasedPublic(token: string | undefined, rawItemId: string | undefined, body: unknown) {
+  const list = await publicList(token);
+  return setPurchased(list.id, parseItemId(rawItemId), parsePurchased(body));
+}
+
+/** Manual products belong to one user and live only while an item uses them. */
+export async function deleteOrphanManualProducts(productIds: number[]) {
+  if (productIds.length === 0) return;
+  await db.product.deleteMany({ where: { id: { in: productIds }, isManual: true, items: { none: {} } } });
+}
+
+// ---------------------------------------------------------------- item edits
+
+const obj = (body: unknown): Record<string, unknown> =>
+  body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+
+function optionalMinor(value: unknown, field: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return null;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw badRequest("invalid_input", `${field} must be a non-negative integer in minor units`);
+  }
+  return value;
+}
+
+export function optionalCurrency(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" || !/^[A-Za-z]{3}$/.test(value)) {
+    throw badRequest("invalid_input", "currency must be an ISO 4217 code");
+  }
+  return value.toUpperCase();
+}
+
+export function optionalPriority(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > 4) {
+    throw badRequest("invalid_priority", "priority must be an integer from 1 to 4");
+  }
+  return value;
+}
+
+async function findItem(wishlistId: number, itemId: number) {
+  const item = await db.listItem.findFirst({ where: { id: itemId, wishlistId }, include: itemInclude });
+  if (!item) throw notFound("not_found", "Item not found in this list");
+  return item;
+}
+
+/**
+ * `POST /hosted/lists/{token}/items/manual`: an item without a product URL.
+ * Body `{title, description?, imageUrl?, price?, currency?, priority?, marketCode?}`.
+ */
+export async function createManualItem(token: string | undefined, userId: string, body: unknown, locale: Locale) {
+  const { list } = await listWithRole(token, userId, "editor");
+  const input = obj(body);
+  const title = typeof input.title === "string" ? input.title.trim() : "";
+  if (!title) throw badRequest("missing_title", "title is required");
+  if (title.length > 500) throw badRequest("invalid_input", "title is longer than 500 characters");
+  const description = typeof input.description === "string" ? input.description.slice(0, 5000) : "";
+  const imageUrl = typeof input.imageUrl === "string" && /^https?:\/\//.test(input.imageUrl) ? input.imageUrl : null;
+  const price = optionalMinor(input.price, "price") ?? null;
+  const currency = optionalCurrency(input.currency) ?? null;
+  const priority = optionalPriority(input.priority) ?? null;
+  const market = typeof input.marketCode === "string" ? input.marketCode : "";
+  const item = await db.$transaction(async (tx) => {
+    const product = await tx.product.create({
+      data: {
+        isManual: true,
+        createdByUserId: userId,
+        localizations: {
+          create: { market, title, description, originalImageUrl: imageUrl, priceMinor: price, currency },
+        },
+      },
+    });
+    const created = await tx.listItem.create({
+      data: { wishlistId: list.id, productId: product.id, addedByUserId: userId, priority, market },
+      include: itemInclude,
+    });
+    await tx.wishlist.update({ where: { id: list.id }, data: { updatedAt: new Date() } });
+    return created;
+  });
+  return { ok: true, item: hostedProduct(item, locale) };
+}
+
+/**
+ * `PUT /hosted/lists/{token}/items/{itemId}`: owner or editor. Body any of
+ * `price_override_minor` (null removes it), `currency_override`, `purchased`, `priority`.
+ */
+export async function updateItem(token: string | undefined, rawItemId: string | undefined, userId: string, body: unknown, locale: Locale) {
+  const { list } = await listWithRole(token, userId, "editor");
+  const itemId = parseItemId(rawItemId);
+  await findItem(list.id, itemId);
+  const input = obj(body);
+  const data: Record<string, unknown> = {};
+  const override = optionalMinor(input.price_override_minor, "price_override_minor");
+  if (override !== undefined) {
+    data.priceOverrideMinor = override;
+    if (override === null) data.currencyOverride = null;
+  }
+  const currency = optionalCurrency(input.currency_override);
+  if (currency !== undefined) data.currencyOverride = currency;
+  if (input.purchased !== undefined) {
+    if (typeof input.purchased !== "boolean") throw badRequest("invalid_input", "purchased must be true or false");
+    data.purchased = input.purchased;
+    data.purchasedAt = input.purchased ? new Date() : null;
+  }
+  const priority = optionalPriority(input.priority);
+  if (priority !== undefined) data.priority = priority;
+  if (Object.keys(data).length === 0) throw badRequest("nothing_to_update", "Send price_override_minor, currency_override, purchased or priority");
+  try {
+    const item = await db.listItem.update({ where: { id: itemId }, data, include: itemInclude });
+    return { ok: true, item: hostedProduct(item, locale) };
+  } catch (err) {
+    if (override === null) throw badRequest("override_delete_failed", "The price override could not be removed");
+    log.error("item update failed", errorFields(err));
+    throw new ApiError(500, "update_failed", "The item could not be updated");
+  }
+}
+
+/** `DELETE /hosted/lists/{token}/items/{itemId}`: owner or editor; a manual product goes with its last item. */
+export async function deleteItem(token: string | undefined, rawItemId: string | undefined, userId: string) {
+  const { list } = await listWithRole(token, userId, "editor");
+  const itemId = parseItemId(rawItemId);
+  const item = await findItem(list.id, itemId);
+  try {
+    await db.listItem.delete({ where: { id: itemId } });
+  } catch (err) {
+    log.error("item delete failed", errorFields(err));
+    throw badRequest("item_delete_failed", "The item could not be deleted");
+  }
+  if (await db.listItem.findUnique({ where: { id: itemId }, select: { id: true } })) {
+    throw new ApiError(500, "item_not_deleted", "The item still exists after delete");
+  }
+  await deleteOrphanManualProducts([item.productId]);
+  await db.wishlist.update({ where: { id: list.id }, data: { updatedAt: new Date() } });
+  return { ok: true, deleted: itemId };
+}
+
+/**
+ * `POST /hosted/lists/{token}/items/{itemId}/move`: owner of the source list
+ * only; body `{target: <share token> | targetWishlistId: <db_id>, copy?: boolean}`.
+ * The caller must be owner or editor of the target. If the target already
+ * holds the product, that item is kept and (when moving) the source item removed.
+ */
+export async function moveItem(token: string | undefined, rawItemId: string | undefined, userId: string, body: unknown, locale: Locale) {
+  const { list } = await listWithRole(token, userId, "owner", "move_requires_owner");
+  const itemId = parseItemId(rawItemId);
+  const item = await findItem(list.id, itemId);
+  const input = obj(body);
+  const copy = input.copy === true;
+  let target;
+  if (typeof input.target === "string" && input.target) {
+    target = (await listWithRole(input.target, userId, "editor")).list;
+  } else if (typeof input.targetWishlistId === "number") {
+    const row = await db.wishlist.findUnique({ where: { id: input.targetWishlistId } });
+    if (!row) throw notFound("not_found", "Target list not found");
+    target = (await listWithRole(row.shareToken, userId, "editor")).list;
+  } else {
+    throw badRequest("missing_target", "target (share token) or targetWishlistId is required");
+  }
+  if (target.id === list.id) throw badRequest("same_list", "Source and target are the same list");
+
+  let moved;
+  try {
+    moved = await db.listItem.create({
+      data: {
+        wishlistId: target.id,
+        productId: item.productId,
+        addedByUserId: userId,
+        purchased: item.purchased,
+        purchasedAt: item.purchasedAt,
+        priority: item.priority,
+        market: item.market,
+        offerId: item.offerId,
+        sourceLabel: item.sourceLabel,
+        priceOverrideMinor: item.priceOverrideMinor,
+        currencyOverride: item.currencyOverride,
+        checkoutMeta: item.checkoutMeta ?? undefined,
+        variantId: item.variantId,
+        sourcePartnerId: item.sourcePartnerId,
+        sourceShopId: item.sourceShopId,
+        sourceDomain: item.sourceDomain,
+      },
+      include: itemInclude,
+    });
+  } catch (err) {
+    if (!isUniqueViolation(err)) {
+      log.error("move insert failed", errorFields(err));
+      throw new ApiError(500, "insert_failed", "The item could not be added to the target list");
+    }
+    moved = await db.listItem.findFirstOrThrow({ where: { wishlistId: target.id, productId: item.productId }, include: itemInclude });
+  }
+  if (!copy) {
+    try {
+      await db.listItem.delete({ where: { id: item.id } });
+    } catch (err) {
+      log.error("move source delete failed", errorFields(err));
+      throw new ApiError(500, "source_delete_failed", "The item was copied but could not be removed from the source list");
+    }
+  }
+  await db.wishlist.updateMany({ where: { id: { in: [list.id, target.id] } }, data: { updatedAt: new Date() } });
+  return { ok: true, copied: copy, item: hostedProduct(moved, locale) };
+}
+
+/** `DELETE /hosted/products/{productId}`: a manual product the user created, with its items. */
+export async function deleteManualProduct(rawProductId: string | undefined, userId: string) {
+  if (!rawProductId) throw badRequest("missing_id", "Product id missing from the path");
+  const id = Number(rawProductId);
+  const product = Number.isSafeInteger(id) ? await db.product.findUnique({ where: { id } }) : null;
+  if (!product || !product.isManual || product.createdByUserId !== userId) throw notFound("not_found", "Product not found");
+  await db.product.delete({ where: { id } });
+  return { ok: true, deleted: id };
+}

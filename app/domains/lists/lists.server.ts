@@ -1,0 +1,175 @@
+// Hosted lists: create, read, update, delete, the user's default list, and
+// the public (share-token) view of a list.
+import { randomBytes } from "node:crypto";
+import { db } from "~/db.server";
+import { isUniqueViolation } from "~/db/errors";
+import { badRequest, notFound, unauthorized } from "~/lib/api/errors";
+import { recordListView, recordShare } from "~/domains/metering/actions.server";
+import { log, errorFields } from "~/lib/log.server";
+import type { Identity } from "~/domains/identity/identity.server";
+import { listWithRole, requireToken, type ListRole } from "./access.server";
+import { hostedList, hostedListDetail, type Locale, type ListRow } from "./serialize";
+import { deleteOrphanManualProducts } from "./items.server";
+
+const MAX_NAME = 200;
+const MAX_DESCRIPTION = 2000;
+const MAX_PATH = 2048;
+
+/** 144 random bits from the CSPRNG (GUIDE section 8 asks for at least 128). */
+export const newShareToken = () => randomBytes(18).toString("base64url");
+
+const ownerFields = { id: true, displayName: true, username: true, email: true, avatarUrl: true, isPremium: true } as const;
+const listInclude = {
+  owner: { select: ownerFields },
+  _count: { select: { items: true, members: { where: { role: "editor" } } } },
+} as const;
+
+type ListWithCounts = ListRow & { _count: { items: number; members: number } };
+
+function present(list: ListWithCounts, role: ListRole) {
+  return hostedList(list, role, { products: list._count.items, collaborators: list._count.members });
+}
+
+/** `POST /hosted/lists`: lists the user owns or edits, most recently updated first. */
+export async function listsOfUser(userId: string) {
+  const lists = await db.wishlist.findMany({
+    where: { OR: [{ ownerId: userId }, { members: { some: { userId, role: "editor" } } }] },
+    include: listInclude,
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+  });
+  return { lists: lists.map((l) => present(l, l.ownerId === userId ? "owner" : "editor")) };
+}
+
+function text(value: unknown, field: string, max: number): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw badRequest("invalid_input", `${field} must be a string`);
+  if (value.length > max) throw badRequest("invalid_input", `${field} is longer than ${max} characters`);
+  return value;
+}
+
+const asObject = (body: unknown): Record<string, unknown> =>
+  body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+
+/** `POST /hosted/me/lists`. */
+export async function createList(userId: string, body: unknown) {
+  const input = asObject(body);
+  const name = text(input.name, "name", MAX_NAME)?.trim();
+  if (!name) throw badRequest("missing_name", "name is required");
+  const description = text(input.description, "description", MAX_DESCRIPTION) ?? "";
+  const list = await db.wishlist.create({
+    data: { shareToken: newShareToken(), ownerId: userId, name, description },
+    include: listInclude,
+  });
+  return { ok: true, list: present(list, "owner"), token: list.shareToken };
+}
+
+async function occasionTitle(slug: string, locale: Locale) {
+  if (!slug) return "";
+  const occasion = await db.occasion.findUnique({ where: { slug } });
+  if (!occasion) return "";
+  const lang = locale.lang ?? locale.market?.slice(0, 2).toLowerCase();
+  return lang === "de" ? occasion.titleDe : occasion.titleEn;
+}
+
+/** `GET /hosted/lists/{token}`: owner or editor. */
+export async function getList(token: string | undefined, userId: string, locale: Locale) {
+  const { list, role } = await listWithRole(token, userId, "editor");
+  const full = await db.wishlist.findUniqueOrThrow({ where: { id: list.id }, include: listInclude });
+  return { list: { ...present(full, role), occasion_title: await occasionTitle(full.occasionSlug, locale) } };
+}
+
+/** `PUT /hosted/lists/{token}`: owner only. Making a list public counts a share action. */
+export async function updateList(token: string | undefined, userId: string, body: unknown) {
+  const { list } = await listWithRole(token, userId, "owner");
+  const input = asObject(body);
+  const data: Record<string, unknown> = {};
+  const name = text(input.name ?? input.title, "name", MAX_NAME);
+  if (name !== undefined) {
+    if (!name.trim()) throw badRequest("missing_name", "name must not be empty");
+    data.name = name.trim();
+  }
+  const description = text(input.description, "description", MAX_DESCRIPTION);
+  if (description !== undefined) data.description = description;
+  const imagePath = text(input.image_path, "image_path", MAX_PATH);
+  if (imagePath !== undefined) data.imagePath = imagePath;
+  if (input.share_public !== undefined) {
+    if (typeof input.share_public !== "boolean") throw badRequest("invalid_input", "share_public must be a boolean");
+    data.sharePublic = input.share_public;
+  }
+  const occasion = text(input.occasion_slug, "occasion_slug", 100);
+  if (occasion !== undefined) {
+    if (occasion && !(await db.occasion.findUnique({ where: { slug: occasion } }))) {
+      throw badRequest("invalid_occasion", `Unknown occasion ${JSON.stringify(occasion)}; see GET /hosted/occasions`);
+    }
+    data.occasionSlug = occasion;
+  }
+  const updated = await db.wishlist.update({ where: { id: list.id }, data, include: listInclude });
+  if (!list.sharePublic && updated.sharePublic) await recordShare(updated.id);
+  return { ok: true, list: present(updated, "owner") };
+}
+
+/** `DELETE /hosted/lists/{token}`: owner only; items go with the list, other lists are untouched. */
+export async function deleteList(token: string | undefined, userId: string) {
+  const { list } = await listWithRole(token, userId, "owner");
+  const productIds = (await db.listItem.findMany({ where: { wishlistId: list.id }, select: { productId: true } })).map(
+    (i) => i.productId,
+  );
+  await db.wishlist.delete({ where: { id: list.id } });
+  await deleteOrphanManualProducts(productIds);
+  return { ok: true, deleted: list.shareToken };
+}
+
+/** `POST /hosted/me/init`: the user row exists and has a default list; returns it. */
+export async function initUser(identity: Identity, locale: Locale) {
+  const user = await db.user.findUnique({ where: { id: identity.userId }, select: { id: true, isAnonymous: true } });
+  if (!user) throw unauthorized("User no longer exists");
+  const name = (locale.lang ?? locale.market?.slice(0, 2)) === "de" ? "Meine Wunschliste" : "My wishlist";
+  let list = await db.wishlist.findUnique({
+    where: { ownerId_defaultKey: { ownerId: user.id, defaultKey: "default" } },
+    include: listInclude,
+  });
+  if (!list) {
+    try {
+      list = await db.wishlist.create({
+        data: { shareToken: newShareToken(), ownerId: user.id, name, defaultKey: "default" },
+        include: listInclude,
+      });
+    } catch (err) {
+      // A concurrent init created it first.
+      if (!isUniqueViolation(err)) throw err;
+      list = await db.wishlist.findUniqueOrThrow({
+        where: { ownerId_defaultKey: { ownerId: user.id, defaultKey: "default" } },
+        include: listInclude,
+      });
+    }
+  }
+  return { ok: true, user: { id: user.id, is_anonymous: user.isAnonymous }, list: present(list, "owner") };
+}
+
+/** A public list by share token; private and unknown lists are indistinguishable (404). */
+export async function publicList(token: string | undefined) {
+  const list = await db.wishlist.findUnique({
+    where: { shareToken: requireToken(token) },
+    include: { owner: { select: ownerFields }, _count: { select: { items: true } } },
+  });
+  if (!list || !list.sharePublic) throw notFound("not_found", "List not found");
+  return list;
+}
+
+/** `GET /hosted/public/lists/{token}`: counts a list_view for `viewer` (see viewerKey). */
+export async function publicListDetail(token: string | undefined, locale: Locale, viewer: string) {
+  const list = await publicList(token);
+  // A view is counted, but a metering hiccup must not hide the list from the gift-giver.
+  await recordListView(list.id, viewer).catch((err) => log.error("list view not counted", errorFields(err)));
+  const occasion = list.occasionSlug ? await db.occasion.findUnique({ where: { slug: list.occasionSlug } }) : null;
+  return { list: hostedListDetail(list, list._count.items, occasion, locale) };
+}
+
+/** `GET /hosted/occasions`. */
+export async function occasions(locale: Locale) {
+  const rows = await db.occasion.findMany({ orderBy: { position: "asc" } });
+  const de = (locale.lang ?? locale.market?.slice(0, 2)) === "de";
+  return {
+    occasions: rows.map((o) => ({ slug: o.slug, title: de ? o.titleDe : o.titleEn, titles: { de: o.titleDe, en: o.titleEn } })),
+  };
+}

@@ -1,0 +1,201 @@
+// The API shapes of lists and items (SPEC 2.1–2.3), from database rows.
+// Localized values follow the caller's market/lang with sensible fallbacks.
+
+export interface Localization {
+  market: string;
+  title: string;
+  description: string;
+  imageUrl: string | null;
+  originalImageUrl: string | null;
+  priceMinor: number | null;
+  currency: string | null;
+  compareAtPriceMinor?: number | null;
+}
+
+/** The requested locale: `market` (de-DE) wins, else `lang` (de). */
+export interface Locale {
+  market?: string;
+  lang?: string;
+}
+
+export function parseLocale(url: URL): Locale {
+  const market = url.searchParams.get("market")?.trim() || undefined;
+  const lang = url.searchParams.get("lang")?.trim().toLowerCase() || undefined;
+  return { market, lang };
+}
+
+const language = (market: string) => market.split(/[-_]/)[0]!.toLowerCase();
+
+/** Exact market, then same language, then the market-less entry, then any. */
+export function pickLocalization<T extends { market: string }>(entries: T[], locale: Locale): T | undefined {
+  if (entries.length <= 1) return entries[0];
+  const wantLang = locale.lang ?? (locale.market ? language(locale.market) : undefined);
+  return (
+    (locale.market && entries.find((e) => e.market.toLowerCase() === locale.market!.toLowerCase())) ||
+    (wantLang && entries.find((e) => e.market && language(e.market) === wantLang)) ||
+    entries.find((e) => e.market === "") ||
+    entries[0]
+  );
+}
+
+/** The price in the chosen market, else the first market that has one. */
+function pickPrice(entries: Localization[], chosen: Localization | undefined) {
+  const withPrice = chosen?.priceMinor != null ? chosen : entries.find((e) => e.priceMinor != null);
+  return { priceMinor: withPrice?.priceMinor ?? null, currency: withPrice?.currency ?? null };
+}
+
+export interface OwnerRow {
+  id: string;
+  displayName: string | null;
+  username: string | null;
+  email: string | null;
+  avatarUrl: string | null;
+  isPremium: boolean;
+}
+
+export function ownerName(owner: OwnerRow): string {
+  return owner.displayName ?? owner.username ?? (owner.email ? owner.email.split("@")[0]! : "");
+}
+
+export interface ListRow {
+  id: number;
+  shareToken: string;
+  name: string;
+  description: string;
+  imagePath: string;
+  sharePublic: boolean;
+  occasionSlug: string;
+  createdAt: Date;
+  updatedAt: Date;
+  owner: OwnerRow;
+}
+
+/** HostedList (SPEC 2.1), the owner/editor view. */
+export function hostedList(list: ListRow, role: string, counts: { products: number; collaborators: number }) {
+  return {
+    id: list.shareToken,
+    db_id: list.id,
+    name: list.name,
+    description: list.description,
+    image_path: list.imagePath,
+    share_public: list.sharePublic,
+    occasion_slug: list.occasionSlug,
+    productCount: counts.products,
+    collaboratorCount: counts.collaborators,
+    // Shared = reachable by someone besides the owner: public link or collaborators.
+    is_shared: list.sharePublic || counts.collaborators > 0,
+    role,
+    owner_id: list.owner.id,
+    owner_name: ownerName(list.owner),
+    owner_avatar: list.owner.avatarUrl,
+    updated_at: list.updatedAt.toISOString(),
+  };
+}
+
+/** HostedListDetail (SPEC 2.2), the public view: nothing about the owner beyond name, avatar, premium flag. */
+export function hostedListDetail(
+  list: ListRow,
+  productCount: number,
+  occasion: { titleDe: string; titleEn: string } | null,
+  locale: Locale,
+) {
+  const lang = locale.lang ?? (locale.market ? language(locale.market) : "en");
+  return {
+    id: list.shareToken,
+    internal_id: list.id,
+    name: list.name,
+    description: list.description,
+    image_path: list.imagePath,
+    share_public: list.sharePublic,
+    created_at: list.createdAt.toISOString(),
+    updated_at: list.updatedAt.toISOString(),
+    occasion_slug: list.occasionSlug,
+    occasion_title: occasion ? (lang === "de" ? occasion.titleDe : occasion.titleEn) : "",
+    productCount,
+    owner_username: ownerName(list.owner),
+    owner_avatar: list.owner.avatarUrl,
+    owner_is_premium: list.owner.isPremium,
+  };
+}
+
+export interface ItemRow {
+  id: number;
+  wishlistId: number;
+  purchased: boolean;
+  priority: number | null;
+  sourceLabel: string | null;
+  priceOverrideMinor: number | null;
+  currencyOverride: string | null;
+  addedAt: Date;
+  product: {
+    id: number;
+    canonicalUrl: string | null;
+    brand: string | null;
+    rating: number | null;
+    reviewCount: number | null;
+    localizations: Localization[];
+  };
+}
+
+/** HostedProduct (SPEC 2.3). */
+export function hostedProduct(item: ItemRow, locale: Locale) {
+  const entries = item.product.localizations;
+  const loc = pickLocalization(entries, locale);
+  const price = pickPrice(entries, loc);
+  return {
+    id: item.product.id,
+    wishlist_id: item.wishlistId,
+    item_id: item.id,
+    purchased: item.purchased,
+    title: loc?.title ?? "",
+    description: loc?.description ?? "",
+    imageUrl: loc?.imageUrl ?? loc?.originalImageUrl ?? null,
+    affiliateUrl: item.product.canonicalUrl,
+    price_minor: item.priceOverrideMinor ?? price.priceMinor,
+    currency: item.priceOverrideMinor != null ? (item.currencyOverride ?? price.currency) : price.currency,
+    source_label: item.sourceLabel,
+    priority: item.priority,
+    rating: item.product.rating,
+    review_count: item.product.reviewCount,
+    brand: item.product.brand,
+    added_at: item.addedAt.toISOString(),
+  };
+}
+
+export interface SavedItemRow extends ItemRow {
+  checkoutMeta: unknown;
+  variantId: string | null;
+  sourcePartnerId: number | null;
+  sourceShopId: number | null;
+  sourceDomain: string | null;
+  product: ItemRow["product"] & { productType: string | null; tags: unknown };
+}
+
+/** SavedProduct (SPEC 2.4); unset values are null. */
+export function savedProduct(item: SavedItemRow, locale: Locale) {
+  const base = hostedProduct(item, locale);
+  const loc = pickLocalization(item.product.localizations, locale);
+  return {
+    id: base.id,
+    wishlist_id: base.wishlist_id,
+    item_id: base.item_id,
+    source_partner_id: item.sourcePartnerId,
+    source_shop_id: item.sourceShopId,
+    source_domain: item.sourceDomain,
+    title: base.title || null,
+    description: base.description || null,
+    imageUrl: base.imageUrl,
+    image_url: base.imageUrl,
+    affiliateUrl: base.affiliateUrl,
+    url: item.product.canonicalUrl,
+    price_minor: base.price_minor,
+    price: base.price_minor,
+    currency: base.currency,
+    compare_at_price_minor: loc?.compareAtPriceMinor ?? null,
+    brand: item.product.brand,
+    product_type: item.product.productType,
+    tags: Array.isArray(item.product.tags) ? item.product.tags : null,
+    checkoutMeta: item.checkoutMeta ?? null,
+    variantId: item.variantId,
+  };
+}

@@ -1,0 +1,37 @@
+// Re-reading an item's product page to refresh title, image and price.
+import { db } from "~/db.server";
+import { badRequest, notFound } from "~/lib/api/errors";
+import { listWithRole, parseItemId } from "~/domains/lists/access.server";
+import { itemInclude } from "~/domains/lists/items.server";
+import { hostedProduct, type Locale } from "~/domains/lists/serialize";
+import { recordMarketFacts } from "./catalog.server";
+import { scrapeProduct } from "./scraper.server";
+
+/** `POST /hosted/lists/{token}/items/{itemId}/rescrape`: owner or editor. */
+export async function rescrapeItem(token: string | undefined, rawItemId: string | undefined, userId: string, locale: Locale) {
+  const { list } = await listWithRole(token, userId, "editor");
+  const itemId = parseItemId(rawItemId);
+  const item = await db.listItem.findFirst({ where: { id: itemId, wishlistId: list.id }, include: itemInclude });
+  if (!item) throw notFound("not_found", "Item not found in this list");
+  if (item.product.isManual) throw badRequest("manual_product", "Manual items have no page to scrape");
+  if (!item.product.canonicalUrl) throw badRequest("no_canonical_url", "The product has no URL");
+
+  const result = await scrapeProduct(item.product.canonicalUrl, { market: item.market ?? undefined });
+  if (result.success) {
+    const p = result.product;
+    await recordMarketFacts(item.product.id, item.market ?? "", {
+      title: p.title,
+      description: p.description,
+      imageUrl: p.image_url,
+      priceMinor: p.price_minor,
+      currency: p.currency,
+      compareAtPriceMinor: p.compare_at_price_minor,
+      brand: p.brand,
+      productType: p.product_type,
+      tags: p.tags,
+    });
+    await db.product.update({ where: { id: item.product.id }, data: { lastScrapedAt: new Date() } });
+  }
+  const fresh = await db.listItem.findUniqueOrThrow({ where: { id: item.id }, include: itemInclude });
+  return { ok: result.success, result, item: hostedProduct(fresh, locale) };
+}
