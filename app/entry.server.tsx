@@ -44,3 +44,5 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
   log.error("unhandled error", { method: request.method, path: new URL(request.url).pathname, ...errorFields(error) });
 };
+
+export { startBackgroundJobs, stopBackgroundJobs } from "~/background.server";

@@ -51,6 +51,14 @@ const schema = z
      */
     FETCH_TEST_ALLOW_HOSTS: z.string().optional(),
 
+    /** How often per-key request counts are written to the database (SPEC 8.3 headers). */
+    REQUEST_COUNTER_FLUSH_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+    /** How often the outbox worker looks for e-mails and webhooks to deliver. */
+    OUTBOX_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+    /** SMTP for e-mails (smtp://user:pass@host:587); unset = e-mails go to the log (embedded mode). */
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+    MAIL_FROM: z.string().default("Wishlist <no-reply@localhost>"),
+
     /** Key for the internal account-migration routes (`x-service-key` header); unset disables them. */
     SERVICE_KEY: z.string().min(24).optional(),
 

@@ -47,6 +47,18 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/hosted/public/lists/:token/items/:itemId/purchased", "api/public/item-purchased.ts"],
 
   ["api/v1/hosted/scrape-preview", "api/hosted/scrape-preview.ts"],
+  // Widget (SPEC 4.1)
+  // (widget-block)
+
+  // Widget sign-in bridge and session store (SPEC 4.1)
+  // (bridge-block)
+
+  // Partner tooling, keys and usage (SPEC 4.6, 5)
+  // (partner-block)
+
+  // Baskets (SPEC 4.5) and the discontinued ad studio (SPEC 7.7)
+  // (basket-block)
+
   // Anything else under /api/v1: JSON 404 not_found
   ["api/v1/*", "api/not-found.ts"],
 ];

@@ -30,6 +30,11 @@ async function main() {
     process.exit(1);
   }
   const build = (await import(pathToFileURL(buildFile).href)) as ServerBuild;
+  const jobs = build.entry.module as unknown as {
+    startBackgroundJobs: () => void;
+    stopBackgroundJobs: () => Promise<void>;
+  };
+  jobs.startBackgroundJobs();
 
   const app = express();
   app.disable("x-powered-by");
@@ -63,7 +68,11 @@ async function main() {
   server.keepAliveTimeout = 65_000;
   const shutdown = () => {
     log.info("shutting down");
-    server.close(() => process.exit(0));
+    server.close();
+    jobs
+      .stopBackgroundJobs()
+      .catch((err) => log.error("background jobs did not stop cleanly", errorFields(err)))
+      .finally(() => process.exit(0));
     setTimeout(() => process.exit(0), 5000).unref();
   };
   process.on("SIGTERM", shutdown);

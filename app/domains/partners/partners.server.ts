@@ -60,3 +60,9 @@ export async function setPartnerPlan(partnerId: number, plan: string) {
   if (partner.plan === planId) return partner;
   return db.partner.update({ where: { id: partnerId }, data: { plan: planId, planChangedAt: new Date() } });
 }
+
+/** The partner a portal user belongs to (their first), or null. */
+export async function partnerOfUser(userId: string): Promise<number | null> {
+  const link = await db.partnerUser.findFirst({ where: { userId }, orderBy: { createdAt: "asc" }, select: { partnerId: true } });
+  return link?.partnerId ?? null;
+}

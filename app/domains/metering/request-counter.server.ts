@@ -1,0 +1,125 @@
+// Requests per public key behind the informational X-RateLimit-* and
+// X-Usage-* headers (SPEC 8.3). Counting happens in memory; a background
+// flush adds each instance's deltas to the database in one atomic statement
+// per key and window and reads back the totals of all instances. So no
+// request waits for a database write, and figures lag by at most a flush
+// interval across instances. Nothing is ever rejected.
+import { db } from "~/db.server";
+import { env } from "~/env.server";
+import { log, errorFields } from "~/lib/log.server";
+import { getRequestPlan, REQUEST_PLANS } from "./plans";
+
+interface KeyState {
+  month: string;
+  monthBase: number;
+  monthPending: number;
+  minute: string;
+  minuteBase: number;
+  minutePending: number;
+}
+
+const states = new Map<number, KeyState>();
+/** `${apiKeyId}|${window}` → requests not yet written. */
+let pending = new Map<string, number>();
+
+const monthWindow = (d: Date) => d.toISOString().slice(0, 7);
+const minuteWindow = (d: Date) => d.toISOString().slice(0, 16);
+
+function stateOf(apiKeyId: number, now: Date): KeyState {
+  const month = monthWindow(now);
+  const minute = minuteWindow(now);
+  let s = states.get(apiKeyId);
+  if (!s) {
+    s = { month, monthBase: 0, monthPending: 0, minute, minuteBase: 0, minutePending: 0 };
+    states.set(apiKeyId, s);
+  }
+  if (s.month !== month) Object.assign(s, { month, monthBase: 0, monthPending: 0 });
+  if (s.minute !== minute) Object.assign(s, { minute, minuteBase: 0, minutePending: 0 });
+  return s;
+}
+
+/** Counts one request of the key and returns the headers for its response. */
+export function countRequest(apiKeyId: number, requestPlanId: string, now = new Date()): Record<string, string> {
+  const s = stateOf(apiKeyId, now);
+  s.monthPending++;
+  s.minutePending++;
+  for (const window of [s.month, s.minute]) {
+    const k = `${apiKeyId}|${window}`;
+    pending.set(k, (pending.get(k) ?? 0) + 1);
+  }
+  return usageHeaders(s, requestPlanId, now);
+}
+
+function usageHeaders(s: KeyState, requestPlanId: string, now: Date): Record<string, string> {
+  const plan = getRequestPlan(requestPlanId) ?? REQUEST_PLANS[0]!;
+  const minute = s.minuteBase + s.minutePending;
+  const month = s.monthBase + s.monthPending;
+  const reset = new Date(Math.floor(now.getTime() / 60_000) * 60_000 + 60_000);
+  const overage = (Math.max(0, month - plan.monthlyCalls) / 1000) * plan.overagePer1000;
+  return {
+    "X-RateLimit-Limit": String(plan.perMinute),
+    "X-RateLimit-Remaining": String(Math.max(0, plan.perMinute - minute)),
+    "X-RateLimit-Reset": reset.toISOString(),
+    "X-Usage-Month": String(month),
+    "X-Usage-Limit": String(plan.monthlyCalls),
+    "X-Usage-Overage": overage.toFixed(4),
+  };
+}
+
+/** The key's counts as this instance sees them (database totals plus what is not yet flushed). */
+export function localCounts(apiKeyId: number): { month: number; minute: number } {
+  const s = stateOf(apiKeyId, new Date());
+  return { month: s.monthBase + s.monthPending, minute: s.minuteBase + s.minutePending };
+}
+
+let flushing: Promise<void> | null = null;
+let flushes = 0;
+
+/** Writes pending deltas; safe to call any time (calls overlap into one). */
+export function flushRequestCounts(): Promise<void> {
+  return (flushing ??= doFlush().finally(() => (flushing = null)));
+}
+
+async function doFlush() {
+  const batch = pending;
+  pending = new Map();
+  for (const [k, delta] of batch) {
+    const [id, window] = k.split("|") as [string, string];
+    const apiKeyId = Number(id);
+    try {
+      const rows = await db.$queryRaw<{ count: number | bigint }[]>`
+        INSERT INTO "ApiKeyRequestCounter" ("apiKeyId", "window", "count") VALUES (${apiKeyId}, ${window}, ${delta})
+        ON CONFLICT ("apiKeyId", "window") DO UPDATE SET "count" = "ApiKeyRequestCounter"."count" + excluded."count"
+        RETURNING "count"`;
+      const total = Number(rows[0]!.count);
+      const s = states.get(apiKeyId);
+      if (s?.month === window) Object.assign(s, { monthBase: total, monthPending: Math.max(0, s.monthPending - delta) });
+      if (s?.minute === window) Object.assign(s, { minuteBase: total, minutePending: Math.max(0, s.minutePending - delta) });
+    } catch (err) {
+      // Keep the delta for the next flush rather than losing it.
+      pending.set(k, (pending.get(k) ?? 0) + delta);
+      log.error("request counter flush failed", errorFields(err));
+    }
+  }
+  // Minute windows are only needed for the current minute; prune old ones now and then.
+  if (++flushes % 30 === 0) {
+    const cutoff = minuteWindow(new Date(Date.now() - 60 * 60_000));
+    await db.apiKeyRequestCounter
+      .deleteMany({ where: { window: { lt: cutoff, contains: "T" } } })
+      .catch((err) => log.error("request counter prune failed", errorFields(err)));
+  }
+}
+
+let timer: NodeJS.Timeout | null = null;
+
+export function startRequestCounterFlush(): void {
+  if (timer) return;
+  timer = setInterval(() => void flushRequestCounts(), env.REQUEST_COUNTER_FLUSH_MS);
+  timer.unref();
+}
+
+export async function stopRequestCounterFlush(): Promise<void> {
+  if (timer) clearInterval(timer);
+  timer = null;
+  await flushRequestCounts();
+}

@@ -1,0 +1,112 @@
+// `POST /widget/init` (SPEC 4.1, 5, 3): checks the public key, the page's
+// origin against the key's allow-list and the shop's subscription, and mints
+// a widget token. Usage figures of the partner's month ride along.
+import { db } from "~/db.server";
+import { ApiError, badRequest, forbidden } from "~/lib/api/errors";
+import { allowedDomainsOf } from "~/domains/keys/keys.server";
+import { getPlan } from "~/domains/metering/plans";
+import { effectiveRequestPlan } from "./request-plan";
+import { currentPeriod } from "~/domains/metering/usage";
+import { issueWidgetToken, newWidgetSessionId, WIDGET_TOKEN_MINUTES } from "./token.server";
+import { originAllowed, originHost } from "./origin";
+
+/** Live keys created after this instant must have an allowed domain (SPEC 9). */
+export const ALLOWLIST_RULE_DATE = new Date("2026-09-01T00:00:00Z");
+
+/** A key works while active, and a rotated key until its grace period ends. */
+export function isKeyUsable(key: { status: string; graceExpiresAt: Date | null }, now = new Date()): boolean {
+  return key.status === "active" || (key.status === "rotated" && key.graceExpiresAt !== null && key.graceExpiresAt > now);
+}
+
+export interface InitRequest {
+  publicKey: string | null;
+  body: unknown;
+}
+
+export async function initWidget({ publicKey, body }: InitRequest) {
+  const input = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+  const key = publicKey ?? (typeof input.public_key === "string" ? input.public_key : null);
+  const origin = typeof input.origin === "string" ? input.origin.trim() : "";
+  if (!key) throw badRequest("invalid_input", "public_key is required (Authorization: Bearer pk_… or in the body)");
+  if (!origin) throw badRequest("invalid_input", "origin is required");
+  const host = originHost(origin);
+  if (!host) throw badRequest("invalid_input", "origin must be an http(s) origin like https://shop.example.com");
+
+  const now = new Date();
+  const row = await db.apiKey.findUnique({
+    where: { key },
+    include: {
+      partner: {
+        select: {
+          id: true,
+          plan: true,
+          shops: { where: { active: true }, orderBy: { installedAt: "asc" } },
+          basketConfigs: { orderBy: { createdAt: "desc" }, take: 1 },
+        },
+      },
+    },
+  });
+  if (!row || !isKeyUsable(row, now)) throw forbidden("unknown_key", "This public key does not exist or is not active");
+
+  const allowList = allowedDomainsOf(row);
+  if (row.environment === "live" && row.createdAt > ALLOWLIST_RULE_DATE && allowList.length === 0) {
+    throw forbidden("allowlist_required", "This live key has no allowed domain", {
+      hint: "Add the shop's domain to the key's allowed domains (host without scheme, e.g. shop.example.com or *.example.com)",
+    });
+  }
+  if (!originAllowed(host, allowList)) {
+    throw forbidden("origin_not_allowed", `Origin ${origin} is not on this key's allow-list`);
+  }
+
+  const partner = row.partner;
+  const shop = partner.shops.find((s) => s.domain === host) ?? partner.shops[0] ?? null;
+  const plan = getPlan(partner.plan);
+  if (!plan) throw new ApiError(500, "plan_limits_not_found", `Unknown plan ${JSON.stringify(partner.plan)}`);
+  if (shop && shop.subscriptionStatus !== "active" && shop.trialEndsAt <= now && plan.id === "free") {
+    throw forbidden("subscription_required", "The shop's trial has ended. Choose a plan in the app to turn the wishlist button back on.", {
+      trial_expired: true,
+    });
+  }
+
+  const counter = await db.usageCounter.findUnique({
+    where: { partnerId_period: { partnerId: partner.id, period: currentPeriod(now).period } },
+    select: { total: true },
+  });
+  const total = counter?.total ?? 0;
+  const limit = plan.includedActions;
+  const requestPlan = effectiveRequestPlan(row.requestPlan, partner.plan);
+  const sid = typeof input.sid === "string" && /^[\w-]{16,64}$/.test(input.sid) ? input.sid : newWidgetSessionId();
+  const { token } = await issueWidgetToken({
+    partnerId: partner.id,
+    apiKeyId: row.id,
+    origin: new URL(origin).origin,
+    shopId: shop?.id ?? null,
+    sid,
+    requestPlan,
+  });
+  const basket = partner.basketConfigs[0];
+  return {
+    apiKey: { id: row.id, requestPlan },
+    usage: { total, limit },
+    body: {
+      token,
+      partner_id: partner.id,
+      api_key_id: row.id,
+      exp_minutes: WIDGET_TOKEN_MINUTES,
+      overage: limit !== null && total > limit,
+      basketConfig: basket
+        ? { id: basket.publicId, layout: basket.layout, primaryColor: basket.primaryColor, checkout: basket.checkout }
+        : null,
+      sid,
+    },
+  };
+}
+
+/** `X-Usage-*` headers of the init response (SPEC 8.2 rule 5); "unlimited" where the plan has no limit. */
+export function initUsageHeaders(usage: { total: number; limit: number | null }): Record<string, string> {
+  return {
+    "X-Usage-Total": String(usage.total),
+    "X-Usage-Limit": usage.limit === null ? "unlimited" : String(usage.limit),
+    "X-Usage-Remaining": usage.limit === null ? "unlimited" : String(Math.max(0, usage.limit - usage.total)),
+  };
+}
