@@ -55,6 +55,8 @@ const schema = z
     REQUEST_COUNTER_FLUSH_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
     /** How often the outbox worker looks for e-mails and webhooks to deliver. */
     OUTBOX_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+    /** TEST ONLY: multiplies the outbox retry delays (0.001 turns 30 s into 30 ms). */
+    OUTBOX_BACKOFF_SCALE: z.coerce.number().positive().max(1).default(1),
     /** SMTP for e-mails (smtp://user:pass@host:587); unset = e-mails go to the log (embedded mode). */
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
     MAIL_FROM: z.string().default("Wishlist <no-reply@localhost>"),

@@ -49,15 +49,43 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/hosted/scrape-preview", "api/hosted/scrape-preview.ts"],
   // Widget (SPEC 4.1)
   // (widget-block)
+  ["api/v1/widget/init", "api/widget/init.ts"],
+  ["api/v1/widget/save", "api/widget/save.ts"],
+  ["api/v1/widget/saved-products", "api/widget/saved-products.ts"],
+  ["api/v1/widget/saved-products/:itemId", "api/widget/saved-product.ts"],
+  ["api/v1/widget/lists", "api/widget/lists.ts"],
+  ["api/v1/widget/prefetch", "api/widget/prefetch.ts"],
 
   // Widget sign-in bridge and session store (SPEC 4.1)
   // (bridge-block)
+  ["api/v1/widget/oauth-state", "api/widget/oauth-state.ts"],
+  ["api/v1/widget/oauth-complete", "api/widget/oauth-complete.ts"],
+  ["api/v1/widget/oauth-poll", "api/widget/oauth-poll.ts"],
+  ["api/v1/widget/session-store", "api/widget/session-store.ts"],
+  ["api/v1/widget/session-restore", "api/widget/session-restore.ts"],
 
   // Partner tooling, keys and usage (SPEC 4.6, 5)
   // (partner-block)
+  ["api/v1/partner/keys", "api/partner/keys.ts"],
+  ["api/v1/partner/keys/:id", "api/partner/key.ts"],
+  ["api/v1/partner/keys/:id/rotate", "api/partner/key-rotate.ts"],
+  ["api/v1/partner/keys/:id/revoke", "api/partner/key-revoke.ts"],
+  ["api/v1/partner/keys/:id/allowed-domains", "api/partner/key-allowed-domains.ts"],
+  ["api/v1/partner/access-tokens", "api/partner/access-tokens.ts"],
+  ["api/v1/partner/access-tokens/:id", "api/partner/access-token.ts"],
+  ["api/v1/api-usage/:apiKeyId", "api/partner/api-usage.ts"],
+  ["api/v1/me/usage", "api/partner/me-usage.ts"],
 
   // Baskets (SPEC 4.5) and the discontinued ad studio (SPEC 7.7)
   // (basket-block)
+  ["api/v1/baskets/:id", "api/baskets/basket.ts"],
+  ["api/v1/baskets/:id/event", "api/baskets/event.ts"],
+  ["api/v1/partner/baskets", "api/baskets/partner-baskets.ts"],
+  ["api/v1/partner/baskets/:id", "api/baskets/partner-basket.ts"],
+  ["api/v1/partner/baskets/:id/test-webhook", "api/baskets/partner-test-webhook.ts"],
+  ["api/v1/ad-studio/health", "api/ad-studio/health.ts"],
+  ["api/v1/ad-studio/credits", "api/ad-studio/credits.ts"],
+  ["api/v1/ad-studio/*", "api/ad-studio/all.ts"],
 
   // Anything else under /api/v1: JSON 404 not_found
   ["api/v1/*", "api/not-found.ts"],

@@ -148,6 +148,11 @@ describe("wish key", () => {
       status: "active",
       allowed_domains: [],
       created_at: expect.stringMatching(ISO),
+      request_plan: "trial",
+      rotated_to_id: null,
+      grace_expires_at: null,
+      revoked_at: null,
+      last_used_at: null,
     });
     expect(Math.abs(Date.parse(testKey.created_at) - Date.now())).toBeLessThan(60_000);
     expect(liveKey).toMatchObject({
@@ -164,7 +169,7 @@ describe("wish key", () => {
     const partner = await newPartner();
     const key = await wish(url, ["key", "create", "--partner", String(partner.id), "--env", "live", "--domains", "a.example"]);
     const revoked = await wish(url, ["key", "revoke", "--id", String(key.id)]);
-    expect(revoked).toEqual({ ...key, status: "revoked" });
+    expect(revoked).toEqual({ ...key, status: "revoked", revoked_at: expect.stringMatching(ISO) });
     const stored = await db.apiKey.findUniqueOrThrow({ where: { id: key.id } });
     expect(stored.status).toBe("revoked");
     expect(Math.abs(stored.revokedAt!.getTime() - Date.now())).toBeLessThan(60_000);

@@ -118,6 +118,15 @@ const list: Command[] = [
     },
   },
   {
+    name: "partner user",
+    usage: "--partner ID --user USER_ID",
+    options: { partner: str, user: str },
+    async run(values) {
+      const { addPartnerUser } = await import("~/domains/partners/partners.server");
+      return addPartnerUser(requiredInt(values, "partner"), required(values, "user"));
+    },
+  },
+  {
     name: "key create",
     usage: "--partner ID --env test|live [--domains a.com,*.b.com] [--created-at ISO]",
     options: { partner: str, env: str, domains: str, "created-at": str },
@@ -132,13 +141,58 @@ const list: Command[] = [
       return apiKeyJson(key);
     },
   },
+  // Operator scope: the key commands act for whichever partner owns the key.
   {
     name: "key revoke",
     usage: "--id ID",
     options: { id: str },
     async run(values) {
-      const { revokeApiKey, apiKeyJson } = await import("~/domains/keys/keys.server");
-      return apiKeyJson(await revokeApiKey(requiredInt(values, "id")));
+      const { getApiKey, revokeApiKey, apiKeyJson } = await import("~/domains/keys/keys.server");
+      const key = await getApiKey(requiredInt(values, "id"));
+      return apiKeyJson(await revokeApiKey(key.partnerId, key.id));
+    },
+  },
+  {
+    name: "key rotate",
+    usage: "--id ID",
+    options: { id: str },
+    async run(values) {
+      const { getApiKey, rotateApiKey, apiKeyJson } = await import("~/domains/keys/keys.server");
+      const old = await getApiKey(requiredInt(values, "id"));
+      const { key, rotated } = await rotateApiKey(old.partnerId, old.id);
+      return { key: apiKeyJson(key), rotated: apiKeyJson(rotated) };
+    },
+  },
+  {
+    name: "key delete",
+    usage: "--id ID",
+    options: { id: str },
+    async run(values) {
+      const { getApiKey, deleteApiKey } = await import("~/domains/keys/keys.server");
+      const key = await getApiKey(requiredInt(values, "id"));
+      return deleteApiKey(key.partnerId, key.id);
+    },
+  },
+  {
+    name: "key domains",
+    usage: '--id ID --domains a.com,*.b.com (--domains "" clears the list)',
+    options: { id: str, domains: str },
+    async run(values) {
+      const { getApiKey, setAllowList, apiKeyJson } = await import("~/domains/keys/keys.server");
+      const domains = optionalString(values, "domains");
+      if (domains === undefined) throw new CliError("usage", "--domains is required");
+      const key = await getApiKey(requiredInt(values, "id"));
+      const list = domains.split(",").filter((d) => d.trim() !== "");
+      return apiKeyJson(await setAllowList(key.partnerId, key.id, list));
+    },
+  },
+  {
+    name: "key list",
+    usage: "--partner ID",
+    options: { partner: str },
+    async run(values) {
+      const { listApiKeys, apiKeyJson } = await import("~/domains/keys/keys.server");
+      return { keys: (await listApiKeys(requiredInt(values, "partner"))).map(apiKeyJson) };
     },
   },
   {
@@ -183,6 +237,28 @@ const list: Command[] = [
     async run(values) {
       const { usageRecord } = await import("~/domains/metering/usage.server");
       return usageRecord(requiredInt(values, "partner"));
+    },
+  },
+  {
+    name: "outbox",
+    usage: "[--status pending|sent|failed] [--limit N]",
+    options: { status: str, limit: str },
+    async run(values) {
+      const { listOutbox } = await import("~/domains/outbox/outbox.server");
+      return listOutbox({ status: optionalString(values, "status"), limit: optionalInt(values, "limit") });
+    },
+  },
+  {
+    name: "basket create",
+    usage: "--partner ID [--layout drawer|modal|page] [--color #rrggbb] [--webhook URL]",
+    options: { partner: str, layout: str, color: str, webhook: str },
+    async run(values) {
+      const { createBasketConfig } = await import("~/domains/baskets/baskets.server");
+      return createBasketConfig(requiredInt(values, "partner"), {
+        layout: optionalString(values, "layout"),
+        primaryColor: optionalString(values, "color"),
+        webhookUrl: optionalString(values, "webhook"),
+      });
     },
   },
 ];

@@ -3,6 +3,7 @@
 // blocks or fails the request that caused them.
 import { db, type Prisma } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
+import { badRequest } from "~/lib/api/errors";
 
 export interface OutboxEntry {
   kind: "email" | "webhook";
@@ -23,4 +24,33 @@ export async function enqueue(entry: OutboxEntry): Promise<boolean> {
     if (entry.dedupKey && isUniqueViolation(err)) return false;
     throw err;
   }
+}
+
+export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
+
+/** `wish outbox`: the newest messages, payload included, for operators. */
+export async function listOutbox({ status, limit = 50 }: { status?: string; limit?: number } = {}) {
+  if (status !== undefined && !(OUTBOX_STATUSES as readonly string[]).includes(status)) {
+    throw badRequest("invalid_status", `status must be one of ${OUTBOX_STATUSES.join(", ")}`);
+  }
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw badRequest("invalid_input", "limit must be from 1 to 1000");
+  const rows = await db.outboxMessage.findMany({
+    where: status ? { status } : {},
+    orderBy: { id: "desc" },
+    take: limit,
+  });
+  return {
+    messages: rows.map((m) => ({
+      id: m.id,
+      kind: m.kind,
+      topic: m.topic,
+      status: m.status,
+      attempts: m.attempts,
+      created_at: m.createdAt.toISOString(),
+      sent_at: m.sentAt?.toISOString() ?? null,
+      next_attempt_at: m.status === "pending" ? m.nextAttemptAt.toISOString() : null,
+      last_error: m.lastError,
+      payload: m.payload,
+    })),
+  };
 }

@@ -66,3 +66,25 @@ export async function partnerOfUser(userId: string): Promise<number | null> {
   const link = await db.partnerUser.findFirst({ where: { userId }, orderBy: { createdAt: "asc" }, select: { partnerId: true } });
   return link?.partnerId ?? null;
 }
+
+/**
+ * Links a portal user to a partner, so the user's token acts for it on
+ * partner routes. Idempotent: linking again keeps the original link.
+ */
+export async function addPartnerUser(partnerId: number, userId: string, role = "owner") {
+  await assertPartnerExists(partnerId);
+  const user = await db.user.findUnique({ where: { id: userId }, select: { id: true } });
+  if (!user) throw notFound("user_not_found", `No user with id ${userId}`);
+  const link = await db.partnerUser.upsert({
+    where: { partnerId_userId: { partnerId, userId } },
+    create: { partnerId, userId, role },
+    update: {},
+  });
+  return { partner_id: link.partnerId, user_id: link.userId, role: link.role, created_at: link.createdAt.toISOString() };
+}
+
+/** The partner's access tokens (metadata rows; the tokens themselves are never stored), newest first. */
+export async function listPartnerAccessTokens(partnerId: number) {
+  await assertPartnerExists(partnerId);
+  return db.personalAccessToken.findMany({ where: { partnerId }, orderBy: { id: "desc" } });
+}

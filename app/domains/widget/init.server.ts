@@ -3,7 +3,7 @@
 // a widget token. Usage figures of the partner's month ride along.
 import { db } from "~/db.server";
 import { ApiError, badRequest, forbidden } from "~/lib/api/errors";
-import { allowedDomainsOf } from "~/domains/keys/keys.server";
+import { allowedDomainsOf, touchKeyUsed } from "~/domains/keys/keys.server";
 import { getPlan } from "~/domains/metering/plans";
 import { effectiveRequestPlan } from "./request-plan";
 import { currentPeriod } from "~/domains/metering/usage";
@@ -84,6 +84,7 @@ export async function initWidget({ publicKey, body }: InitRequest) {
     sid,
     requestPlan,
   });
+  await touchKeyUsed(row.id, now);
   const basket = partner.basketConfigs[0];
   return {
     apiKey: { id: row.id, requestPlan },

@@ -1,0 +1,4 @@
+import { discontinuedEndpoint } from "./discontinued";
+
+export const loader = discontinuedEndpoint();
+export const action = loader;

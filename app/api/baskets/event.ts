@@ -1,0 +1,8 @@
+import { json } from "@remix-run/node";
+import { endpoint, route } from "~/lib/api/endpoint.server";
+import { recordBasketEvent } from "~/domains/baskets/baskets.server";
+
+export const loader = endpoint({
+  POST: route("none", async ({ params, body }) => json(await recordBasketEvent(params.id, body), { status: 201 })),
+});
+export const action = loader;

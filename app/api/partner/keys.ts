@@ -1,0 +1,21 @@
+// `GET /partner/keys` and `POST /partner/keys` (SPEC section 5 rule 6).
+import { json } from "@remix-run/node";
+import { endpoint, route } from "~/lib/api/endpoint.server";
+import { apiKeyJson, createApiKey, listApiKeys } from "~/domains/keys/keys.server";
+import { bodyObject, domainList, partnerIdOf } from "./params";
+
+export const loader = endpoint({
+  GET: route("partner", async ({ partner }) => ({ keys: (await listApiKeys(partnerIdOf(partner))).map(apiKeyJson) })),
+  POST: route("partner", async ({ partner, body }) => {
+    const partnerId = partnerIdOf(partner);
+    const input = bodyObject(body);
+    const key = await createApiKey(partnerId, {
+      // createApiKey answers 400 invalid_environment for anything but test / live.
+      environment: typeof input.environment === "string" ? input.environment : "",
+      allowedDomains: input.allowed_domains === undefined ? [] : domainList(input.allowed_domains),
+    });
+    // Public keys are not secret: the full value is returned, now and in every listing.
+    return json({ key: apiKeyJson(key) }, { status: 201 });
+  }),
+});
+export const action = loader;

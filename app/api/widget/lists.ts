@@ -1,0 +1,5 @@
+import { endpoint, route } from "~/lib/api/endpoint.server";
+import { listsOfUser } from "~/domains/lists/lists.server";
+
+export const loader = endpoint({ POST: route("widget+user", ({ user }) => listsOfUser(user.userId)) });
+export const action = loader;

@@ -1,0 +1,16 @@
+import { endpoint, route } from "~/lib/api/endpoint.server";
+import { saveProduct } from "~/domains/products/save.server";
+import { originHost } from "~/domains/widget/origin";
+
+export const loader = endpoint({
+  POST: route("widget+user", ({ user, widget, body }) =>
+    saveProduct(user.userId, body, {
+      kind: "widget",
+      partnerId: widget.partnerId,
+      shopId: widget.shopId,
+      domain: originHost(widget.origin),
+      widgetOrigin: widget.origin,
+    }),
+  ),
+});
+export const action = loader;

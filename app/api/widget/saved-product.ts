@@ -1,0 +1,7 @@
+import { endpoint, route } from "~/lib/api/endpoint.server";
+import { deleteSavedProductForWidget } from "~/domains/widget/saved-products.server";
+
+export const loader = endpoint({
+  DELETE: route("widget+user", ({ user, widget, params }) => deleteSavedProductForWidget(user.userId, widget, params.itemId)),
+});
+export const action = loader;

@@ -1,0 +1,10 @@
+import { json } from "@remix-run/node";
+import { endpoint, route } from "~/lib/api/endpoint.server";
+import { storeSession } from "~/domains/widget/session-store.server";
+
+export const loader = endpoint({
+  POST: route("widget", async ({ widget, body }) =>
+    json(await storeSession(widget, body), { headers: { "Cache-Control": "no-store" } }),
+  ),
+});
+export const action = loader;

@@ -1,0 +1,38 @@
+// The shopper's saved products as a partner's widget sees them (SPEC 4.1
+// rules for saved products).
+import { db } from "~/db.server";
+import { notFound } from "~/lib/api/errors";
+import { parseItemId } from "~/domains/lists/access.server";
+import { savedItemInclude } from "~/domains/lists/saved-products.server";
+import { savedProduct, type Locale } from "~/domains/lists/serialize";
+import { originHost } from "./origin";
+import type { WidgetClaims } from "./token.server";
+
+/** Items saved through this partner, or (for items without partner) from this widget's domain. */
+function fromThisPartner(widget: WidgetClaims) {
+  return {
+    OR: [{ sourcePartnerId: widget.partnerId }, { sourcePartnerId: null, sourceDomain: originHost(widget.origin) }],
+  };
+}
+
+/**
+ * Rule 1: filtered to the partner (domain fallback). Rule 2: when that
+ * leaves nothing although the user has saved products, all of them.
+ */
+export async function savedProductsForWidget(userId: string, widget: WidgetClaims, locale: Locale) {
+  const mine = { wishlist: { ownerId: userId } };
+  const query = { include: savedItemInclude, orderBy: [{ addedAt: "desc" as const }, { id: "desc" as const }] };
+  let items = await db.listItem.findMany({ where: { ...mine, ...fromThisPartner(widget) }, ...query });
+  if (items.length === 0) items = await db.listItem.findMany({ where: mine, ...query });
+  return { products: items.map((i) => savedProduct(i, locale)) };
+}
+
+/** `DELETE /widget/saved-products/{itemId}`: only an item of the user saved from this partner's domain. */
+export async function deleteSavedProductForWidget(userId: string, widget: WidgetClaims, rawItemId: string | undefined) {
+  const id = parseItemId(rawItemId);
+  const { count } = await db.listItem.deleteMany({
+    where: { id, wishlist: { ownerId: userId }, ...fromThisPartner(widget) },
+  });
+  if (count === 0) throw notFound("not_found", "No item saved from this shop with that id");
+  return { ok: true, deleted: id };
+}

@@ -1,0 +1,269 @@
+// Widget session store: POST /widget/session-store and /widget/session-restore (SPEC 4.1, 7.1).
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedApi } from "../support/api.ts";
+import { provisioner } from "../support/provision.ts";
+import { sql } from "../support/sql.ts";
+
+let api: Awaited<ReturnType<typeof sharedApi>>;
+let p: Awaited<ReturnType<typeof provisioner>>;
+beforeAll(async () => {
+  api = await sharedApi();
+  // Also points this worker's app modules at the server's database (signing key).
+  p = await provisioner(api.server);
+});
+
+async function partnerWidget() {
+  const partner = await p.partner();
+  const key = await p.key(partner.id);
+  const widget = () => initWidget(key.key);
+  return { partnerId: partner.id, widget, first: await widget() };
+}
+
+async function initWidget(publicKey: string, body: Record<string, unknown> = {}) {
+  const res = await api.post("/widget/init", {
+    headers: { authorization: `Bearer ${publicKey}` },
+    body: { origin: "https://shop.example.com", ...body },
+  });
+  expect(res.status).toBe(200);
+  return { token: res.body.token as string, sid: res.body.sid as string };
+}
+
+type Widget = Awaited<ReturnType<typeof initWidget>>;
+
+const store = (w: Widget | string, body: unknown) =>
+  api.post("/widget/session-store", { headers: { "x-widget-token": typeof w === "string" ? w : w.token }, body });
+const restore = (w: Widget | string, body?: unknown) =>
+  api.post("/widget/session-restore", { headers: { "x-widget-token": typeof w === "string" ? w : w.token }, body });
+
+const storedRow = async (sid: string) =>
+  (await sql<{ sessionData: string; partnerId: number | null }>(
+    api.server.databaseUrl,
+    `SELECT "sessionData", "partnerId" FROM "WidgetSession" WHERE sid = ?`,
+    [sid],
+  ))[0];
+
+const refresh = (refreshToken: string) =>
+  api.post("/auth/token?grant_type=refresh_token", { body: { refresh_token: refreshToken } });
+
+function expectError(res: { status: number; body: any }, status: number, code: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body.error).toBe(code);
+}
+
+function expectNotContaining(ciphertext: string, ...secrets: string[]) {
+  const raw = Buffer.from(ciphertext.split(".")[3] ?? "", "base64url").toString("latin1");
+  for (const secret of secrets) {
+    expect(ciphertext).not.toContain(secret);
+    expect(raw).not.toContain(secret);
+  }
+}
+
+describe("store and restore", () => {
+  it("stores encrypted under the widget's sid; restore refreshes, rotates and stores the new tokens", async () => {
+    const { partnerId, first: w } = await partnerWidget();
+    const user = await api.anonymousUser();
+    const stored = await store(w, { access_token: user.accessToken, refresh_token: user.refreshToken });
+    expect(stored.status).toBe(200);
+    expect(stored.body).toEqual({ ok: true, sid: w.sid });
+
+    const row = await storedRow(w.sid);
+    expect(row.partnerId).toBe(partnerId);
+    expect(row.sessionData).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+    expectNotContaining(row.sessionData, user.refreshToken, user.accessToken, user.accessToken.split(".")[1], user.userId);
+
+    const restored = await restore(w);
+    expect(restored.status).toBe(200);
+    expect(restored.headers.get("cache-control")).toBe("no-store");
+    expect(restored.body).toEqual({
+      ok: true,
+      session: {
+        access_token: expect.any(String),
+        token_type: "bearer",
+        expires_in: expect.any(Number),
+        expires_at: expect.any(Number),
+        refresh_token: expect.any(String),
+        user: expect.objectContaining({ id: user.userId }),
+      },
+    });
+    const session = restored.body.session;
+    expect(session.refresh_token).not.toBe(user.refreshToken);
+    expect(session.access_token).not.toBe(user.accessToken);
+    const me = await api.get("/auth/user", { token: session.access_token });
+    expect(me.status).toBe(200);
+    expect(me.body.id).toBe(user.userId);
+
+    // The new pair is what is stored now, still encrypted.
+    const rotated = await storedRow(w.sid);
+    expect(rotated.sessionData).not.toBe(row.sessionData);
+    expectNotContaining(rotated.sessionData, session.refresh_token, session.access_token);
+
+    // The next restore rotates again: the pair handed out before is spent.
+    const again = await restore(w);
+    expect(again.status).toBe(200);
+    expect(again.body.session.user.id).toBe(user.userId);
+    expect(again.body.session.refresh_token).not.toBe(session.refresh_token);
+
+    // The original refresh token no longer works. Presenting it counts as reuse,
+    // which revokes the sign-in session, so the stored session is dropped.
+    expectError(await refresh(user.refreshToken), 400, "refresh_token_already_used");
+    expect((await restore(w)).body).toEqual({ ok: true, session: null });
+    expect(await storedRow(w.sid)).toBeUndefined();
+  });
+
+  it("nothing stored: session null", async () => {
+    const { first: w } = await partnerWidget();
+    const res = await restore(w);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true, session: null });
+    expect((await restore(w, { sid: "never-stored-sid-0001" })).body).toEqual({ ok: true, session: null });
+  });
+
+  it("a sid in the body wins over the widget token's; a later store replaces the session", async () => {
+    const { widget } = await partnerWidget();
+    const a = await widget();
+    const b = await widget();
+    expect(a.sid).not.toBe(b.sid);
+    const sid = `custom-sid-${Date.now()}`;
+    const first = await api.anonymousUser();
+    const second = await api.anonymousUser();
+    expect((await store(a, { access_token: first.accessToken, refresh_token: first.refreshToken, sid })).body).toEqual({ ok: true, sid });
+    expect((await restore(b)).body.session).toBeNull();
+    expect((await restore(b, { sid })).body.session.user.id).toBe(first.userId);
+
+    expect((await store(b, { access_token: second.accessToken, refresh_token: second.refreshToken, sid })).status).toBe(200);
+    expect((await restore(a, { sid })).body.session.user.id).toBe(second.userId);
+  });
+
+  it("the same sid given at init restores on the next page load", async () => {
+    const partner = await p.partner();
+    const key = await p.key(partner.id);
+    const pageOne = await initWidget(key.key);
+    const user = await api.anonymousUser();
+    await store(pageOne, { access_token: user.accessToken, refresh_token: user.refreshToken });
+    const pageTwo = await initWidget(key.key, { sid: pageOne.sid });
+    expect(pageTwo.sid).toBe(pageOne.sid);
+    expect((await restore(pageTwo)).body.session.user.id).toBe(user.userId);
+  });
+
+  it("another partner's widget can neither restore nor overwrite the session", async () => {
+    const a = await partnerWidget();
+    const b = await partnerWidget();
+    const user = await api.anonymousUser();
+    await store(a.first, { access_token: user.accessToken, refresh_token: user.refreshToken });
+    const before = await storedRow(a.first.sid);
+
+    expect((await restore(b.first, { sid: a.first.sid })).body).toEqual({ ok: true, session: null });
+    const intruder = await api.anonymousUser();
+    const overwrite = await store(b.first, { access_token: intruder.accessToken, refresh_token: intruder.refreshToken, sid: a.first.sid });
+    expectError(overwrite, 403, "forbidden");
+
+    const after = await storedRow(a.first.sid);
+    expect(after).toEqual(before);
+    // A second token of partner A still gets it.
+    expect((await restore(await a.widget(), { sid: a.first.sid })).body.session.user.id).toBe(user.userId);
+  });
+
+  it("a stored session whose sign-in session was revoked restores as null and is deleted", async () => {
+    const { first: w } = await partnerWidget();
+    const user = await api.anonymousUser();
+    await store(w, { access_token: user.accessToken, refresh_token: user.refreshToken });
+    expect((await api.post("/auth/logout", { token: user.accessToken })).status).toBeLessThan(300);
+    expect((await restore(w)).body).toEqual({ ok: true, session: null });
+    expect(await storedRow(w.sid)).toBeUndefined();
+  });
+
+  it("concurrent restores of one sid do not burn the sign-in session", async () => {
+    const { first: w } = await partnerWidget();
+    const user = await api.anonymousUser();
+    await store(w, { access_token: user.accessToken, refresh_token: user.refreshToken });
+    const results = await Promise.all(Array.from({ length: 8 }, () => restore(w)));
+    for (const r of results) {
+      expect(r.status).toBe(200);
+      expect(r.body.session?.user.id).toBe(user.userId);
+    }
+    const later = await restore(w);
+    expect(later.body.session?.user.id).toBe(user.userId);
+    expect((await api.get("/auth/user", { token: later.body.session.access_token })).status).toBe(200);
+  });
+});
+
+describe("errors", () => {
+  it("400 missing_sid when neither body nor widget token has a sid, or the sid is malformed", async () => {
+    const { partnerId, first } = await partnerWidget();
+    const { issueWidgetToken } = await import("~/domains/widget/token.server");
+    const [claims] = await sql<{ id: number }>(api.server.databaseUrl, `SELECT id FROM "ApiKey" WHERE "partnerId" = ?`, [partnerId]);
+    const { token: noSid } = await issueWidgetToken({
+      partnerId,
+      apiKeyId: claims.id,
+      origin: "https://shop.example.com",
+      shopId: null,
+      sid: "",
+      requestPlan: "trial",
+    });
+    const user = await api.anonymousUser();
+    const tokens = { access_token: user.accessToken, refresh_token: user.refreshToken };
+    expectError(await store(noSid, tokens), 400, "missing_sid");
+    expectError(await restore(noSid), 400, "missing_sid");
+    expectError(await restore(noSid, { sid: "" }), 400, "missing_sid");
+    for (const sid of [42, { id: "x" }, "s".repeat(129)]) {
+      expectError(await store(first, { ...tokens, sid }), 400, "missing_sid");
+      expectError(await restore(first, { sid }), 400, "missing_sid");
+    }
+    // With a sid in the body the token without one works.
+    expect((await store(noSid, { ...tokens, sid: "body-sid-0123456789" })).body).toEqual({ ok: true, sid: "body-sid-0123456789" });
+  });
+
+  it("400 invalid_session without either token", async () => {
+    const { first: w } = await partnerWidget();
+    const user = await api.anonymousUser();
+    for (const body of [
+      undefined,
+      {},
+      { access_token: user.accessToken },
+      { refresh_token: user.refreshToken },
+      { access_token: "", refresh_token: user.refreshToken },
+      { access_token: user.accessToken, refresh_token: 7 },
+    ]) {
+      expectError(await store(w, body), 400, "invalid_session");
+    }
+    expect(await storedRow(w.sid)).toBeUndefined();
+  });
+
+  it("401 invalid_access_token when the access token is not a valid user token", async () => {
+    const { first: w } = await partnerWidget();
+    const user = await api.anonymousUser();
+    for (const accessToken of ["garbage", w.token, user.accessToken.slice(0, -4) + "AAAA"]) {
+      expectError(await store(w, { access_token: accessToken, refresh_token: user.refreshToken }), 401, "invalid_access_token");
+    }
+    expect(await storedRow(w.sid)).toBeUndefined();
+  });
+
+  it("403 forbidden without a valid widget token (a user token is none); 401 without the anon key", async () => {
+    const { first: w } = await partnerWidget();
+    const user = await api.anonymousUser();
+    const body = { access_token: user.accessToken, refresh_token: user.refreshToken };
+    for (const path of ["/widget/session-store", "/widget/session-restore"]) {
+      expectError(await api.post(path, { body }), 403, "forbidden");
+      expectError(await api.post(path, { body, headers: { "x-widget-token": "not-a-token" } }), 403, "forbidden");
+      expectError(await api.post(path, { body, headers: { "x-widget-token": user.accessToken } }), 403, "forbidden");
+      expectError(await api.post(path, { body, token: user.accessToken }), 403, "forbidden");
+      expectError(await api.post(path, { body, noApiKey: true, headers: { "x-widget-token": w.token } }), 401, "unauthorized");
+    }
+    expect(await storedRow(w.sid)).toBeUndefined();
+  });
+
+  it("500 internal_error when the stored session cannot be read, and it is kept", async () => {
+    const a = await partnerWidget();
+    const b = await partnerWidget();
+    const user = await api.anonymousUser();
+    await store(a.first, { access_token: user.accessToken, refresh_token: user.refreshToken });
+    await store(b.first, { access_token: user.accessToken, refresh_token: user.refreshToken });
+    // Ciphertext is bound to partner and sid: copied into another row it does not decrypt.
+    const { sessionData } = await storedRow(b.first.sid);
+    await sql(api.server.databaseUrl, `UPDATE "WidgetSession" SET "sessionData" = ? WHERE sid = ?`, [sessionData, a.first.sid]);
+    const res = await restore(a.first);
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: "internal_error", message: expect.any(String) });
+    expect((await storedRow(a.first.sid)).sessionData).toBe(sessionData);
+  });
+});
