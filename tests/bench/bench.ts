@@ -23,6 +23,7 @@ import {
   runScenario,
   sleep,
   startServer,
+  wishCli,
   type BenchDatabase,
   type BenchServer,
   type RunResult,
@@ -113,7 +114,9 @@ async function main(): Promise<number> {
   try {
     database = await freshDatabase(dir, settings.postgresUrl);
     server = await startServer(database.url, dir);
-    const api = new BenchApi(server.baseUrl, await anonKey(database.url, server.url));
+    const { url: databaseUrl } = database;
+    const appUrl = server.url;
+    const api = new BenchApi(server.baseUrl, await anonKey(databaseUrl, appUrl), (args) => wishCli(databaseUrl, appUrl, args));
     const progress = (msg: string) => process.stderr.write(msg + "\n");
     progress(
       `bench on ${database.kind}: ${scenarios.length} scenarios x ${settings.rounds} rounds x ${settings.durationSeconds} s, ` +

@@ -118,13 +118,18 @@ export async function startServer(databaseUrl: string, dir: string): Promise<Ben
 
 const execFileAsync = promisify(execFile);
 
-/** The anon key, read with the operator CLI (`wish config`) as an operator would. */
-export async function anonKey(databaseUrl: string, appUrl: string): Promise<string> {
-  const { stdout } = await execFileAsync(process.execPath, [path.join(root, "app/cli/wish.mjs"), "config"], {
+/** Runs the operator CLI (`wish …`) against the bench database and parses its JSON. */
+export async function wishCli(databaseUrl: string, appUrl: string, args: string[]): Promise<any> {
+  const { stdout } = await execFileAsync(process.execPath, [path.join(root, "app/cli/wish.mjs"), ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, APP_URL: appUrl, LOG_LEVEL: "warn" },
   });
-  return JSON.parse(stdout).anon_key;
+  return JSON.parse(stdout);
+}
+
+/** The anon key, read with the operator CLI (`wish config`) as an operator would. */
+export async function anonKey(databaseUrl: string, appUrl: string): Promise<string> {
+  return (await wishCli(databaseUrl, appUrl, ["config"])).anon_key;
 }
 
 // ---------------------------------------------------------------- fixtures
@@ -140,6 +145,10 @@ export class BenchApi {
   constructor(
     readonly baseUrl: string,
     readonly anonKey: string,
+    /** The operator CLI against the bench server's database. */
+    readonly wish: (args: string[]) => Promise<any> = async () => {
+      throw new Error("no CLI for this BenchApi");
+    },
   ) {}
 
   async request<T = any>(method: string, pathname: string, spec: RequestSpec = {}): Promise<T> {

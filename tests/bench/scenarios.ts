@@ -85,7 +85,40 @@ export const SCENARIOS: Scenario[] = [
       };
     },
   },
+  {
+    name: "widget.init",
+    method: "POST",
+    path: "/widget/init",
+    setup: async (api) => {
+      const { key } = await partnerKey(api);
+      return { headers: { authorization: `Bearer ${key}` }, body: { origin: "https://bench-shop.example.com" } };
+    },
+  },
+  {
+    name: "widget.save",
+    method: "POST",
+    path: "/widget/save (product known)",
+    setup: async (api) => {
+      const { key } = await partnerKey(api);
+      const init = await api.request("POST", "/widget/init", {
+        headers: { authorization: `Bearer ${key}` },
+        body: { origin: "https://bench-shop.example.com" },
+      });
+      const { user, dbId } = await listWithProducts(api, 1, false);
+      return {
+        path: "/widget/save",
+        headers: { authorization: `Bearer ${user.access_token}`, "x-widget-token": init.token },
+        body: { wishlistId: dbId, product: benchProduct(0) },
+      };
+    },
+  },
 ];
+
+/** A Scale partner (never capped, finite limit: the whole metering path runs) and a test key. */
+async function partnerKey(api: BenchApi): Promise<{ key: string }> {
+  const partner = await api.wish(["partner", "create", "--name", "Bench shop", "--email", "bench@shop.example", "--plan", "scale"]);
+  return api.wish(["key", "create", "--partner", String(partner.partner_id), "--env", "test"]);
+}
 
 const benchProduct = (n: number) => ({
   url: `https://shop.example.com/products/bench-${n}?utm_source=bench`,
