@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, sharedApi, type Api } from "../support/api.ts";
-import { sql } from "../support/sql.ts";
+import { failWrites, sql } from "../support/sql.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 
 let api: Awaited<ReturnType<typeof sharedApi>>;
@@ -52,18 +52,6 @@ const migrate = (caller: User, body: unknown, on: Api = api) =>
 
 const q = <T = any>(text: string, params: unknown[] = []) => sql<T>(api.server.databaseUrl, text, params);
 
-async function failWrites(databaseUrl: string, table: string, on: "INSERT" | "UPDATE", column: string, value: string) {
-  const name = `fail_${randomBytes(6).toString("hex")}`;
-  if (databaseUrl.startsWith("file:")) {
-    await sql(
-      databaseUrl,
-      `CREATE TRIGGER ${name} BEFORE ${on} ON "${table}" WHEN NEW."${column}" = '${value}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
-    );
-  } else {
-    await sql(databaseUrl, `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`);
-    await sql(databaseUrl, `CREATE TRIGGER ${name} BEFORE ${on} ON "${table}" FOR EACH ROW WHEN (NEW."${column}" = '${value}') EXECUTE FUNCTION ${name}()`);
-  }
-}
 
 describe("POST /hosted/migrate-anonymous-to-provider", () => {
   it("moves lists, items, follows and friendships; nothing is lost or duplicated; a retry moves nothing", async () => {

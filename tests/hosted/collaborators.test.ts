@@ -1,10 +1,9 @@
 // Collaborators of a list (SPEC 4.2, 5 rule 8, 7.2): the owner lists, invites
 // (friends only) and removes editors. Friendship comes from the realistic
 // flow: the invitee follows the owner's public list first.
-import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedApi } from "../support/api.ts";
-import { sql } from "../support/sql.ts";
+import { failWrites, sql } from "../support/sql.ts";
 
 let api: Awaited<ReturnType<typeof sharedApi>>;
 beforeAll(async () => {
@@ -40,19 +39,6 @@ async function ownerWithFriend() {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function failWrites(table: string, on: "INSERT" | "UPDATE" | "DELETE", column: string, value: string) {
-  const name = `fail_${randomBytes(6).toString("hex")}`;
-  const row = on === "DELETE" ? "OLD" : "NEW";
-  if (api.server.databaseUrl.startsWith("file:")) {
-    await sql(
-      api.server.databaseUrl,
-      `CREATE TRIGGER ${name} BEFORE ${on} ON "${table}" WHEN ${row}."${column}" = '${value}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
-    );
-  } else {
-    await sql(api.server.databaseUrl, `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`);
-    await sql(api.server.databaseUrl, `CREATE TRIGGER ${name} BEFORE ${on} ON "${table}" FOR EACH ROW WHEN (${row}."${column}" = '${value}') EXECUTE FUNCTION ${name}()`);
-  }
-}
 
 describe("inviting a collaborator", () => {
   it("upgrades the following friend to editor and lists them", async () => {
@@ -146,7 +132,7 @@ describe("inviting a collaborator", () => {
 
   it("a failing write gives 500 upsert_failed and changes nothing", async () => {
     const { owner, friend, list } = await ownerWithFriend();
-    await failWrites("WishlistMember", "UPDATE", "userId", friend.userId);
+    await failWrites(api.server.databaseUrl, "WishlistMember", "UPDATE", "userId", friend.userId);
     const res = await api.post(collaborators(list), { token: owner.accessToken, body: { userId: friend.userId } });
     expect(res.status).toBe(500);
     expect(res.body.error).toBe("upsert_failed");

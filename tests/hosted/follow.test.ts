@@ -1,9 +1,8 @@
 // Following public lists (SPEC 4.3 link routes): viewer role, friendship with
 // the owner in both directions, idempotent follow and unfollow.
-import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedApi } from "../support/api.ts";
-import { sql } from "../support/sql.ts";
+import { failWrites, sql } from "../support/sql.ts";
 
 let api: Awaited<ReturnType<typeof sharedApi>>;
 beforeAll(async () => {
@@ -40,20 +39,6 @@ async function friendRows(a: string, b: string) {
   );
 }
 
-/** Makes writes to `table` fail for rows whose `column` is `value` (a real database error, for the 500 paths). */
-async function failWrites(table: string, on: "INSERT" | "UPDATE" | "DELETE", column: string, value: string) {
-  const name = `fail_${randomBytes(6).toString("hex")}`;
-  const row = on === "DELETE" ? "OLD" : "NEW";
-  if (api.server.databaseUrl.startsWith("file:")) {
-    await sql(
-      api.server.databaseUrl,
-      `CREATE TRIGGER ${name} BEFORE ${on} ON "${table}" WHEN ${row}."${column}" = '${value}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
-    );
-  } else {
-    await sql(api.server.databaseUrl, `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`);
-    await sql(api.server.databaseUrl, `CREATE TRIGGER ${name} BEFORE ${on} ON "${table}" FOR EACH ROW WHEN (${row}."${column}" = '${value}') EXECUTE FUNCTION ${name}()`);
-  }
-}
 
 describe("POST /hosted/public/lists/{token}/link (follow)", () => {
   it("makes the caller a viewer and a friend of the owner in both directions", async () => {
@@ -158,7 +143,7 @@ describe("POST /hosted/public/lists/{token}/link (follow)", () => {
     const follower = await api.anonymousUser();
     const list = await createList(owner, { public: true });
     // The membership is written, then the friendship fails: the transaction must undo both.
-    await failWrites("Friendship", "INSERT", "userId", follower.userId);
+    await failWrites(api.server.databaseUrl, "Friendship", "INSERT", "userId", follower.userId);
     const res = await api.post(link(list), { token: follower.accessToken });
     expect(res.status).toBe(500);
     expect(res.body.error).toBe("link_failed");
@@ -220,7 +205,7 @@ describe("DELETE /hosted/public/lists/{token}/link (unfollow)", () => {
     const follower = await api.anonymousUser();
     const list = await createList(owner, { public: true });
     await api.post(link(list), { token: follower.accessToken });
-    await failWrites("WishlistMember", "DELETE", "userId", follower.userId);
+    await failWrites(api.server.databaseUrl, "WishlistMember", "DELETE", "userId", follower.userId);
     const res = await api.delete(link(list), { token: follower.accessToken });
     expect(res.status).toBe(500);
     expect(res.body.error).toBe("unlink_failed");

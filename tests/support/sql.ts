@@ -1,5 +1,6 @@
 // Direct SQL against a test database (either kind), for assertions about
 // what is stored and for arranging state no API call can produce.
+import { randomBytes } from "node:crypto";
 import Database from "better-sqlite3";
 import pg from "pg";
 
@@ -21,5 +22,23 @@ export async function sql<T = Record<string, unknown>>(databaseUrl: string, text
     return (await client.query(text.replace(/\?/g, () => `$${++i}`), params)).rows as T[];
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Makes writes to `table` fail for rows whose `column` is `value`: a real
+ * database error, to reach the 500 paths (a trigger on either database).
+ */
+export async function failWrites(databaseUrl: string, table: string, on: "INSERT" | "UPDATE" | "DELETE", column: string, value: string) {
+  const name = `fail_${randomBytes(6).toString("hex")}`;
+  const row = on === "DELETE" ? "OLD" : "NEW";
+  if (databaseUrl.startsWith("file:")) {
+    await sql(
+      databaseUrl,
+      `CREATE TRIGGER ${name} BEFORE ${on} ON "${table}" WHEN ${row}."${column}" = '${value}' BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+    );
+  } else {
+    await sql(databaseUrl, `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`);
+    await sql(databaseUrl, `CREATE TRIGGER ${name} BEFORE ${on} ON "${table}" FOR EACH ROW WHEN (${row}."${column}" = '${value}') EXECUTE FUNCTION ${name}()`);
   }
 }

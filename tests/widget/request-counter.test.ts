@@ -25,6 +25,20 @@ async function widgetSetup(server: TestServer, api: Api) {
 const rows = (databaseUrl: string, keyId: number) =>
   sql<{ window: string; count: number }>(databaseUrl, `SELECT "window", count FROM "ApiKeyRequestCounter" WHERE "apiKeyId" = ? ORDER BY "window"`, [keyId]);
 
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition not reached in time");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const monthCount = async (databaseUrl: string, keyId: number) =>
+  Number((await rows(databaseUrl, keyId)).find((r) => !r.window.includes("T"))?.count ?? 0);
+
+/** The key id inside a widget token (its subject is `key:<id>`). */
+const widgetKeyOf = async (token: string) => ({ key: Number(JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).api_key_id) });
+
 describe("request counting", () => {
   let databaseUrl: string;
   beforeAll(async () => {
@@ -66,10 +80,12 @@ describe("request counting", () => {
         headers: { apikey: apiA.anonKey, authorization: `Bearer ${user.accessToken}`, "x-widget-token": token },
       });
     for (let i = 0; i < 9; i++) expect((await call(a)).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 600));
-    // b has seen nothing of this key; its first count comes back from the flush with a's 10.
+    const { key } = await widgetKeyOf(token);
+    await until(async () => (await monthCount(url, key)) === 10); // a flushed init + 9
+    // b has seen nothing of this key; its first flush brings back a's 10.
     await call(b);
-    await new Promise((r) => setTimeout(r, 600));
+    await until(async () => (await monthCount(url, key)) === 11);
+    await new Promise((r) => setTimeout(r, 300)); // b's next tick has stored the total it got back
     const res = await call(b);
     expect(res.headers.get("x-usage-month")).toBe("12");
     expect(res.headers.get("x-ratelimit-remaining")).toBe(String(Math.max(0, 100 - 12)));

@@ -8,6 +8,7 @@ import { listWithRole, parseItemId } from "./access.server";
 import { hostedProduct, type Locale } from "./serialize";
 import { publicList } from "./lists.server";
 
+/** What HostedProduct and SavedProduct are made from. */
 export const itemInclude = {
   product: {
     select: {
@@ -17,6 +18,8 @@ export const itemInclude = {
       rating: true,
       reviewCount: true,
       isManual: true,
+      productType: true,
+      tags: true,
       localizations: true,
     },
   },

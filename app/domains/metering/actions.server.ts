@@ -4,7 +4,7 @@
 // on any number of instances neither lose nor double counts; the Free plan's
 // cap is enforced by the same statement.
 import { createHash } from "node:crypto";
-import { db } from "~/db.server";
+import { db, type Db } from "~/db.server";
 import { env } from "~/env.server";
 import { ApiError } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
@@ -27,39 +27,34 @@ async function planOf(partnerId: number): Promise<Plan | null> {
  * total, or null when `cap` is given and the total already reached it (then
  * nothing is counted).
  */
-async function increment(partnerId: number, kind: ActionKind, cap: number | null, now = new Date()): Promise<number | null> {
-  const { period } = currentPeriod(now);
+async function increment(
+  partnerId: number,
+  kind: ActionKind,
+  cap: number | null,
+  client: Pick<Db, "$queryRaw"> = db,
+): Promise<number | null> {
+  const { period } = currentPeriod();
   const col = COLUMN[kind];
   const d = { saves: col === "saves" ? 1 : 0, shares: col === "shares" ? 1 : 0, listViews: col === "listViews" ? 1 : 0 };
   // One statement: insert the month's row or add to it, unless capped. The
   // WHERE of ON CONFLICT is evaluated on the locked, latest row version.
-  const rows =
-    cap === null
-      ? await db.$queryRaw<{ total: number | bigint }[]>`
-          INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total")
-          VALUES (${partnerId}, ${period}, ${d.saves}, ${d.shares}, ${d.listViews}, 1)
-          ON CONFLICT ("partnerId", "period") DO UPDATE SET
-            "saves" = "UsageCounter"."saves" + excluded."saves",
-            "shares" = "UsageCounter"."shares" + excluded."shares",
-            "listViews" = "UsageCounter"."listViews" + excluded."listViews",
-            "total" = "UsageCounter"."total" + 1
-          RETURNING "total"`
-      : await db.$queryRaw<{ total: number | bigint }[]>`
-          INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total")
-          VALUES (${partnerId}, ${period}, ${d.saves}, ${d.shares}, ${d.listViews}, 1)
-          ON CONFLICT ("partnerId", "period") DO UPDATE SET
-            "saves" = "UsageCounter"."saves" + excluded."saves",
-            "shares" = "UsageCounter"."shares" + excluded."shares",
-            "listViews" = "UsageCounter"."listViews" + excluded."listViews",
-            "total" = "UsageCounter"."total" + 1
-          WHERE "UsageCounter"."total" < ${cap}
-          RETURNING "total"`;
+  const ceiling = cap ?? Number.MAX_SAFE_INTEGER;
+  const rows = await client.$queryRaw<{ total: number | bigint }[]>`
+    INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total")
+    VALUES (${partnerId}, ${period}, ${d.saves}, ${d.shares}, ${d.listViews}, 1)
+    ON CONFLICT ("partnerId", "period") DO UPDATE SET
+      "saves" = "UsageCounter"."saves" + excluded."saves",
+      "shares" = "UsageCounter"."shares" + excluded."shares",
+      "listViews" = "UsageCounter"."listViews" + excluded."listViews",
+      "total" = "UsageCounter"."total" + 1
+    WHERE "UsageCounter"."total" < ${ceiling}
+    RETURNING "total"`;
   return rows.length ? Number(rows[0]!.total) : null;
 }
 
 /** Takes back a reserved save whose item could not be written. */
-async function decrementSave(partnerId: number, now = new Date()) {
-  const { period } = currentPeriod(now);
+async function decrementSave(partnerId: number) {
+  const { period } = currentPeriod();
   await db.$executeRaw`
     UPDATE "UsageCounter" SET "saves" = "saves" - 1, "total" = "total" - 1
     WHERE "partnerId" = ${partnerId} AND "period" = ${period} AND "saves" > 0`;
@@ -111,18 +106,7 @@ async function countOnce(kind: "share" | "list_view", wishlistId: number, dedupK
     const inserted = await tx.$executeRaw`
       INSERT INTO "UsageDedup" ("dedupKey", "partnerId") VALUES (${dedupKey}, ${partnerId})
       ON CONFLICT ("dedupKey") DO NOTHING`;
-    if (inserted === 0) return null;
-    const { period } = currentPeriod();
-    const col = COLUMN[kind];
-    const rows = await tx.$queryRaw<{ total: number | bigint }[]>`
-      INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total")
-      VALUES (${partnerId}, ${period}, 0, ${col === "shares" ? 1 : 0}, ${col === "listViews" ? 1 : 0}, 1)
-      ON CONFLICT ("partnerId", "period") DO UPDATE SET
-        "shares" = "UsageCounter"."shares" + excluded."shares",
-        "listViews" = "UsageCounter"."listViews" + excluded."listViews",
-        "total" = "UsageCounter"."total" + 1
-      RETURNING "total"`;
-    return Number(rows[0]!.total);
+    return inserted === 0 ? null : increment(partnerId, kind, null, tx);
   });
   if (total !== null) await notifyThresholds(partnerId, plan, total);
 }

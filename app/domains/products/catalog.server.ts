@@ -25,10 +25,10 @@ export interface ProductSource {
   domain: string | null;
 }
 
-/** The product with this canonical URL, created with `facts` if new (safe under concurrent saves). */
-export async function upsertProduct(canonicalUrl: string, facts: ProductFacts, source: ProductSource) {
-  const existing = await db.product.findUnique({ where: { canonicalUrl } });
-  if (existing) return { product: existing, created: false };
+export const findProduct = (canonicalUrl: string) => db.product.findUnique({ where: { canonicalUrl } });
+
+/** Creates the product; if a concurrent save created it first, returns that one. */
+export async function createProduct(canonicalUrl: string, facts: ProductFacts, source: ProductSource) {
   try {
     const product = await db.product.create({
       data: {

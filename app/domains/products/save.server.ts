@@ -8,7 +8,7 @@ import { reserveSave } from "~/domains/metering/actions.server";
 import { roleOn } from "~/domains/lists/access.server";
 import { optionalCurrency, optionalPriority } from "~/domains/lists/items.server";
 import { canonicalUrl } from "./canonical-url";
-import { recordMarketFacts, upsertProduct, type ProductFacts, type ProductSource } from "./catalog.server";
+import { createProduct, findProduct, recordMarketFacts, type ProductFacts, type ProductSource } from "./catalog.server";
 import { scrapeProduct } from "./scraper.server";
 
 export interface SaveChannel extends ProductSource {
@@ -108,9 +108,11 @@ export async function saveProduct(userId: string, body: unknown, channel: SaveCh
   let productPartnerId: number | null;
   try {
     let facts: ProductFacts = req.facts;
-    const known = await db.product.findUnique({ where: { canonicalUrl: req.canonical }, select: { id: true } });
-    if (!known && !facts.title) facts = await withScrapedFacts(req.url, req.market, facts);
-    const { product } = await upsertProduct(req.canonical, facts, channel);
+    let product = await findProduct(req.canonical);
+    if (!product) {
+      if (!facts.title) facts = await withScrapedFacts(req.url, req.market, facts);
+      ({ product } = await createProduct(req.canonical, facts, channel));
+    }
     productId = product.id;
     productPartnerId = product.sourcePartnerId;
     await recordMarketFacts(productId, req.market, facts);

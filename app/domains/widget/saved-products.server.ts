@@ -3,7 +3,7 @@
 import { db } from "~/db.server";
 import { notFound } from "~/lib/api/errors";
 import { parseItemId } from "~/domains/lists/access.server";
-import { savedItemInclude } from "~/domains/lists/saved-products.server";
+import { itemInclude } from "~/domains/lists/items.server";
 import { savedProduct, type Locale } from "~/domains/lists/serialize";
 import { originHost } from "./origin";
 import type { WidgetClaims } from "./token.server";
@@ -21,7 +21,7 @@ function fromThisPartner(widget: WidgetClaims) {
  */
 export async function savedProductsForWidget(userId: string, widget: WidgetClaims, locale: Locale) {
   const mine = { wishlist: { ownerId: userId } };
-  const query = { include: savedItemInclude, orderBy: [{ addedAt: "desc" as const }, { id: "desc" as const }] };
+  const query = { include: itemInclude, orderBy: [{ addedAt: "desc" as const }, { id: "desc" as const }] };
   let items = await db.listItem.findMany({ where: { ...mine, ...fromThisPartner(widget) }, ...query });
   if (items.length === 0) items = await db.listItem.findMany({ where: mine, ...query });
   return { products: items.map((i) => savedProduct(i, locale)) };
