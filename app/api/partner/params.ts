@@ -15,9 +15,7 @@ export function partnerIdOf(principal: PartnerPrincipal, code = "no_partner"): n
   return principal.partnerId;
 }
 
-export function bodyObject(body: unknown): Record<string, unknown> {
-  return body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-}
+export { fields as bodyObject } from "~/lib/api/input";
 
 /** `allowed_domains`: an array of strings; each entry is validated by the keys domain (400 `invalid_domain`). */
 export function domainList(value: unknown): string[] {

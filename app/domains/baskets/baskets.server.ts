@@ -1,6 +1,7 @@
 // Baskets (SPEC 4.5, 6.2): a partner's storefront basket configuration,
 // read by the storefront under a public `bkt_` id, its usage events, and the
 // optional checkout webhook (Growth, Scale and Enterprise plans, SPEC 8.1).
+import { fields } from "~/lib/api/input";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { db, type Prisma } from "~/db.server";
@@ -202,7 +203,7 @@ export async function getPublicBasket(publicId: string | undefined) {
 
 /** `POST /baskets/{id}/event`: stores the event; checkout events also go to the webhook via the outbox. */
 export async function recordBasketEvent(publicId: string | undefined, body: unknown) {
-  const input = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const input = fields(body);
   const type = input.type;
   if (typeof type !== "string" || !(EVENT_TYPES as readonly string[]).includes(type)) {
     throw badRequest("invalid_input", `type must be one of ${EVENT_TYPES.join(", ")}`, { allowed_types: EVENT_TYPES });

@@ -1,6 +1,7 @@
 // Items of a list: reading them, the purchased flag, manual items, price
 // overrides, removing, moving/copying between lists, re-scraping.
 import { db } from "~/db.server";
+import { fields } from "~/lib/api/input";
 import { ApiError, badRequest, notFound } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { isUniqueViolation } from "~/db/errors";
@@ -87,8 +88,6 @@ export async function deleteOrphanManualProducts(productIds: number[]) {
 
 // ---------------------------------------------------------------- item edits
 
-const obj = (body: unknown): Record<string, unknown> =>
-  body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
 
 function optionalMinor(value: unknown, field: string): number | null | undefined {
   if (value === undefined) return undefined;
@@ -127,7 +126,7 @@ async function findItem(wishlistId: number, itemId: number) {
  */
 export async function createManualItem(token: string | undefined, userId: string, body: unknown, locale: Locale) {
   const { list } = await listWithRole(token, userId, "editor");
-  const input = obj(body);
+  const input = fields(body);
   const title = typeof input.title === "string" ? input.title.trim() : "";
   if (!title) throw badRequest("missing_title", "title is required");
   if (title.length > 500) throw badRequest("invalid_input", "title is longer than 500 characters");
@@ -165,7 +164,7 @@ export async function updateItem(token: string | undefined, rawItemId: string | 
   const { list } = await listWithRole(token, userId, "editor");
   const itemId = parseItemId(rawItemId);
   await findItem(list.id, itemId);
-  const input = obj(body);
+  const input = fields(body);
   const data: Record<string, unknown> = {};
   const override = optionalMinor(input.price_override_minor, "price_override_minor");
   if (override !== undefined) {
@@ -221,7 +220,7 @@ export async function moveItem(token: string | undefined, rawItemId: string | un
   const { list } = await listWithRole(token, userId, "owner", "move_requires_owner");
   const itemId = parseItemId(rawItemId);
   const item = await findItem(list.id, itemId);
-  const input = obj(body);
+  const input = fields(body);
   const copy = input.copy === true;
   let target;
   if (typeof input.target === "string" && input.target) {

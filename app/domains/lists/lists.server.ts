@@ -2,6 +2,7 @@
 // the public (share-token) view of a list.
 import { randomBytes } from "node:crypto";
 import { db } from "~/db.server";
+import { fields } from "~/lib/api/input";
 import { isUniqueViolation } from "~/db/errors";
 import { badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { recordListView, recordShare } from "~/domains/metering/actions.server";
@@ -47,12 +48,9 @@ function text(value: unknown, field: string, max: number): string | undefined {
   return value;
 }
 
-const asObject = (body: unknown): Record<string, unknown> =>
-  body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-
 /** `POST /hosted/me/lists`. */
 export async function createList(userId: string, body: unknown) {
-  const input = asObject(body);
+  const input = fields(body);
   const name = text(input.name, "name", MAX_NAME)?.trim();
   if (!name) throw badRequest("missing_name", "name is required");
   const description = text(input.description, "description", MAX_DESCRIPTION) ?? "";
@@ -81,7 +79,7 @@ export async function getList(token: string | undefined, userId: string, locale:
 /** `PUT /hosted/lists/{token}`: owner only. Making a list public counts a share action. */
 export async function updateList(token: string | undefined, userId: string, body: unknown) {
   const { list } = await listWithRole(token, userId, "owner");
-  const input = asObject(body);
+  const input = fields(body);
   const data: Record<string, unknown> = {};
   const name = text(input.name ?? input.title, "name", MAX_NAME);
   if (name !== undefined) {

@@ -1,6 +1,7 @@
 // Saving a product into a list (SPEC 2.6): `/hosted/save` and `/widget/save`
 // share this pipeline.
 import { db } from "~/db.server";
+import { asObject, fields } from "~/lib/api/input";
 import { isUniqueViolation } from "~/db/errors";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
@@ -16,9 +17,6 @@ export interface SaveChannel extends ProductSource {
   kind: "hosted" | "widget";
   widgetOrigin: string | null;
 }
-
-const obj = (v: unknown): Record<string, unknown> | undefined =>
-  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 
 function str(value: unknown, field: string, max: number): string | undefined {
   if (value === undefined || value === null || value === "") return undefined;
@@ -54,9 +52,9 @@ function hostOf(origin: string | null): string | null {
 
 /** Parses a SaveRequest; every error names the field. */
 export function parseSaveRequest(body: unknown) {
-  const input = obj(body) ?? {};
+  const input = fields(body);
   const wishlistId = parseWishlistId(input.wishlistId);
-  const product = obj(input.product);
+  const product = asObject(input.product);
   const url = product && typeof product.url === "string" ? product.url.trim() : "";
   if (!product || !url) throw badRequest("missing_url", "product.url is required");
   const canonical = canonicalUrl(url);
@@ -66,7 +64,7 @@ export function parseSaveRequest(body: unknown) {
   const market = str(product.marketCode, "product.marketCode", 16) ?? "";
   if (market && !/^[a-z]{2}([-_][A-Za-z]{2})?$/.test(market)) throw badRequest("invalid_input", "product.marketCode must look like de-DE");
   const meta = product.metadata ?? product.partnerMeta;
-  if (meta !== undefined && meta !== null && !obj(meta)) throw badRequest("invalid_input", "product.metadata must be an object");
+  if (meta !== undefined && meta !== null && !asObject(meta)) throw badRequest("invalid_input", "product.metadata must be an object");
   const rawProductId = product.productId ?? product.rawProductId;
   return {
     wishlistId,
@@ -82,7 +80,7 @@ export function parseSaveRequest(body: unknown) {
       rawProductId: rawProductId === undefined || rawProductId === null ? undefined : String(rawProductId).slice(0, 200),
     } satisfies ProductFacts,
     offerId: int(product.offerId, "product.offerId"),
-    metadata: (obj(meta) ?? null) as Record<string, unknown> | null,
+    metadata: (asObject(meta) ?? null) as Record<string, unknown> | null,
     siteDomain: str(product.siteDomain ?? input.siteDomain, "siteDomain", 255)?.toLowerCase(),
     sourceLabel: str(product.sourceLabel, "product.sourceLabel", 100),
     priority: optionalPriority(product.priority),

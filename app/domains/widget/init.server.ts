@@ -1,6 +1,7 @@
 // `POST /widget/init` (SPEC 4.1, 5, 3): checks the public key, the page's
 // origin against the key's allow-list and the shop's subscription, and mints
 // a widget token. Usage figures of the partner's month ride along.
+import { fields } from "~/lib/api/input";
 import { db } from "~/db.server";
 import { ApiError, badRequest, forbidden } from "~/lib/api/errors";
 import { allowedDomainsOf, touchKeyUsed } from "~/domains/keys/keys.server";
@@ -24,7 +25,7 @@ export interface InitRequest {
 }
 
 export async function initWidget({ publicKey, body }: InitRequest) {
-  const input = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+  const input = fields(body);
   const key = publicKey ?? (typeof input.public_key === "string" ? input.public_key : null);
   const origin = typeof input.origin === "string" ? input.origin.trim() : "";
   if (!key) throw badRequest("invalid_input", "public_key is required (Authorization: Bearer pk_… or in the body)");

@@ -1,11 +1,12 @@
 // `POST /widget/prefetch`: the SDK asks for a product's canonical URL and
 // page data before the shopper opens the dialog.
+import { fields } from "~/lib/api/input";
 import { badRequest } from "~/lib/api/errors";
 import { canonicalUrl } from "~/domains/products/canonical-url";
 import { scrapeProduct } from "~/domains/products/scraper.server";
 
 export async function prefetch(body: unknown) {
-  const input = (body && typeof body === "object" ? body : {}) as Record<string, unknown>;
+  const input = fields(body);
   const url = typeof input.url === "string" ? input.url.trim() : "";
   if (!url) throw badRequest("invalid_input", "url is required");
   const canonical = canonicalUrl(url);
