@@ -1,5 +1,8 @@
 // The public API surface, one line per path (GUIDE section 1: {base_url} is
-// APP_URL/api/v1). Admin and share pages use file-based routes in app/routes/.
+// APP_URL/api/v1): path pattern → route module. Remix sees one resource route
+// for all of it (app/api/dispatch.ts), which dispatches through this table
+// (app/lib/api/router.server.ts). Static segments win over `:params`, which
+// win over `*`. Admin and share pages use file-based routes in app/routes/.
 import type { DefineRoutesFunction } from "@remix-run/dev/dist/config/routes";
 
 export const API_ROUTES: Array<[path: string, file: string]> = [
@@ -93,6 +96,6 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
 
 export function apiRoutes(defineRoutes: DefineRoutesFunction) {
   return defineRoutes((route) => {
-    for (const [path, file] of API_ROUTES) route(path, file, { id: `api:${path}` });
+    route("api/v1/*", "api/dispatch.ts", { id: "api" });
   });
 }

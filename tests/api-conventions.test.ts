@@ -14,6 +14,12 @@ describe("service status and health", () => {
     expect(res.body).toMatchObject({ name: expect.any(String), version: "1.1.0", status: "ok" });
   });
 
+  it("GET /api/v1 (without trailing slash) is the same status route", async () => {
+    const res = await fetch(api.baseUrl);
+    expect(res.status).toBe(200);
+    expect((await res.json()).version).toBe("1.1.0");
+  });
+
   it("GET /api/v1/health checks the database", async () => {
     const res = await api.get("/health", { noApiKey: true });
     expect(res.status).toBe(200);

@@ -1,0 +1,84 @@
+// Dispatches every request under /api/v1 to its route module (the table in
+// app/routes.ts). Remix matches routes by flattening and ranking its whole
+// route tree on every request, which made route matching the largest cost of
+// a cheap API call; here the table is compiled once and matched with one
+// regular expression per route.
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { API_ROUTES } from "~/routes";
+
+type Handler = (args: ActionFunctionArgs) => Promise<Response>;
+
+interface CompiledRoute {
+  regex: RegExp;
+  keys: string[];
+  rank: number[];
+  handler: Handler;
+}
+
+const PREFIX = "/api/v1";
+
+// Every API route module, bundled by Vite; keyed like the table's file names.
+const modules = import.meta.glob<{ loader: Handler }>(["../../api/**/*.ts", "!../../api/dispatch.ts"], { eager: true });
+
+function moduleFor(file: string): Handler {
+  const mod = modules[`../../${file}`];
+  if (!mod?.loader) throw new Error(`API route module ${file} is missing or has no loader`);
+  return mod.loader;
+}
+
+function compile(path: string, file: string): CompiledRoute {
+  const segments = path.replace(/^api\/v1\/?/, "").split("/").filter(Boolean);
+  const keys: string[] = [];
+  const parts = segments.map((segment) => {
+    if (segment === "*") {
+      keys.push("*");
+      return "(?:/(.*))?";
+    }
+    if (segment.startsWith(":")) {
+      keys.push(segment.slice(1));
+      return "/([^/]+)";
+    }
+    return "/" + segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  });
+  return {
+    regex: new RegExp(`^${parts.join("")}/?$`),
+    keys,
+    rank: segments.map((s) => (s === "*" ? 1 : s.startsWith(":") ? 2 : 3)),
+    handler: moduleFor(file),
+  };
+}
+
+/** Routes with a splat go last; otherwise static segments outrank parameters, position by position. */
+function byRank(a: CompiledRoute, b: CompiledRoute): number {
+  const splat = Number(a.keys.includes("*")) - Number(b.keys.includes("*"));
+  if (splat !== 0) return splat;
+  for (let i = 0; i < Math.max(a.rank.length, b.rank.length); i++) {
+    const d = (b.rank[i] ?? 0) - (a.rank[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+const table = API_ROUTES.map(([path, file]) => compile(path, file)).sort(byRank);
+
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The Remix loader and action of the `api/v1/*` resource route. */
+export const dispatchApi: Handler = (args) => {
+  const pathname = new URL(args.request.url).pathname.slice(PREFIX.length) || "/";
+  for (const route of table) {
+    const match = route.regex.exec(pathname === "/" ? "" : pathname);
+    if (!match) continue;
+    const params: Record<string, string | undefined> = {};
+    route.keys.forEach((key, i) => (params[key] = match[i + 1] === undefined ? undefined : decode(match[i + 1]!)));
+    return route.handler({ ...args, params });
+  }
+  // Unreachable: the table ends with the catch-all not-found route.
+  throw new Error(`no API route for ${pathname}`);
+};
