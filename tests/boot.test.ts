@@ -1,10 +1,12 @@
 // Configuration is validated at boot; secrets are generated once and shared.
 import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "./support/database.ts";
 import { apiFor, wish } from "./support/api.ts";
 import { root, startServer } from "./support/server.ts";
+import { failWrites, sql } from "./support/sql.ts";
 
 function bootWith(env: Record<string, string>) {
   return spawnSync(process.execPath, [path.join(root, "app/server/start.mjs")], {
@@ -85,6 +87,46 @@ describe("request log", () => {
         expect.objectContaining({ method: "GET", path: "/api/v1/health", status: 200, ms: expect.any(Number) }),
         expect.objectContaining({ method: "GET", path: "/api/v1/nowhere", status: 404 }),
       ]);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe("failures", () => {
+  it("an unexpected exception answers 500 {error: 'Internal server error'} and logs the stack, never sending it", async () => {
+    const server = await startServer();
+    try {
+      const api = await apiFor(server);
+      // A real database error the domain code does not expect.
+      await failWrites(server.databaseUrl, "User", "INSERT", "email", "boom@example.test");
+      const res = await api.post("/auth/signup", { body: { email: "boom@example.test", password: "long enough password" } });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ error: "Internal server error" });
+      expect(res.text).not.toContain("injected failure");
+      await new Promise((r) => setTimeout(r, 100));
+      const logged = server.output().split("\n").find((l) => l.includes('"msg":"unhandled error"'));
+      expect(logged).toBeDefined();
+      expect(JSON.parse(logged!)).toMatchObject({ level: "error", path: "/api/v1/auth/signup", stack: expect.stringContaining("\n    at ") });
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("health answers 503 service_unavailable when the database is gone", async () => {
+    const server = await startServer();
+    try {
+      expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
+      if (server.databaseUrl.startsWith("file:")) {
+        // Overwrite the open database file: every query now fails.
+        writeFileSync(server.databaseUrl.slice("file:".length), Buffer.alloc(8192, 0x42));
+      } else {
+        const name = new URL(server.databaseUrl).pathname.slice(1);
+        await sql(server.databaseUrl.replace(/\/[^/]+$/, "/postgres"), `DROP DATABASE "${name}" WITH (FORCE)`);
+      }
+      const res = await fetch(`${server.baseUrl}/health`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ error: "service_unavailable", checks: { database: "down" } });
     } finally {
       await server.stop();
     }

@@ -12,7 +12,8 @@ export function serviceStatus() {
 export async function healthCheck() {
   const started = performance.now();
   try {
-    await db.$queryRawUnsafe("SELECT 1");
+    // Reads a real table (not just SELECT 1) so a damaged or emptied database fails too.
+    await db.$queryRawUnsafe(`SELECT 1 FROM "_prisma_migrations" LIMIT 1`);
   } catch {
     throw new ApiError(503, "service_unavailable", "Database is not reachable", {
       status: "unavailable",
