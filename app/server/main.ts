@@ -73,7 +73,8 @@ async function main() {
       .stopBackgroundJobs()
       .catch((err) => log.error("background jobs did not stop cleanly", errorFields(err)))
       .finally(() => process.exit(0));
-    setTimeout(() => process.exit(0), 5000).unref();
+    // Longer than the slowest in-flight delivery (webhook timeout 10 s), so shutdown rarely cuts one off.
+    setTimeout(() => process.exit(0), 12_000).unref();
   };
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);

@@ -38,7 +38,8 @@ async function increment(
   const d = { saves: col === "saves" ? 1 : 0, shares: col === "shares" ? 1 : 0, listViews: col === "listViews" ? 1 : 0 };
   // One statement: insert the month's row or add to it, unless capped. The
   // WHERE of ON CONFLICT is evaluated on the locked, latest row version.
-  const ceiling = cap ?? Number.MAX_SAFE_INTEGER;
+  // Uncapped = the column's own maximum (INTEGER); a larger bound overflows PostgreSQL's parameter.
+  const ceiling = cap ?? 2_147_483_647;
   const rows = await client.$queryRaw<{ total: number | bigint }[]>`
     INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total")
     VALUES (${partnerId}, ${period}, ${d.saves}, ${d.shares}, ${d.listViews}, 1)
