@@ -8,6 +8,7 @@ import { isUniqueViolation } from "~/db/errors";
 import { listWithRole, parseItemId } from "./access.server";
 import { hostedProduct, type Locale } from "./serialize";
 import { publicList } from "./lists.server";
+import { readListItems } from "./items-query.server";
 
 /** What HostedProduct and SavedProduct are made from. */
 export const itemInclude = {
@@ -27,12 +28,7 @@ export const itemInclude = {
 } as const;
 
 async function itemsOf(wishlistId: number, locale: Locale) {
-  const items = await db.listItem.findMany({
-    where: { wishlistId },
-    include: itemInclude,
-    orderBy: [{ addedAt: "desc" }, { id: "desc" }],
-  });
-  return { products: items.map((i) => hostedProduct(i, locale)) };
+  return { products: (await readListItems(wishlistId)).map((i) => hostedProduct(i, locale)) };
 }
 
 /** `GET /hosted/lists/{token}/items`: owner or editor. */
