@@ -82,13 +82,12 @@ describe("product upsert by canonical URL", () => {
 
   it("keeps parameters that select a variant", async () => {
     const user = await api.anonymousUser();
-    const { dbId } = await newList(api, user);
+    const { token, dbId } = await newList(api, user);
     const url = uniqueUrl();
     const red = await save(api, user, dbId, { url: `${url}?variant=1`, title: "Shirt" });
     const blue = await save(api, user, dbId, { url: `${url}?variant=2`, title: "Shirt" });
     expect(red.body.product_id).not.toBe(blue.body.product_id);
     // Items come newest first.
-    const { token } = (await api.post("/hosted/lists", { token: user.accessToken })).body.lists[0];
     const items = await api.get(`/hosted/lists/${token}/items`, { token: user.accessToken });
     expect(items.body.products.map((p: any) => p.item_id)).toEqual([blue.body.item_id, red.body.item_id]);
   });
