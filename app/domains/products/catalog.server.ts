@@ -68,6 +68,12 @@ export async function recordMarketFacts(productId: number, market: string, facts
     data.currency = facts.currency ?? current?.currency ?? "EUR";
     data.compareAtPriceMinor = facts.compareAtPriceMinor ?? null;
   }
+  // Repeat saves mostly carry what is already stored: write only what changed.
+  if (current) {
+    for (const key of Object.keys(data)) {
+      if (current[key as keyof typeof current] === data[key]) delete data[key];
+    }
+  }
   if (Object.keys(data).length > 0) {
     await db.productLocalization.upsert({
       where: { productId_market: { productId, market } },
@@ -81,7 +87,7 @@ export async function recordMarketFacts(productId: number, market: string, facts
         productId,
         market,
         priceMinor: facts.priceMinor,
-        currency: data.currency as string,
+        currency: facts.currency ?? current?.currency ?? "EUR",
         compareAtPriceMinor: facts.compareAtPriceMinor ?? null,
       },
     });

@@ -151,13 +151,14 @@ export async function saveProduct(userId: string, body: unknown, channel: SaveCh
 /** One item per product and list: saving again updates it (and keeps its purchased flag). */
 async function upsertItem(wishlistId: number, productId: number, data: Record<string, unknown>): Promise<number> {
   const where = { wishlistId_productId: { wishlistId, productId } };
-  const existing = await db.listItem.findUnique({ where, select: { id: true } });
-  if (existing) return (await db.listItem.update({ where, data, select: { id: true } })).id;
+  const write = () =>
+    db.listItem.upsert({ where, create: { wishlistId, productId, ...data }, update: data, select: { id: true } });
   try {
-    return (await db.listItem.create({ data: { wishlistId, productId, ...data }, select: { id: true } })).id;
+    return (await write()).id;
   } catch (err) {
+    // Two first saves of the same product into the same list raced; the second one updates.
     if (!isUniqueViolation(err)) throw err;
-    return (await db.listItem.update({ where, data, select: { id: true } })).id;
+    return (await write()).id;
   }
 }
 
