@@ -25,8 +25,6 @@ export function createDb(databaseUrl: string): Db {
   return new PostgresClient({ adapter: new PrismaPg({ connectionString: target.url }) }) as unknown as Db;
 }
 
-export const isPostgres = parseDatabaseUrl(env.DATABASE_URL).kind === "postgresql";
-
 // One client per process, also across dev-server reloads.
 const globalForDb = globalThis as unknown as { __wishDb?: Db };
 export const db: Db = (globalForDb.__wishDb ??= createDb(env.DATABASE_URL));

@@ -25,6 +25,5 @@ function createShopify() {
   });
 }
 
+/** Null until SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set. */
 export const shopify = createShopify();
-export const shopifyEnabled = shopify !== null;
-export const apiVersion = ApiVersion.October25;

@@ -2,13 +2,13 @@
 // process, an API client for fixtures, and one autocannon run of a scenario.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
+import { freePort } from "../support/net.ts";
 import type { RequestSpec, Scenario } from "./scenarios.ts";
 
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -51,17 +51,6 @@ export interface BenchServer {
   baseUrl: string;
   logFile: string;
   stop: () => Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**

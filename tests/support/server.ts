@@ -1,9 +1,11 @@
 // Starts the built app as a real server process (`node app/server/start.mjs`)
 // on a free port with its own database, as `npm start` would.
 import { spawn } from "node:child_process";
-import { createServer } from "node:net";
 import path from "node:path";
 import { freshDatabaseUrl } from "./database.ts";
+import { freePort } from "./net.ts";
+
+export { freePort };
 
 export const root = path.resolve(import.meta.dirname, "../..");
 
@@ -16,17 +18,6 @@ export interface TestServer {
   /** Everything the server wrote so far, for assertions on logs. */
   output: () => string;
   stop: () => Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {

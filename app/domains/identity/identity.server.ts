@@ -100,6 +100,16 @@ export async function signUp(body: unknown): Promise<Session> {
   }
 }
 
+/** A new sign-in session with its first refresh token, as nested create data. */
+function newSession() {
+  const refreshToken = newRefreshToken();
+  const id = randomUUID();
+  return {
+    refreshToken,
+    create: { id, refreshTokens: { create: { tokenHash: hashToken(refreshToken), expiresAt: refreshExpiry() } } },
+  };
+}
+
 /** Creates a user (when given its fields) and a first sign-in session. */
 export async function createSession(user: {
   email: string | null;
@@ -107,36 +117,21 @@ export async function createSession(user: {
   isAnonymous: boolean;
   legacyId?: string;
 }) {
-  const refreshToken = newRefreshToken();
-  const sessionId = randomUUID();
+  const session = newSession();
   const created = await db.user.create({
-    data: {
-      id: randomUUID(),
-      ...user,
-      lastSignInAt: new Date(),
-      authSessions: {
-        create: { id: sessionId, refreshTokens: { create: { tokenHash: hashToken(refreshToken), expiresAt: refreshExpiry() } } },
-      },
-    },
+    data: { id: randomUUID(), ...user, lastSignInAt: new Date(), authSessions: { create: session.create } },
   });
-  return sessionBody(created, sessionId, refreshToken);
+  return sessionBody(created, session.create.id, session.refreshToken);
 }
 
 /** A new sign-in session for an existing user (password grant, internal legacy login). */
 export async function createSessionForUser(userId: string): Promise<Session> {
-  const refreshToken = newRefreshToken();
-  const sessionId = randomUUID();
+  const session = newSession();
   const [updated] = await db.$transaction([
     db.user.update({ where: { id: userId }, data: { lastSignInAt: new Date() } }),
-    db.authSession.create({
-      data: {
-        id: sessionId,
-        userId,
-        refreshTokens: { create: { tokenHash: hashToken(refreshToken), expiresAt: refreshExpiry() } },
-      },
-    }),
+    db.authSession.create({ data: { ...session.create, userId } }),
   ]);
-  return sessionBody(updated, sessionId, refreshToken);
+  return sessionBody(updated, session.create.id, session.refreshToken);
 }
 
 /** `POST /auth/token?grant_type=password`. */

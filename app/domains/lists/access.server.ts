@@ -2,7 +2,7 @@
 // everything; an editor may read and change items; a viewer (follower) may
 // only read. Everyone else gets 403 `forbidden`; unknown lists 404.
 import { db } from "~/db.server";
-import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
+import { badRequest, forbidden, notFound } from "~/lib/api/errors";
 
 export type ListRole = "owner" | "editor" | "viewer";
 
@@ -28,9 +28,7 @@ export async function listWithRole(token: string | undefined, userId: string, mi
   if (!list) throw notFound("not_found", "List not found");
   const role = await roleOn(list, userId);
   if (!role || rank[role] < rank[minimum]) {
-    throw deniedCode === "forbidden"
-      ? forbidden("forbidden", minimum === "owner" ? "Only the list owner may do this" : "You do not have access to this list")
-      : new ApiError(403, deniedCode, "Only the list owner may do this");
+    throw forbidden(deniedCode, minimum === "owner" ? "Only the list owner may do this" : "You do not have access to this list");
   }
   return { list, role };
 }

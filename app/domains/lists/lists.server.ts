@@ -9,7 +9,7 @@ import { recordListView, recordShare } from "~/domains/metering/actions.server";
 import { log, errorFields } from "~/lib/log.server";
 import type { Identity } from "~/domains/identity/identity.server";
 import { listWithRole, requireToken, type ListRole } from "./access.server";
-import { hostedList, hostedListDetail, type Locale, type ListRow } from "./serialize";
+import { hostedList, hostedListDetail, localeLanguage, occasionTitle, type Locale, type ListRow } from "./serialize";
 import { deleteOrphanManualProducts } from "./items.server";
 
 const MAX_NAME = 200;
@@ -61,19 +61,12 @@ export async function createList(userId: string, body: unknown) {
   return { ok: true, list: present(list, "owner"), token: list.shareToken };
 }
 
-async function occasionTitle(slug: string, locale: Locale) {
-  if (!slug) return "";
-  const occasion = await db.occasion.findUnique({ where: { slug } });
-  if (!occasion) return "";
-  const lang = locale.lang ?? locale.market?.slice(0, 2).toLowerCase();
-  return lang === "de" ? occasion.titleDe : occasion.titleEn;
-}
-
 /** `GET /hosted/lists/{token}`: owner or editor. */
 export async function getList(token: string | undefined, userId: string, locale: Locale) {
   const { list, role } = await listWithRole(token, userId, "editor");
   const full = await db.wishlist.findUniqueOrThrow({ where: { id: list.id }, include: listInclude });
-  return { list: { ...present(full, role), occasion_title: await occasionTitle(full.occasionSlug, locale) } };
+  const occasion = full.occasionSlug ? await db.occasion.findUnique({ where: { slug: full.occasionSlug } }) : null;
+  return { list: { ...present(full, role), occasion_title: occasionTitle(occasion, locale) } };
 }
 
 /** `PUT /hosted/lists/{token}`: owner only. Making a list public counts a share action. */
@@ -121,7 +114,7 @@ export async function deleteList(token: string | undefined, userId: string) {
 export async function initUser(identity: Identity, locale: Locale) {
   const user = await db.user.findUnique({ where: { id: identity.userId }, select: { id: true, isAnonymous: true } });
   if (!user) throw unauthorized("User no longer exists");
-  const name = (locale.lang ?? locale.market?.slice(0, 2)) === "de" ? "Meine Wunschliste" : "My wishlist";
+  const name = localeLanguage(locale) === "de" ? "Meine Wunschliste" : "My wishlist";
   let list = await db.wishlist.findUnique({
     where: { ownerId_defaultKey: { ownerId: user.id, defaultKey: "default" } },
     include: listInclude,
@@ -166,8 +159,7 @@ export async function publicListDetail(token: string | undefined, locale: Locale
 /** `GET /hosted/occasions`. */
 export async function occasions(locale: Locale) {
   const rows = await db.occasion.findMany({ orderBy: { position: "asc" } });
-  const de = (locale.lang ?? locale.market?.slice(0, 2)) === "de";
   return {
-    occasions: rows.map((o) => ({ slug: o.slug, title: de ? o.titleDe : o.titleEn, titles: { de: o.titleDe, en: o.titleEn } })),
+    occasions: rows.map((o) => ({ slug: o.slug, title: occasionTitle(o, locale), titles: { de: o.titleDe, en: o.titleEn } })),
   };
 }

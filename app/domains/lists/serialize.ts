@@ -26,10 +26,21 @@ export function parseLocale(url: URL): Locale {
 
 const language = (market: string) => market.split(/[-_]/)[0]!.toLowerCase();
 
+/** The language asked for: `lang`, else the market's. */
+export function localeLanguage(locale: Locale): string | undefined {
+  return locale.lang ?? (locale.market ? language(locale.market) : undefined);
+}
+
+/** German for `de`, English otherwise. */
+export function occasionTitle(occasion: { titleDe: string; titleEn: string } | null, locale: Locale): string {
+  if (!occasion) return "";
+  return localeLanguage(locale) === "de" ? occasion.titleDe : occasion.titleEn;
+}
+
 /** Exact market, then same language, then the market-less entry, then any. */
 export function pickLocalization<T extends { market: string }>(entries: T[], locale: Locale): T | undefined {
   if (entries.length <= 1) return entries[0];
-  const wantLang = locale.lang ?? (locale.market ? language(locale.market) : undefined);
+  const wantLang = localeLanguage(locale);
   return (
     (locale.market && entries.find((e) => e.market.toLowerCase() === locale.market!.toLowerCase())) ||
     (wantLang && entries.find((e) => e.market && language(e.market) === wantLang)) ||
@@ -99,7 +110,6 @@ export function hostedListDetail(
   occasion: { titleDe: string; titleEn: string } | null,
   locale: Locale,
 ) {
-  const lang = locale.lang ?? (locale.market ? language(locale.market) : "en");
   return {
     id: list.shareToken,
     internal_id: list.id,
@@ -110,7 +120,7 @@ export function hostedListDetail(
     created_at: list.createdAt.toISOString(),
     updated_at: list.updatedAt.toISOString(),
     occasion_slug: list.occasionSlug,
-    occasion_title: occasion ? (lang === "de" ? occasion.titleDe : occasion.titleEn) : "",
+    occasion_title: occasionTitle(occasion, locale),
     productCount,
     owner_username: ownerName(list.owner),
     owner_avatar: list.owner.avatarUrl,
