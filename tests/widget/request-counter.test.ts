@@ -79,6 +79,7 @@ describe("request counting", () => {
         method: "POST",
         headers: { apikey: apiA.anonKey, authorization: `Bearer ${user.accessToken}`, "x-widget-token": token },
       });
+    const startMinute = new Date().toISOString().slice(0, 16);
     for (let i = 0; i < 9; i++) expect((await call(a)).status).toBe(200);
     const { key } = await widgetKeyOf(token);
     await until(async () => (await monthCount(url, key)) === 10); // a flushed init + 9
@@ -88,6 +89,9 @@ describe("request counting", () => {
     await new Promise((r) => setTimeout(r, 300)); // b's next tick has stored the total it got back
     const res = await call(b);
     expect(res.headers.get("x-usage-month")).toBe("12");
-    expect(res.headers.get("x-ratelimit-remaining")).toBe(String(Math.max(0, 100 - 12)));
+    // The per-minute window is exact only when all 12 requests fell into one clock minute.
+    const remaining = Number(res.headers.get("x-ratelimit-remaining"));
+    if (new Date().toISOString().slice(0, 16) === startMinute) expect(remaining).toBe(100 - 12);
+    else expect(remaining).toBeGreaterThan(100 - 12);
   });
 });
