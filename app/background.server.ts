@@ -1,15 +1,20 @@
 // Work that runs beside requests in every app instance: flushing per-key
-// request counts and delivering the outbox. Started and stopped by the
-// server entry (app/server/main.ts) through entry.server.tsx.
+// request counts, delivering the outbox, and polling revocations (keys and
+// sign-in sessions). Started and stopped by the server entry
+// (app/server/main.ts) through entry.server.tsx.
 import { startRequestCounterFlush, stopRequestCounterFlush } from "~/domains/metering/request-counter.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
+import { startKeyStatusPoll, stopKeyStatusPoll } from "~/domains/keys/key-status.server";
+import { startSessionRevocationPoll, stopSessionRevocationPoll } from "~/domains/identity/session-revocations.server";
 
 export function startBackgroundJobs(): void {
   startRequestCounterFlush();
   startOutboxWorker();
+  startKeyStatusPoll();
+  startSessionRevocationPoll();
 }
 
 /** Stops the timers and writes what is pending, so a shutdown loses no counts or half-recorded deliveries. */
 export async function stopBackgroundJobs(): Promise<void> {
-  await Promise.all([stopRequestCounterFlush(), stopOutboxWorker()]);
+  await Promise.all([stopRequestCounterFlush(), stopOutboxWorker(), stopKeyStatusPoll(), stopSessionRevocationPoll()]);
 }

@@ -9,20 +9,33 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { env } from "~/env.server";
 import { parseDatabaseUrl } from "~/db/url";
+import { log } from "~/lib/log.server";
 
 const require = createRequire(import.meta.url);
-const { PrismaClient } = require(".wishlist-db/sqlite") as typeof SqliteClient;
-const { PrismaClient: PostgresClient } = require(".wishlist-db/postgresql") as typeof SqliteClient;
 
 export type { Prisma } from "../node_modules/.wishlist-db/sqlite/index.js";
 export type Db = SqliteClient.PrismaClient;
 
 export function createDb(databaseUrl: string): Db {
   const target = parseDatabaseUrl(databaseUrl);
-  if (target.kind === "sqlite") {
-    return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: target.file, timeout: 10_000 }) });
+  // LOG_LEVEL=debug logs every statement ("db query"), e.g. to see what a request costs.
+  const queryLog = env.LOG_LEVEL === "debug" ? [{ emit: "event" as const, level: "query" as const }] : [];
+  // Only the client of the database in use is loaded (each takes a while to load).
+  const client =
+    target.kind === "sqlite"
+      ? new (require(".wishlist-db/sqlite") as typeof SqliteClient).PrismaClient({
+          adapter: new PrismaBetterSQLite3({ url: target.file, timeout: 10_000 }),
+          log: queryLog,
+        })
+      : (new (require(".wishlist-db/postgresql") as typeof SqliteClient).PrismaClient({
+          adapter: new PrismaPg({ connectionString: target.url }),
+          log: queryLog,
+        }) as unknown as Db);
+  if (queryLog.length) {
+    const events = client as unknown as { $on: (event: "query", cb: (e: { query: string }) => void) => void };
+    events.$on("query", (e) => log.debug("db query", { query: e.query }));
   }
-  return new PostgresClient({ adapter: new PrismaPg({ connectionString: target.url }) }) as unknown as Db;
+  return client;
 }
 
 // One client per process, also across dev-server reloads.

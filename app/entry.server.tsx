@@ -1,10 +1,12 @@
 import { PassThrough } from "node:stream";
-import type { EntryContext, HandleErrorFunction } from "@remix-run/node";
+import type { EntryContext, HandleDataRequestFunction, HandleErrorFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { RemixServer, isRouteErrorResponse } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { log, errorFields } from "~/lib/log.server";
+import { applySecurityHeaders, newNonce } from "~/lib/http/security-headers";
+import { NonceContext } from "~/lib/http/nonce";
 
 export const streamTimeout = 5000;
 
@@ -15,13 +17,21 @@ export default function handleRequest(
   remixContext: EntryContext,
 ) {
   const readyEvent = isbot(request.headers.get("user-agent") ?? "") ? "onAllReady" : "onShellReady";
+  const nonce = newNonce();
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
+    const document = (
+      <NonceContext.Provider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} nonce={nonce} />
+      </NonceContext.Provider>
+    );
+    const { pipe, abort } = renderToPipeableStream(document, {
+      nonce,
       [readyEvent]() {
         shellRendered = true;
         const body = new PassThrough();
         responseHeaders.set("Content-Type", "text/html");
+        applySecurityHeaders(responseHeaders, new URL(request.url).pathname, nonce);
         resolve(
           new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }),
         );
@@ -39,9 +49,17 @@ export default function handleRequest(
   });
 }
 
+// Loader/action data (single fetch) and resource-route responses of pages get the same headers.
+export const handleDataRequest: HandleDataRequestFunction = (response, { request }) => {
+  applySecurityHeaders(response.headers, new URL(request.url).pathname);
+  return response;
+};
+
 // Errors thrown in loaders and actions: logged with their stack here, never sent to the client.
+// 4xx route responses (no route, no action for a POST) are answers, not failures.
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   log.error("unhandled error", { method: request.method, path: new URL(request.url).pathname, ...errorFields(error) });
 };
 

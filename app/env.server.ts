@@ -1,8 +1,42 @@
 // Configuration, parsed once at boot. A bad value stops the process with a
 // message naming the variable; everything has a safe embedded default.
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 const optionalUrl = z.string().url().optional();
+
+/** Express's names for address ranges (proxy-addr), accepted in TRUSTED_PROXIES. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * TRUSTED_PROXIES: unset = trust no proxy (the client is the connection's
+ * peer and X-Forwarded-* are ignored); a number = that many proxy hops in
+ * front of the app; else a comma-separated list of proxy addresses or CIDR
+ * ranges (or loopback, linklocal, uniquelocal). Express's `trust proxy` setting.
+ */
+const trustedProxies = z
+  .string()
+  .optional()
+  .transform((value, ctx): false | number | string[] => {
+    const text = value?.trim() ?? "";
+    if (!text) return false;
+    if (/^\d+$/.test(text)) return Number(text);
+    const entries = text.split(",").map((e) => e.trim()).filter(Boolean);
+    for (const entry of entries) {
+      const valid = PROXY_RANGE_NAMES.has(entry) || ipaddr.isValid(entry) || isCidr(entry);
+      if (!valid) ctx.addIssue({ code: "custom", message: `${JSON.stringify(entry)} is not an address, CIDR range or hop count` });
+    }
+    return entries;
+  });
+
+function isCidr(value: string): boolean {
+  try {
+    ipaddr.parseCIDR(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const schema = z
   .object({
@@ -50,6 +84,10 @@ const schema = z
      * Never set in production.
      */
     FETCH_TEST_ALLOW_HOSTS: z.string().optional(),
+    /** Worker threads that read scraped pages (default: cores - 1, between 1 and 4). */
+    SCRAPE_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
+    /** Time budget for reading one scraped page in a worker; over it, the worker is replaced and the scrape fails. */
+    SCRAPE_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(3000),
 
     /** How often per-key request counts are written to the database (SPEC 8.3 headers). */
     REQUEST_COUNTER_FLUSH_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
@@ -60,6 +98,11 @@ const schema = z
     /** SMTP for e-mails (smtp://user:pass@host:587); unset = e-mails go to the log (embedded mode). */
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
     MAIL_FROM: z.string().default("Wishlist <no-reply@localhost>"),
+
+    /** Which proxies may name the client in X-Forwarded-For (see trustedProxies above). */
+    TRUSTED_PROXIES: trustedProxies,
+    /** How often each instance asks the database for revoked keys and sign-in sessions. */
+    REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
 
     /** Key for the internal account-migration routes (`x-service-key` header); unset disables them. */
     SERVICE_KEY: z.string().min(24).optional(),

@@ -1,6 +1,9 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { useNonce } from "~/lib/http/nonce";
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  // Remix's inline scripts run under the page's CSP only with its nonce.
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -11,8 +14,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
@@ -22,13 +25,20 @@ export default function App() {
   return <Outlet />;
 }
 
+function describe(error: unknown): { title: string; text: string } {
+  if (!isRouteErrorResponse(error)) return { title: "Something went wrong", text: "Please try again in a moment." };
+  if (error.status === 404) return { title: "Page not found", text: "There is nothing at this address." };
+  if (error.status === 405) return { title: "Method not allowed", text: "This page cannot be sent a form or data." };
+  if (error.status < 500) return { title: "Bad request", text: "This request cannot be answered." };
+  return { title: "Something went wrong", text: "Please try again in a moment." };
+}
+
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const { title, text } = describe(useRouteError());
   return (
     <main style={{ fontFamily: "system-ui, sans-serif", padding: "3rem", textAlign: "center" }}>
-      <h1>{notFound ? "Page not found" : "Something went wrong"}</h1>
-      <p>{notFound ? "There is nothing at this address." : "Please try again in a moment."}</p>
+      <h1>{title}</h1>
+      <p>{text}</p>
     </main>
   );
 }

@@ -35,10 +35,11 @@ describe("unknown routes", () => {
     expect(res.body.error).toBe("not_found");
   });
 
-  it("a known path with an unsupported method gives 405 method_not_allowed", async () => {
+  it("a known path with an unsupported method is an unknown route: 404 not_found (SPEC 7), with Allow", async () => {
     const res = await api.request("DELETE", "/health");
-    expect(res.status).toBe(405);
-    expect(res.body.error).toBe("method_not_allowed");
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe("not_found");
+    expect(res.headers.get("allow")).toBe("GET");
   });
 });
 

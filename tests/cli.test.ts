@@ -3,6 +3,9 @@
 // plan, usage counters) are written in-process with the app's client; the
 // "token stored only as a hash" check reads the database with the raw driver.
 import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +13,7 @@ import type { Db } from "~/db.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { wish, wishRaw } from "./support/api.ts";
 import { freshDatabaseUrl } from "./support/database.ts";
+import { root } from "./support/server.ts";
 
 let url: string;
 let db: Db;
@@ -181,7 +185,7 @@ describe("wish key", () => {
     const results = await Promise.all([
       wishFails(["key", "create", "--partner", "999999", "--env", "test"]),
       wishFails(["key", "revoke", "--id", "999999"]),
-      create("--env", "prod"),
+      create("--env", "staging"),
       create("--env", "live", "--domains", "https://shop.example.com"),
       create("--env", "live", "--domains", "shop.example.com/cart"),
       create("--env", "live", "--domains", "shop.example.com:8443"),
@@ -389,5 +393,51 @@ describe("wish usage", () => {
       blocked: false,
     });
     expect(unknown).toMatchObject({ code: 1, error: { error: "partner_not_found" } });
+  });
+});
+
+describe("wish itself", () => {
+  it("answers in well under a second: it runs the compiled build, not TypeScript through tsx", async () => {
+    const entry = readFileSync(path.join(root, "app/cli/wish.mjs"), "utf8");
+    expect(entry).not.toContain("tsx");
+    expect(existsSync(path.join(root, "build/cli/wish.mjs"))).toBe(true);
+    // Best of three, so a busy test machine does not decide the figure.
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      await wish(url, ["config"]);
+      times.push(performance.now() - started);
+    }
+    expect(Math.min(...times)).toBeLessThan(1000);
+  });
+
+  it("a repeated flag is a usage error, not 'last wins'", async () => {
+    const partner = await newPartner();
+    const result = await wishFails(["partner", "plan", "--partner", String(partner.id), "--partner", "2", "--plan", "growth"]);
+    expect(result).toMatchObject({ code: 2, error: { error: "usage", message: expect.stringContaining("--partner is given more than once") } });
+    expect((await db.partner.findUniqueOrThrow({ where: { id: partner.id } })).plan).toBe("free");
+  });
+
+  it("accepts prod as the name of live keys (SPEC 5 rule 6)", async () => {
+    const partner = await newPartner();
+    const key = await wish(url, ["key", "create", "--partner", String(partner.id), "--env", "prod", "--domains", "shop.example.com"]);
+    expect(key).toMatchObject({ key: expect.stringMatching(/^pk_live_/), environment: "live" });
+  });
+
+  // A SQLite URL whatever database the suite runs on: the rule is about SQLite files.
+  it("refuses a SQLite DATABASE_URL whose file does not exist; `wish init` creates it with its secrets", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "wish-cli-"));
+    const missing = `file:${path.join(dir, "typo", "wishlist.db")}`;
+    const refused = await wishRaw(missing, ["config"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(JSON.parse(refused.stderr.trim())).toMatchObject({ error: "database_not_found", message: expect.stringContaining("wish init") });
+    expect(existsSync(path.join(dir, "typo"))).toBe(false);
+
+    const created = await wish(missing, ["init"]);
+    expect(created).toMatchObject({ ok: true, anon_key: expect.stringMatching(/^anon_/) });
+    expect(existsSync(path.join(dir, "typo", "wishlist.db"))).toBe(true);
+    // The same secrets from now on.
+    expect((await wish(missing, ["config"])).anon_key).toBe(created.anon_key);
   });
 });

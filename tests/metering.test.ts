@@ -50,6 +50,8 @@ async function shopper() {
   return { ...user, dbId: list.body.list.db_id as number, listToken: list.body.token as string };
 }
 
+const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36";
+
 const productUrl = () => `https://meter.example.com/products/${Math.random().toString(36).slice(2)}`;
 
 function widgetSave(w: { token: string }, s: { accessToken: string; dbId: number }, url = productUrl()) {
@@ -150,11 +152,13 @@ describe("share and list_view", () => {
     const s = await shopper();
     await widgetSave(w, s);
     await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public: true } });
-    const view = (agent: string) => api.get(`/hosted/public/lists/${s.listToken}`, { noApiKey: true, headers: { "user-agent": agent } });
-    await view("Browser A");
-    await view("Browser A");
-    await view("Browser B");
-    await api.get(`/hosted/public/lists/${s.listToken}/items`, { noApiKey: true, headers: { "user-agent": "Browser C" } });
+    const view = (token?: string) => api.get(`/hosted/public/lists/${s.listToken}`, { noApiKey: true, token, headers: { "user-agent": BROWSER } });
+    const signedIn = await api.anonymousUser();
+    await view(); // this address
+    await view(); // the same viewer again
+    await view(signedIn.accessToken); // a user is a viewer of its own
+    await view(signedIn.accessToken);
+    await api.get(`/hosted/public/lists/${s.listToken}/items`, { noApiKey: true, token: (await api.anonymousUser()).accessToken, headers: { "user-agent": BROWSER } });
     expect(await counter(w.partner.id)).toMatchObject({ listViews: 2 });
   });
 
@@ -195,7 +199,7 @@ describe("usage record", () => {
     const s = await shopper();
     for (let i = 0; i < 3; i++) await widgetSave(w, s);
     await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public: true } });
-    await api.get(`/hosted/public/lists/${s.listToken}`, { noApiKey: true, headers: { "user-agent": "viewer" } });
+    await api.get(`/hosted/public/lists/${s.listToken}`, { noApiKey: true, headers: { "user-agent": BROWSER } });
     const cli = await wish(api.server.databaseUrl, ["usage", "--partner", String(w.partner.id)]);
     const pat = await wish(api.server.databaseUrl, ["pat", "create", "--partner", String(w.partner.id)]);
     const http = await api.get("/me/usage", { token: pat.token });

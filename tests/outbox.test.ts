@@ -318,6 +318,23 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
     expect(row.lastError).toMatch(/no longer exists/);
   });
 
+  it("a webhook target the fetch guard refuses fails at once with the reason, no retries", async () => {
+    const partner = await newPartner(server.databaseUrl, "growth");
+    const ids: number[] = [];
+    // A private address, and a public one on a port other than 80/443.
+    for (const target of ["http://10.0.0.1/hook", "http://93.184.216.34:8080/hook"]) {
+      const basket = await wish(server.databaseUrl, ["basket", "create", "--partner", String(partner.id), "--webhook", target]);
+      const [id] = await insertMessages(server.databaseUrl, [
+        { kind: "webhook", topic: "basket.checkout_started", payload: { basket_id: basket.basket.id, body: { type: "basket.checkout_started" } } },
+      ]);
+      ids.push(id!);
+    }
+    const [privateTarget, otherPort] = await Promise.all(ids.map((id) => until("failed", () => message(server.databaseUrl, id), (m) => m.status !== "pending", 5000)));
+    expect(privateTarget).toMatchObject({ status: "failed", attempts: 1, sentAt: null, lastError: "webhook target refused: The address is not allowed" });
+    expect(otherPort).toMatchObject({ status: "failed", attempts: 1, sentAt: null, lastError: "webhook target refused: Only ports 80 and 443 can be fetched" });
+    expect(logLines(server, "outbox message failed").filter((l) => ids.includes(l.id as number))).toHaveLength(2);
+  });
+
   it("two instances on one database deliver every message exactly once", async () => {
     const twin = await startServer({ ...FAST, DATABASE_URL: server.databaseUrl });
     try {

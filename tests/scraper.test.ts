@@ -268,8 +268,8 @@ describe("POST /hosted/scrape-preview", () => {
     }
   });
 
-  it("answers GET with 405", async () => {
-    expect((await api.get("/hosted/scrape-preview")).status).toBe(405);
+  it("answers GET with 404 not_found (no such route)", async () => {
+    expect((await api.get("/hosted/scrape-preview")).status).toBe(404);
   });
 });
 

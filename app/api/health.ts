@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { healthCheck } from "~/domains/system/system.server";
 
 export const loader = endpoint({ GET: route("none", () => healthCheck()) });

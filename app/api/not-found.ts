@@ -1,5 +1,5 @@
 // Every path under /api/v1 that no route claims.
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { notFound } from "~/lib/api/errors";
 
 const missing = route("none", ({ url }) => {

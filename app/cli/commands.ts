@@ -59,7 +59,22 @@ export function optionalDate(values: Values, name: string): Date | undefined {
   return date;
 }
 
+/** The one command that may create a new (SQLite) database. */
+export const INIT_COMMAND = "init";
+
 const list: Command[] = [
+  {
+    name: INIT_COMMAND,
+    usage: "",
+    options: {},
+    async run() {
+      // Migrations ran before this (creating the database); now the secrets, once.
+      const { env, baseUrl } = await import("~/env.server");
+      const secrets = await import("~/domains/secrets/secrets.server");
+      const [anonKey] = await Promise.all([secrets.getAnonKey(), secrets.getSigningKeyPem(), secrets.getEncryptionKey()]);
+      return { ok: true, database: env.DATABASE_URL.split("?")[0], app_url: env.APP_URL, base_url: baseUrl, anon_key: anonKey };
+    },
+  },
   {
     name: "config",
     usage: "",

@@ -1,9 +1,11 @@
 // The operator CLI. Every command prints one JSON document on stdout; a
 // failure prints `{error, message}` on stderr and exits non-zero (2 for
 // usage errors, 1 otherwise). Uses the same DATABASE_URL as the app and
-// applies pending migrations first.
+// applies pending migrations first; only `wish init` may create a database.
+// Compiled to build/cli/wish.mjs by app/cli/build.mjs.
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { commands, CliError } from "./commands.ts";
+import { commands, CliError, INIT_COMMAND } from "./commands.ts";
 
 function fail(code: string, message: string, exitCode: number): never {
   process.stderr.write(JSON.stringify({ error: code, message }) + "\n");
@@ -20,8 +22,15 @@ async function main() {
   const rest = argv.slice(command.name.split(" ").length);
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false })
-      .values as typeof values;
+    const parsed = parseArgs({ args: rest, options: command.options, strict: true, allowPositionals: false, tokens: true });
+    // parseArgs lets the last of a repeated flag win; a repeated flag is more likely a mistake.
+    const seen = new Set<string>();
+    for (const token of parsed.tokens) {
+      if (token.kind !== "option") continue;
+      if (seen.has(token.name)) throw new Error(`--${token.name} is given more than once`);
+      seen.add(token.name);
+    }
+    values = parsed.values as typeof values;
   } catch (err) {
     fail("usage", `${(err as Error).message}\nusage: wish ${command.name} ${command.usage}`, 2);
   }
@@ -31,6 +40,12 @@ async function main() {
     ({ env } = await import("~/env.server"));
   } catch (err) {
     fail("invalid_config", (err as Error).message, 1);
+  }
+  // A mistyped DATABASE_URL must not quietly become a new, empty database with new secrets.
+  const { parseDatabaseUrl } = await import("~/db/url");
+  const target = parseDatabaseUrl(env.DATABASE_URL);
+  if (target.kind === "sqlite" && !existsSync(target.file) && command.name !== INIT_COMMAND) {
+    fail("database_not_found", `No database at ${target.file} (DATABASE_URL). Check the path, or create one with \`wish init\`.`, 1);
   }
   const { migrate } = await import("~/db/migrate.server");
   await migrate(env.DATABASE_URL);

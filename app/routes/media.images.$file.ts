@@ -2,7 +2,7 @@
 // Names are content hashes, so responses are cacheable forever.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { readLocalImage } from "~/domains/media/image-store.server";
-import { errorResponse } from "~/lib/api/endpoint.server";
+import { errorResponse } from "~/api/endpoint.server";
 import { ApiError, notFound } from "~/lib/api/errors";
 
 export async function loader({ request, params }: LoaderFunctionArgs): Promise<Response> {

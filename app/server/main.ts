@@ -20,6 +20,8 @@ async function main() {
   }
   const { log, errorFields } = await import("~/lib/log.server");
   const { migrate } = await import("~/db/migrate.server");
+  const { securityHeaders } = await import("~/lib/http/security-headers");
+  const { isCrossOriginPageWrite, unroutablePath } = await import("~/lib/http/page-guard");
 
   const result = await migrate(env.DATABASE_URL);
   log.info("migrations applied", { applied: result.applied, total: result.total });
@@ -38,7 +40,9 @@ async function main() {
 
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", true);
+  // X-Forwarded-For names the client only when it comes from a configured
+  // proxy (TRUSTED_PROXIES); otherwise req.ip is the connection's peer.
+  app.set("trust proxy", env.TRUSTED_PROXIES);
   app.use((req, res, next) => {
     const started = process.hrtime.bigint();
     res.on("finish", () => {
@@ -51,13 +55,51 @@ async function main() {
     });
     next();
   });
-  app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y" }));
-  app.use(express.static(path.join(root, "build/client"), { maxAge: "1h" }));
-  app.all("*", createRequestHandler({ build, mode: "production" }));
+  const withSecurityHeaders = (res: express.Response, pathname: string, html = false) => {
+    for (const [name, value] of Object.entries(securityHeaders(pathname, { html }))) res.setHeader(name, value);
+  };
+  /** The SPEC error body, for the few answers the HTTP server gives itself. */
+  const sendError = (req: express.Request, res: express.Response, status: number, error: string, message?: string) => {
+    withSecurityHeaders(res, req.path);
+    res.status(status).json(message ? { error, message } : { error });
+  };
+  const staticHeaders = { setHeaders: (res: express.Response) => withSecurityHeaders(res, res.req.path) };
+  app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", ...staticHeaders }));
+  app.use(express.static(path.join(root, "build/client"), { maxAge: "1h", ...staticHeaders }));
+  app.use((req, res, next) => {
+    // No route can match these; Remix would fail on them with an empty 500.
+    const unroutable = unroutablePath(req.path);
+    if (unroutable) return sendError(req, res, 404, "not_found", unroutable);
+    // Under /api only /api/v1 exists (the API's resource route); the rest is a JSON 404, not a page.
+    if (/^\/api(\/|$)/.test(req.path) && !/^\/api\/v1(\/|$)/.test(req.path)) {
+      return sendError(req, res, 404, "not_found", `No route for ${req.path}`);
+    }
+    // The API checks origins with its keys and tokens; pages get Remix's CSRF rule as a 403 instead of its empty 500.
+    const api = /^\/api\/v1(\/|$)/.test(req.path);
+    if (!api && isCrossOriginPageWrite(req.method, req.headers as Record<string, string | undefined>)) {
+      return sendError(req, res, 403, "forbidden", "Pages accept form and data requests from this site only");
+    }
+    next();
+  });
+  // app.use, not app.all("*"): Express would percent-decode the path for "*" and fail on `%ff` with a 500.
+  app.use(
+    createRequestHandler({
+      build,
+      mode: "production",
+      // The client's address as `trust proxy` resolves it (see clientAddress in app/lib/api).
+      getLoadContext: (req) => ({ clientAddress: req.ip ?? req.socket.remoteAddress ?? null }),
+    }),
+  );
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
     void _next;
+    if (res.headersSent) return;
+    // Express's own client errors (status 4xx on the error) stay 4xx.
+    const status = (err as { status?: unknown })?.status;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      return sendError(req, res, status, status === 404 ? "not_found" : "invalid_input", (err as Error).message);
+    }
     log.error("unhandled error", { method: req.method, path: req.path, ...errorFields(err) });
-    if (!res.headersSent) res.status(500).json({ error: "Internal server error" });
+    sendError(req, res, 500, "Internal server error");
   });
 
   const server = app.listen(env.PORT, env.HOST, () => {

@@ -167,10 +167,10 @@ describe("list routes", () => {
     const { token } = await newList(owner);
     const put = await api.put(`/hosted/lists/${token}`, {
       token: owner.accessToken,
-      body: { title: "Wedding gifts", description: "For us", image_path: "/covers/1.jpg", occasion_slug: "wedding" },
+      body: { title: "Wedding gifts", description: "For us", image_path: "/media/images/cover1.jpg", occasion_slug: "wedding" },
     });
     expect(put.status).toBe(200);
-    expect(put.body.list).toMatchObject({ name: "Wedding gifts", description: "For us", image_path: "/covers/1.jpg", occasion_slug: "wedding" });
+    expect(put.body.list).toMatchObject({ name: "Wedding gifts", description: "For us", image_path: "/media/images/cover1.jpg", occasion_slug: "wedding" });
     const de = await api.get(`/hosted/lists/${token}?lang=de`, { token: owner.accessToken });
     expect(de.body.list).toMatchObject({ name: "Wedding gifts", occasion_title: "Hochzeit", role: "owner" });
     const en = await api.get(`/hosted/lists/${token}?market=en-US`, { token: owner.accessToken });

@@ -183,6 +183,32 @@ describe("guardedFetch: refused addresses", () => {
   });
 });
 
+describe("guardedFetch: ports", () => {
+  // Refused before any connection: no DNS lookup and no socket, so these need no network.
+  it.each(["http://93.184.216.34:8080/", "https://93.184.216.34:22/", "http://example.com:6379/", "https://example.com:8443/x", "http://[2606:4700:4700::1111]:25/"])(
+    "refuses public hosts on a port other than 80 and 443: %s",
+    async (url) => {
+      const err = await failure(url);
+      expect(err.code).toBe("blocked_address");
+      expect(err.message).toBe("Only ports 80 and 443 can be fetched");
+    },
+  );
+
+  it("refuses a redirect hop to a public host on another port", async () => {
+    const err = await failure(`${A}/redirect?to=${encodeURIComponent("http://93.184.216.34:3306/")}`);
+    expect(err).toMatchObject({ code: "blocked_address", message: "Only ports 80 and 443 can be fetched" });
+  });
+
+  it("an explicit :80 or :443 passes the port rule (and then the address rule decides)", async () => {
+    expect((await failure("http://10.0.0.1:80/")).message).toBe("The address is not allowed");
+    expect((await failure("https://10.0.0.1:443/")).message).toBe("The address is not allowed");
+  });
+
+  it("an exact FETCH_TEST_ALLOW_HOSTS host:port may use its own port", async () => {
+    expect((await mod.guardedFetch(`${A}/ok`, opts)).status).toBe(200);
+  });
+});
+
 describe("guardedFetch: redirects", () => {
   const via = (to: string, status = 302) => `${A}/redirect?status=${status}&to=${encodeURIComponent(to)}`;
 

@@ -80,10 +80,17 @@ describe("partner keys: create and list", () => {
     expect({ partnerId: Number(stored.partnerId), key: stored.key }).toEqual({ partnerId, key: live.body.key.key });
   });
 
+  it("accepts SPEC's environment name prod for live keys (SPEC 5 rule 6)", async () => {
+    const { pat } = await partnerWithPat();
+    const res = await createKey(pat, { environment: "prod", allowed_domains: ["shop.example.com"] });
+    expect(res.status).toBe(201);
+    expect(res.body.key).toMatchObject({ key: expect.stringMatching(/^pk_live_/), environment: "live" });
+  });
+
   it("rejects bad environments, domains and ids with 400", async () => {
     const { pat } = await partnerWithPat();
     const cases: Array<[unknown, string]> = [
-      [{ environment: "prod" }, "invalid_environment"],
+      [{ environment: "staging" }, "invalid_environment"],
       [{}, "invalid_environment"],
       [{ environment: "test", allowed_domains: "shop.example.com" }, "invalid_input"],
       [{ environment: "test", allowed_domains: [42] }, "invalid_domain"],

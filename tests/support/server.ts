@@ -18,6 +18,8 @@ export interface TestServer {
   /** Everything the server wrote so far, for assertions on logs. */
   output: () => string;
   stop: () => Promise<void>;
+  /** Kills the process with `signal` (e.g. SIGKILL for a crash) and waits for it to exit. */
+  kill: (signal: NodeJS.Signals) => Promise<void>;
 }
 
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
@@ -58,16 +60,19 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     });
   });
 
+  const kill = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", () => resolve());
+      child.kill(signal);
+    });
+
   return {
     url,
     baseUrl: `${url}/api/v1`,
     databaseUrl,
     output: () => output,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: () => kill("SIGTERM"),
+    kill,
   };
 }

@@ -30,10 +30,13 @@ async function initWidget(publicKey: string, body: Record<string, unknown> = {})
 
 type Widget = Awaited<ReturnType<typeof initWidget>>;
 
+/** The widget's own sid goes into the body unless the test gives one (or passes a bare token). */
+const withSid = (w: Widget | string, body: unknown) =>
+  typeof w === "string" ? body : { sid: w.sid, ...(body as Record<string, unknown> | undefined) };
 const store = (w: Widget | string, body: unknown) =>
-  api.post("/widget/session-store", { headers: { "x-widget-token": typeof w === "string" ? w : w.token }, body });
+  api.post("/widget/session-store", { headers: { "x-widget-token": typeof w === "string" ? w : w.token }, body: withSid(w, body) });
 const restore = (w: Widget | string, body?: unknown) =>
-  api.post("/widget/session-restore", { headers: { "x-widget-token": typeof w === "string" ? w : w.token }, body });
+  api.post("/widget/session-restore", { headers: { "x-widget-token": typeof w === "string" ? w : w.token }, body: withSid(w, body) });
 
 const storedRow = async (sid: string) =>
   (await sql<{ sessionData: string; partnerId: number | null }>(
@@ -188,6 +191,15 @@ describe("store and restore", () => {
 });
 
 describe("errors", () => {
+  it("400 missing_sid without a sid in the body, even when the widget token has one (SPEC 7.1)", async () => {
+    const { first } = await partnerWidget();
+    const user = await api.anonymousUser();
+    const tokens = { access_token: user.accessToken, refresh_token: user.refreshToken };
+    expectError(await restore(first.token), 400, "missing_sid");
+    expectError(await restore(first.token, {}), 400, "missing_sid");
+    expectError(await store(first.token, tokens), 400, "missing_sid");
+  });
+
   it("400 missing_sid when neither body nor widget token has a sid, or the sid is malformed", async () => {
     const { partnerId, first } = await partnerWidget();
     const { issueWidgetToken } = await import("~/domains/widget/token.server");

@@ -1,4 +1,4 @@
-import { route } from "~/lib/api/endpoint.server";
+import { route } from "~/api/endpoint.server";
 import { DISCONTINUED_AT, discontinuedEndpoint } from "./discontinued";
 
 // Old clients show the balance; the studio's credits are gone.

@@ -1,6 +1,6 @@
 // The ad studio (SPEC 7.7) was switched off; its routes answer 410 so old
 // clients learn why instead of getting a 404.
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { ApiError } from "~/lib/api/errors";
 
 export const DISCONTINUED_AT = "2026-08-30";

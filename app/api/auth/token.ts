@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { badRequest } from "~/lib/api/errors";
 import { passwordGrant, refreshGrant } from "~/domains/identity/identity.server";
 

@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { unauthorized } from "~/lib/api/errors";
 import { currentUser } from "~/domains/identity/identity.server";
 

@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { getPublicBasket } from "~/domains/baskets/baskets.server";
 
 // Read by storefronts without credentials (SPEC 4.5).

@@ -1,7 +1,9 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
-import { partnerIdOf, updateBasketConfig } from "~/domains/baskets/baskets.server";
+import { endpoint, route } from "~/api/endpoint.server";
+import { basketInputSchema, partnerIdOf, updateBasketConfig } from "~/domains/baskets/baskets.server";
 
 export const loader = endpoint({
-  PUT: route("partner", ({ partner, params, body }) => updateBasketConfig(partnerIdOf(partner), params.id, body)),
+  PUT: route("partner", { body: basketInputSchema }, ({ partner, params, body }) =>
+    updateBasketConfig(partnerIdOf(partner), params.id, body),
+  ),
 });
 export const action = loader;

@@ -1,9 +1,11 @@
 import { json } from "@remix-run/node";
-import { endpoint, route } from "~/lib/api/endpoint.server";
-import { createBasketConfig, listBasketConfigs, partnerIdOf } from "~/domains/baskets/baskets.server";
+import { endpoint, route } from "~/api/endpoint.server";
+import { basketInputSchema, createBasketConfig, listBasketConfigs, partnerIdOf } from "~/domains/baskets/baskets.server";
 
 export const loader = endpoint({
   GET: route("partner", ({ partner }) => listBasketConfigs(partnerIdOf(partner))),
-  POST: route("partner", async ({ partner, body }) => json(await createBasketConfig(partnerIdOf(partner), body), { status: 201 })),
+  POST: route("partner", { body: basketInputSchema }, async ({ partner, body }) =>
+    json(await createBasketConfig(partnerIdOf(partner), body), { status: 201 }),
+  ),
 });
 export const action = loader;

@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { partnerIdOf, testBasketWebhook } from "~/domains/baskets/baskets.server";
 
 export const loader = endpoint({

@@ -1,5 +1,5 @@
 // DELETE /hosted/lists/{token}/collaborators/{userId} (SPEC 4.2): owner only.
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { badRequest } from "~/lib/api/errors";
 import { removeCollaborator } from "~/domains/lists/collaborators.server";
 

@@ -1,6 +1,6 @@
 // GET and POST /hosted/lists/{token}/collaborators (SPEC 4.2): owner only.
 import { z } from "zod";
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { badRequest } from "~/lib/api/errors";
 import { inviteCollaborator, listCollaborators } from "~/domains/lists/collaborators.server";
 

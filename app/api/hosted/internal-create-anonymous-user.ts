@@ -1,6 +1,6 @@
 // POST /hosted/create-anonymous-user (SPEC 4.2, internal): service key only.
 import { z } from "zod";
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { badRequest } from "~/lib/api/errors";
 import { createAnonymousUser } from "~/domains/identity/legacy.server";
 

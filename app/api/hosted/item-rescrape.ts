@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { rescrapeItem } from "~/domains/products/rescrape.server";
 import { parseLocale } from "~/domains/lists/serialize";
 

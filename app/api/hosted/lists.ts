@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { listsOfUser } from "~/domains/lists/lists.server";
 
 export const loader = endpoint({ POST: route("user", ({ user }) => listsOfUser(user.userId)) });

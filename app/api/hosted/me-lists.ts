@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { createList } from "~/domains/lists/lists.server";
 
 export const loader = endpoint({ POST: route("user", ({ user, body }) => createList(user.userId, body)) });

@@ -1,7 +1,7 @@
 // POST /hosted/migrate-anonymous-to-provider (SPEC 4.2): the signed-in user
 // takes over an anonymous account, which proves itself with its own token.
 import { z } from "zod";
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { badRequest } from "~/lib/api/errors";
 import { migrateAnonymousToProvider } from "~/domains/identity/account-migration.server";
 
@@ -16,6 +16,6 @@ export const loader = endpoint({
     const token = parsed.success ? parsed.data.anonymous_access_token || parsed.data.anonymousAccessToken : undefined;
     if (!token) throw badRequest("missing_data", "anonymous_access_token is required");
     return { ok: true, moved: await migrateAnonymousToProvider(user.userId, token) };
-  }),
+  }, LIVE_SESSION),
 });
 export const action = loader;

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { occasions } from "~/domains/lists/lists.server";
 import { parseLocale } from "~/domains/lists/serialize";
 

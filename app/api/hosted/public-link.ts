@@ -1,6 +1,6 @@
 // POST and DELETE /hosted/public/lists/{token}/link (SPEC 4.3): follow and
 // unfollow a public list; following also befriends the owner.
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { followList, unfollowList } from "~/domains/lists/follow.server";
 
 export const loader = endpoint({

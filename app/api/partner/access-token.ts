@@ -1,5 +1,5 @@
 // `DELETE /partner/access-tokens/{id}`: revokes the token at once (401 on its next use); idempotent.
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { revokePersonalAccessToken } from "~/domains/partners/access-tokens.server";
 import { parseId, partnerIdOf } from "./params";
 
@@ -7,6 +7,6 @@ export const loader = endpoint({
   DELETE: route("partner", async ({ partner, params }) => {
     const partnerId = partnerIdOf(partner);
     return { access_token: await revokePersonalAccessToken(partnerId, parseId(params.id)) };
-  }),
+  }, LIVE_SESSION),
 });
 export const action = loader;

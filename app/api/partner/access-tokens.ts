@@ -1,7 +1,7 @@
 // `GET /partner/access-tokens` (metadata only) and `POST /partner/access-tokens`
 // (the token is in this one response and never again; SPEC section 5 rule 7).
 import { json } from "@remix-run/node";
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { badRequest } from "~/lib/api/errors";
 import { createPersonalAccessToken, personalAccessTokenJson } from "~/domains/partners/access-tokens.server";
 import { listPartnerAccessTokens } from "~/domains/partners/partners.server";
@@ -22,6 +22,6 @@ export const loader = endpoint({
     if (days !== undefined && typeof days !== "number") throw badRequest("invalid_input", "expires_in_days must be an integer");
     // The domain checks the range of expires_in_days (default 365).
     return json(await createPersonalAccessToken(partnerId, { name, expiresInDays: days }), { status: 201 });
-  }),
+  }, LIVE_SESSION),
 });
 export const action = loader;

@@ -1,5 +1,5 @@
 // `GET /api-usage/{apiKeyId}` (SPEC 4.6): the key's own counters, with the key as bearer.
-import { bearerToken, endpoint, route } from "~/lib/api/endpoint.server";
+import { bearerToken, endpoint, route } from "~/api/endpoint.server";
 import { apiKeyUsage } from "~/domains/keys/key-usage.server";
 import { parseId } from "./params";
 

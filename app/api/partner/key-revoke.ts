@@ -1,5 +1,5 @@
 // `POST /partner/keys/{id}/revoke`: unusable immediately; idempotent.
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { apiKeyJson, revokeApiKey } from "~/domains/keys/keys.server";
 import { parseId, partnerIdOf } from "./params";
 
@@ -7,6 +7,6 @@ export const loader = endpoint({
   POST: route("partner", async ({ partner, params }) => {
     const partnerId = partnerIdOf(partner);
     return { key: apiKeyJson(await revokeApiKey(partnerId, parseId(params.id))) };
-  }),
+  }, LIVE_SESSION),
 });
 export const action = loader;

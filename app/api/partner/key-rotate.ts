@@ -1,5 +1,5 @@
 // `POST /partner/keys/{id}/rotate`: a new value; the old one works 15 more minutes.
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { apiKeyJson, rotateApiKey } from "~/domains/keys/keys.server";
 import { parseId, partnerIdOf } from "./params";
 
@@ -8,6 +8,6 @@ export const loader = endpoint({
     const partnerId = partnerIdOf(partner);
     const { key, rotated } = await rotateApiKey(partnerId, parseId(params.id));
     return { key: apiKeyJson(key), rotated: apiKeyJson(rotated) };
-  }),
+  }, LIVE_SESSION),
 });
 export const action = loader;

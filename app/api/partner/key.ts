@@ -1,5 +1,5 @@
 // `GET /partner/keys/{id}` and `DELETE /partner/keys/{id}` (only revoked or never used keys).
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { apiKeyJson, deleteApiKey, getPartnerApiKey } from "~/domains/keys/keys.server";
 import { parseId, partnerIdOf } from "./params";
 
@@ -11,6 +11,6 @@ export const loader = endpoint({
   DELETE: route("partner", ({ partner, params }) => {
     const partnerId = partnerIdOf(partner);
     return deleteApiKey(partnerId, parseId(params.id));
-  }),
+  }, LIVE_SESSION),
 });
 export const action = loader;

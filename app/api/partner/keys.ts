@@ -1,6 +1,6 @@
 // `GET /partner/keys` and `POST /partner/keys` (SPEC section 5 rule 6).
 import { json } from "@remix-run/node";
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { apiKeyJson, createApiKey, listApiKeys } from "~/domains/keys/keys.server";
 import { bodyObject, domainList, partnerIdOf } from "./params";
 
@@ -16,6 +16,6 @@ export const loader = endpoint({
     });
     // Public keys are not secret: the full value is returned, now and in every listing.
     return json({ key: apiKeyJson(key) }, { status: 201 });
-  }),
+  }, LIVE_SESSION),
 });
 export const action = loader;

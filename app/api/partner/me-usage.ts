@@ -1,5 +1,5 @@
 // `GET /me/usage` (SPEC 4.6, 2.7): the caller's partner's usage record this month.
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { usageRecord } from "~/domains/metering/usage.server";
 import { partnerIdOf } from "./params";
 

@@ -1,6 +1,6 @@
 // Request parsing shared by the partner routes (not a route module itself).
 import { badRequest, notFound } from "~/lib/api/errors";
-import type { PartnerPrincipal } from "~/lib/api/endpoint.server";
+import type { PartnerPrincipal } from "~/api/endpoint.server";
 
 /** A numeric path id; 400 with `code` otherwise. */
 export function parseId(value: string | undefined, code = "invalid_id"): number {

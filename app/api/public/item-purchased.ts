@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { setPurchasedPublic } from "~/domains/lists/items.server";
 
 export const loader = endpoint({

@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { publicListItems } from "~/domains/lists/items.server";
 import { parseLocale } from "~/domains/lists/serialize";
 

@@ -1,9 +1,15 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { json } from "@remix-run/node";
+import { endpoint, route } from "~/api/endpoint.server";
 import { publicListDetail } from "~/domains/lists/lists.server";
 import { parseLocale } from "~/domains/lists/serialize";
-import { viewerKey } from "~/domains/metering/actions.server";
+import { listViewer } from "~/domains/metering/list-viewer.server";
 
 export const loader = endpoint({
-  GET: route("none", ({ request, params, url }) => publicListDetail(params.token, parseLocale(url), viewerKey(request, null))),
+  GET: route("none", async ({ request, context, params, url }) => {
+    const viewer = await listViewer({ request, context });
+    const body = await publicListDetail(params.token, parseLocale(url), viewer);
+    // The first view hands out the viewer cookie (list-viewer.server.ts).
+    return viewer?.setCookie ? json(body, { headers: { "Set-Cookie": viewer.setCookie } }) : body;
+  }),
 });
 export const action = loader;

@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { prefetch } from "~/domains/widget/prefetch.server";
 
 export const loader = endpoint({ POST: route("widget", ({ body }) => prefetch(body)) });

@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { saveProduct } from "~/domains/products/save.server";
 import { originHost } from "~/domains/widget/origin";
 

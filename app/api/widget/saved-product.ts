@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/lib/api/endpoint.server";
+import { endpoint, route } from "~/api/endpoint.server";
 import { deleteSavedProductForWidget } from "~/domains/widget/saved-products.server";
 
 export const loader = endpoint({

@@ -7,11 +7,12 @@ import { z } from "zod";
 import { db, type Prisma } from "~/db.server";
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { FetchError } from "~/lib/net/guarded-fetch.server";
+import { httpUrlSchema, isHttpUrl, parseOrThrow } from "~/lib/api/schemas";
 import { log, errorFields } from "~/lib/log.server";
 import { getPlan } from "~/domains/metering/plans";
 import { enqueue } from "~/domains/outbox/outbox.server";
 import { newWebhookSecret, postWebhook } from "~/domains/outbox/webhook.server";
-import type { PartnerPrincipal } from "~/lib/api/endpoint.server";
+import type { PartnerPrincipal } from "~/api/endpoint.server";
 
 export const BASKET_ID_PREFIX = "bkt_";
 /** 128 random bits, like share tokens (GUIDE section 8). */
@@ -30,24 +31,14 @@ const checkoutSchema = z.strictObject({
     .string()
     .max(2048)
     .refine((s) => s.includes("{variant_id}") && s.includes("{quantity}"), "must contain {variant_id} and {quantity}")
-    .refine((s) => s.startsWith("/") || /^https?:\/\//i.test(s), "must be a path or an http(s) URL")
+    // A storefront path ("/cart/add…", not protocol-relative "//host") or an absolute http(s) URL.
+    .refine((s) => /^\/(?![/\\])/.test(s) || isHttpUrl(s), "must be a path or an http(s) URL")
     .optional(),
 });
 export type Checkout = z.infer<typeof checkoutSchema>;
 
-const webhookUrlSchema = z
-  .string()
-  .max(2048)
-  .refine((s) => {
-    try {
-      const url = new URL(s);
-      return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-    } catch {
-      return false;
-    }
-  }, "must be an http(s) URL");
-
-const inputSchema = z.strictObject({
+/** Request shape of `POST /partner/baskets` and `PUT /partner/baskets/{id}`. */
+export const basketInputSchema = z.strictObject({
   layout: z.enum(LAYOUTS).optional(),
   primaryColor: z
     .string()
@@ -56,19 +47,11 @@ const inputSchema = z.strictObject({
     .optional(),
   checkout: checkoutSchema.optional(),
   /** null removes the webhook. */
-  webhookUrl: webhookUrlSchema.nullable().optional(),
+  webhookUrl: httpUrlSchema.nullable().optional(),
 });
-export type BasketInput = z.input<typeof inputSchema>;
+export type BasketInput = z.input<typeof basketInputSchema>;
 
-function parseInput(body: unknown) {
-  const parsed = inputSchema.safeParse(body ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = issue.path.join(".") || "body";
-    throw badRequest("invalid_input", `${field}: ${issue.message}`);
-  }
-  return parsed.data;
-}
+const parseInput = (body: unknown) => parseOrThrow(basketInputSchema, body ?? {});
 
 interface BasketRow {
   publicId: string;
@@ -113,7 +96,8 @@ export function partnerIdOf(principal: PartnerPrincipal): number {
 
 async function partnerPlan(partnerId: number) {
   const partner = await db.partner.findUnique({ where: { id: partnerId }, select: { plan: true } });
-  if (!partner) throw notFound("partner_not_found", `No partner with id ${partnerId}`);
+  // SPEC 7.4: basket routes say not_found for a missing partner.
+  if (!partner) throw notFound("not_found", `No partner with id ${partnerId}`);
   return { id: partner.plan, webhooks: getPlan(partner.plan)?.webhooks ?? false };
 }
 

@@ -6,7 +6,8 @@
 import { db, type Prisma } from "~/db.server";
 import { ApiError, badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
-import { authenticateUserToken } from "./identity.server";
+import { noteRevokedSessionsOf, verifyUserToken } from "./identity.server";
+import { isSessionLive } from "./session-revocations.server";
 
 export interface Moved {
   lists: number;
@@ -19,19 +20,31 @@ const rank: Record<string, number> = { viewer: 1, editor: 2 };
 
 /** Moves everything of the anonymous user behind `anonymousAccessToken` to `newUserId`. */
 export async function migrateAnonymousToProvider(newUserId: string, anonymousAccessToken: string): Promise<Moved> {
-  const identity = await authenticateUserToken(anonymousAccessToken);
+  const identity = await verifyUserToken(anonymousAccessToken);
   if (!identity) throw unauthorized("Invalid anonymous access token");
   const oldUserId = identity.userId;
-  if (oldUserId === newUserId) return { lists: 0, memberships: 0, friendships: 0, items: 0 };
+  const nothing: Moved = { lists: 0, memberships: 0, friendships: 0, items: 0 };
+  if (oldUserId === newUserId) return nothing;
 
   try {
-    const oldUser = await db.user.findUnique({ where: { id: oldUserId }, select: { isAnonymous: true } });
+    // The session is read, not taken from the in-memory revocation view: this moves ownership.
+    const live = !identity.sessionId || (await isSessionLive(identity.sessionId));
+    const oldUser = await db.user.findUnique({ where: { id: oldUserId }, select: { isAnonymous: true, migratedAt: true } });
     if (!oldUser) throw notFound("old_user_not_found", "The anonymous user does not exist");
     if (!oldUser.isAnonymous) throw badRequest("old_user_not_anonymous", "The source account is not anonymous");
+    if (!live) {
+      // Ended by an earlier migration: a retry, which has nothing left to move. Ended by a logout: no credential.
+      if (oldUser.migratedAt) return nothing;
+      throw unauthorized("The anonymous session has ended");
+    }
     // Two attempts: a concurrent duplicate request can make the first one trip over rows it just moved.
     for (let attempt = 1; ; attempt++) {
       try {
-        return await db.$transaction((tx) => moveAccount(tx, oldUserId, newUserId), { maxWait: 10_000, timeout: 30_000 });
+        const startedAt = new Date();
+        const moved = await db.$transaction((tx) => moveAccount(tx, oldUserId, newUserId), { maxWait: 10_000, timeout: 30_000 });
+        // The poll would tell this instance within a second; this makes it immediate here.
+        await noteRevokedSessionsOf(oldUserId, startedAt).catch((err) => log.warn("noting revoked sessions failed", errorFields(err)));
+        return moved;
       } catch (err) {
         if (attempt >= 2) throw err;
         log.warn("account migration retried", { oldUserId, newUserId, ...errorFields(err) });

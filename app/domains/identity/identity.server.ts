@@ -9,6 +9,7 @@ import { isUniqueViolation } from "~/db/errors";
 import { env } from "~/env.server";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { signToken, unverifiedIssuer, verifyToken } from "./jwt.server";
+import { isSessionRevoked, noteRevokedSessions } from "./session-revocations.server";
 import { DUMMY_HASH, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from "./passwords.server";
 
 /** Who a valid user token speaks for. */
@@ -165,6 +166,7 @@ export async function refreshGrant(body: unknown): Promise<Session> {
   });
   if (claimed.count === 0) {
     await db.authSession.update({ where: { id: stored.sessionId }, data: { revokedAt: new Date() } });
+    noteRevokedSessions([stored.sessionId]);
     throw badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used");
   }
   const refreshToken = newRefreshToken();
@@ -185,7 +187,15 @@ export async function logout(identity: Identity, scope: string | null): Promise<
       : scope === "others"
         ? { userId: identity.userId, NOT: { id: identity.sessionId ?? "" } }
         : { userId: identity.userId };
-  await db.authSession.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: new Date() } });
+  const at = new Date();
+  await db.authSession.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: at } });
+  await noteRevokedSessionsOf(identity.userId, at);
+}
+
+/** Tells this instance's revocation view at once which of the user's sessions were revoked at `at` or later. */
+export async function noteRevokedSessionsOf(userId: string, at: Date): Promise<void> {
+  const rows = await db.authSession.findMany({ where: { userId, revokedAt: { gte: at } }, select: { id: true } });
+  noteRevokedSessions(rows.map((r) => r.id));
 }
 
 /** `GET /auth/user`: the user behind a token whose session is still live. */
@@ -208,8 +218,16 @@ const externalJwks = env.AUTH_EXTERNAL_JWKS_URL ? createRemoteJWKSet(new URL(env
 // External subjects already mapped to local users (bounded; evicts oldest).
 const externalUsers = new Map<string, string>();
 
-/** Verifies a user token from our own issuer or the configured external one; null when invalid. */
+/** Verifies a user token from our own issuer or the configured external one; null when invalid or its session was revoked. */
 export async function authenticateUserToken(token: string): Promise<Identity | null> {
+  const identity = await verifyUserToken(token);
+  // A revoked session's tokens stop working (in-memory view, no read per request).
+  if (identity?.sessionId && (await isSessionRevoked(identity.sessionId))) return null;
+  return identity;
+}
+
+/** Signature, issuer, audience, expiry and use only; says nothing about the session (see authenticateUserToken). */
+export async function verifyUserToken(token: string): Promise<Identity | null> {
   if (externalJwks && unverifiedIssuer(token) === env.AUTH_EXTERNAL_ISSUER) return authenticateExternal(token);
   const claims = await verifyToken(token, { use: "user", audience: env.AUTH_AUDIENCE });
   if (!claims?.sub) return null;

@@ -8,6 +8,7 @@ import { ApiError, badRequest, notFound } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { assertPartnerExists } from "~/domains/partners/partners.server";
 import { localCounts } from "~/domains/metering/request-counter.server";
+import { noteKeyStatus } from "./key-status.server";
 
 export type KeyEnvironment = "test" | "live";
 export const KEY_ENVIRONMENTS: readonly KeyEnvironment[] = ["test", "live"];
@@ -35,9 +36,11 @@ export function generateKeyValue(environment: KeyEnvironment): string {
   return `pk_${environment}_${randomBytes(24).toString("base64url")}`;
 }
 
+/** SPEC 5 rule 6 calls production keys `prod`; they are stored (and prefixed) as `live`. */
 export function parseEnvironment(value: string): KeyEnvironment {
+  if (value === "prod") return "live";
   if (!(KEY_ENVIRONMENTS as string[]).includes(value)) {
-    throw badRequest("invalid_environment", "environment must be test or live");
+    throw badRequest("invalid_environment", "environment must be test or prod (live is accepted as its other name)");
   }
   return value as KeyEnvironment;
 }
@@ -154,7 +157,9 @@ export async function listApiKeys(partnerId: number) {
 export async function revokeApiKey(partnerId: number, id: number) {
   const row = await getPartnerApiKey(partnerId, id);
   if (row.status === "revoked") return row;
-  return db.apiKey.update({ where: { id }, data: { status: "revoked", revokedAt: new Date() } });
+  const revoked = await db.apiKey.update({ where: { id }, data: { status: "revoked", revokedAt: new Date() } });
+  noteKeyStatus(id, revoked);
+  return revoked;
 }
 
 /**
@@ -169,7 +174,7 @@ export async function rotateApiKey(partnerId: number, id: number, now: Date = ne
     new ApiError(409, "key_not_active", `Key ${id} is ${old.status}; only an active key can be rotated`);
   if (old.status !== "active") throw notActive();
   const environment = parseEnvironment(old.environment);
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     const created = await tx.apiKey.create({
       data: {
         partnerId,
@@ -189,6 +194,8 @@ export async function rotateApiKey(partnerId: number, id: number, now: Date = ne
     const rotated = await tx.apiKey.findUniqueOrThrow({ where: { id } });
     return { key: created, rotated };
   });
+  noteKeyStatus(id, result.rotated);
+  return result;
 }
 
 /**
@@ -211,6 +218,8 @@ export async function deleteApiKey(partnerId: number, id: number) {
     db.apiKey.updateMany({ where: { rotatedToId: id }, data: { rotatedToId: null } }),
     db.apiKey.deleteMany({ where: { id, partnerId } }),
   ]);
+  // Tokens of a deleted key stop here at once; other instances stop them when they saw the revocation.
+  noteKeyStatus(id, { status: "deleted", graceExpiresAt: null });
   return { ok: true as const, deleted: id };
 }
 

@@ -15,6 +15,11 @@ interface Row {
   sourceLabel: string | null;
   priceOverrideMinor: number | bigint | null;
   currencyOverride: string | null;
+  ownTitle: string | null;
+  ownDescription: string | null;
+  ownImageUrl: string | null;
+  ownPriceMinor: number | bigint | null;
+  ownCurrency: string | null;
   addedAt: Date | string | number;
   productId: number | bigint;
   canonicalUrl: string | null;
@@ -38,6 +43,7 @@ export async function readListItems(wishlistId: number): Promise<ItemRow[]> {
   const rows = await db.$queryRaw<Row[]>`
     SELECT i."id" AS "itemId", i."wishlistId", i."purchased", i."priority", i."sourceLabel",
            i."priceOverrideMinor", i."currencyOverride", i."addedAt",
+           i."ownTitle", i."ownDescription", i."ownImageUrl", i."ownPriceMinor", i."ownCurrency",
            p."id" AS "productId", p."canonicalUrl", p."brand", p."rating", p."reviewCount",
            l."market", l."title", l."description", l."imageUrl", l."originalImageUrl",
            l."priceMinor", l."currency", l."compareAtPriceMinor"
@@ -60,6 +66,11 @@ export async function readListItems(wishlistId: number): Promise<ItemRow[]> {
         sourceLabel: r.sourceLabel,
         priceOverrideMinor: int(r.priceOverrideMinor),
         currencyOverride: r.currencyOverride,
+        ownTitle: r.ownTitle,
+        ownDescription: r.ownDescription,
+        ownImageUrl: r.ownImageUrl,
+        ownPriceMinor: int(r.ownPriceMinor),
+        ownCurrency: r.ownCurrency,
         addedAt: new Date(r.addedAt),
         product: {
           id: Number(r.productId),

@@ -3,6 +3,7 @@
 import { db } from "~/db.server";
 import { fields } from "~/lib/api/input";
 import { ApiError, badRequest, notFound } from "~/lib/api/errors";
+import { isImageUrl } from "~/lib/api/schemas";
 import { log, errorFields } from "~/lib/log.server";
 import { isUniqueViolation } from "~/db/errors";
 import { listWithRole, parseItemId } from "./access.server";
@@ -127,7 +128,7 @@ export async function createManualItem(token: string | undefined, userId: string
   if (!title) throw badRequest("missing_title", "title is required");
   if (title.length > 500) throw badRequest("invalid_input", "title is longer than 500 characters");
   const description = typeof input.description === "string" ? input.description.slice(0, 5000) : "";
-  const imageUrl = typeof input.imageUrl === "string" && /^https?:\/\//.test(input.imageUrl) ? input.imageUrl : null;
+  const imageUrl = typeof input.imageUrl === "string" && isImageUrl(input.imageUrl) ? input.imageUrl : null;
   const price = optionalMinor(input.price, "price") ?? null;
   const currency = optionalCurrency(input.currency) ?? null;
   const priority = optionalPriority(input.priority) ?? null;
@@ -245,6 +246,11 @@ export async function moveItem(token: string | undefined, rawItemId: string | un
         sourceLabel: item.sourceLabel,
         priceOverrideMinor: item.priceOverrideMinor,
         currencyOverride: item.currencyOverride,
+        ownTitle: item.ownTitle,
+        ownDescription: item.ownDescription,
+        ownImageUrl: item.ownImageUrl,
+        ownPriceMinor: item.ownPriceMinor,
+        ownCurrency: item.ownCurrency,
         checkoutMeta: item.checkoutMeta ?? undefined,
         variantId: item.variantId,
         sourcePartnerId: item.sourcePartnerId,

@@ -6,6 +6,7 @@ import { fields } from "~/lib/api/input";
 import { isUniqueViolation } from "~/db/errors";
 import { badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { recordListView, recordShare } from "~/domains/metering/actions.server";
+import type { ListViewer } from "~/domains/metering/list-viewer.server";
 import { log, errorFields } from "~/lib/log.server";
 import type { Identity } from "~/domains/identity/identity.server";
 import { listWithRole, requireToken, type ListRole } from "./access.server";
@@ -147,8 +148,8 @@ export async function publicList(token: string | undefined) {
   return list;
 }
 
-/** `GET /hosted/public/lists/{token}`: counts a list_view for `viewer` (see viewerKey). */
-export async function publicListDetail(token: string | undefined, locale: Locale, viewer: string) {
+/** `GET /hosted/public/lists/{token}`: counts a list_view for `viewer` (see listViewer; null counts nothing). */
+export async function publicListDetail(token: string | undefined, locale: Locale, viewer: ListViewer | null) {
   const list = await publicList(token);
   // A view is counted, but a metering hiccup must not hide the list from the gift-giver.
   await recordListView(list.id, viewer).catch((err) => log.error("list view not counted", errorFields(err)));

@@ -1,5 +1,6 @@
 // The API shapes of lists and items (SPEC 2.1–2.3), from database rows.
 // Localized values follow the caller's market/lang with sensible fallbacks.
+import { safeImageUrl } from "~/lib/api/schemas";
 
 export interface Localization {
   market: string;
@@ -88,7 +89,7 @@ export function hostedList(list: ListRow, role: string, counts: { products: numb
     db_id: list.id,
     name: list.name,
     description: list.description,
-    image_path: list.imagePath,
+    image_path: safeImageUrl(list.imagePath) ?? "",
     share_public: list.sharePublic,
     occasion_slug: list.occasionSlug,
     productCount: counts.products,
@@ -115,7 +116,7 @@ export function hostedListDetail(
     internal_id: list.id,
     name: list.name,
     description: list.description,
-    image_path: list.imagePath,
+    image_path: safeImageUrl(list.imagePath) ?? "",
     share_public: list.sharePublic,
     created_at: list.createdAt.toISOString(),
     updated_at: list.updatedAt.toISOString(),
@@ -136,6 +137,12 @@ export interface ItemRow {
   sourceLabel: string | null;
   priceOverrideMinor: number | null;
   currencyOverride: string | null;
+  /** The saver's own facts: shown before the catalogue's (products/save.server.ts). */
+  ownTitle: string | null;
+  ownDescription: string | null;
+  ownImageUrl: string | null;
+  ownPriceMinor: number | null;
+  ownCurrency: string | null;
   addedAt: Date;
   product: {
     id: number;
@@ -157,12 +164,19 @@ export function hostedProduct(item: ItemRow, locale: Locale) {
     wishlist_id: item.wishlistId,
     item_id: item.id,
     purchased: item.purchased,
-    title: loc?.title ?? "",
-    description: loc?.description ?? "",
-    imageUrl: loc?.imageUrl ?? loc?.originalImageUrl ?? null,
+    title: item.ownTitle || loc?.title || "",
+    description: item.ownDescription || loc?.description || "",
+    // Only http(s) or the service's media paths reach a page, whatever was stored or scraped.
+    imageUrl: safeImageUrl(item.ownImageUrl ?? loc?.imageUrl ?? loc?.originalImageUrl),
     affiliateUrl: item.product.canonicalUrl,
-    price_minor: item.priceOverrideMinor ?? price.priceMinor,
-    currency: item.priceOverrideMinor != null ? (item.currencyOverride ?? price.currency) : price.currency,
+    // The owner's override, else the saver's own price, else the catalogue's.
+    price_minor: item.priceOverrideMinor ?? item.ownPriceMinor ?? price.priceMinor,
+    currency:
+      item.priceOverrideMinor != null
+        ? (item.currencyOverride ?? item.ownCurrency ?? price.currency)
+        : item.ownPriceMinor != null
+          ? (item.ownCurrency ?? price.currency)
+          : price.currency,
     source_label: item.sourceLabel,
     priority: item.priority,
     rating: item.product.rating,

@@ -3,7 +3,6 @@
 // month are written with single atomic statements, so concurrent requests
 // on any number of instances neither lose nor double counts; the Free plan's
 // cap is enforced by the same statement.
-import { createHash } from "node:crypto";
 import { db, type Db } from "~/db.server";
 import { env } from "~/env.server";
 import { ApiError } from "~/lib/api/errors";
@@ -11,11 +10,18 @@ import { log, errorFields } from "~/lib/log.server";
 import { enqueue } from "~/domains/outbox/outbox.server";
 import { getPlan, type Plan } from "./plans";
 import { currentPeriod } from "./usage";
+import type { ListViewer } from "./list-viewer.server";
 
 type ActionKind = "save" | "share" | "list_view";
 const COLUMN: Record<ActionKind, "saves" | "shares" | "listViews"> = { save: "saves", share: "shares", list_view: "listViews" };
 
 export const LIST_VIEW_WINDOW_MS = 10 * 60 * 1000;
+/**
+ * At most this many list_view counts per list, client address (IPv4, or
+ * IPv6 /64) and window, whatever viewers it presents: fresh cookies and new
+ * anonymous accounts are free to mint, so they cannot be the limit.
+ */
+export const VIEWS_PER_ADDRESS = 3;
 
 async function planOf(partnerId: number): Promise<Plan | null> {
   const partner = await db.partner.findUnique({ where: { id: partnerId }, select: { plan: true } });
@@ -53,38 +59,35 @@ async function increment(
   return rows.length ? Number(rows[0]!.total) : null;
 }
 
-/** Takes back a reserved save whose item could not be written. */
-async function decrementSave(partnerId: number) {
-  const { period } = currentPeriod();
-  await db.$executeRaw`
-    UPDATE "UsageCounter" SET "saves" = "saves" - 1, "total" = "total" - 1
-    WHERE "partnerId" = ${partnerId} AND "period" = ${period} AND "saves" > 0`;
-}
-
 export function upgradeUrl(): string {
   return `${env.APP_URL.replace(/\/$/, "")}/app/plans`;
 }
 
 /**
- * Counts a save for `partnerId` before the item is written. On the Free plan
- * at 100% it throws 402 `usage_limit_reached` and counts nothing. Returns a
- * function that takes the count back if the save then fails.
+ * The meter of one save for `partnerId` (null: nothing to count). `count` runs
+ * inside the save's transaction, so the count and the item commit or vanish
+ * together; on the Free plan at 100% it throws 402 `usage_limit_reached` and
+ * the transaction writes nothing. `notify` runs after the commit.
  */
-export async function reserveSave(partnerId: number | null): Promise<() => Promise<void>> {
-  if (partnerId === null) return async () => {};
+export async function saveMeter(partnerId: number | null) {
+  if (partnerId === null) return null;
   const plan = await planOf(partnerId);
-  if (!plan) return async () => {};
+  if (!plan) return null;
   const cap = plan.hardLimit ? plan.includedActions : null;
-  const total = await increment(partnerId, "save", cap);
-  if (total === null) {
-    throw new ApiError(402, "usage_limit_reached", `The Free plan's ${cap} wishlist actions for this month are used up. Saves resume next month or after an upgrade.`, {
-      plan: plan.id,
-      actions_limit: cap,
-      upgrade_url: upgradeUrl(),
-    });
-  }
-  await notifyThresholds(partnerId, plan, total);
-  return () => decrementSave(partnerId).catch((err) => log.error("save count rollback failed", errorFields(err)));
+  return {
+    async count(tx: Pick<Db, "$queryRaw">): Promise<number> {
+      const total = await increment(partnerId, "save", cap, tx);
+      if (total === null) {
+        throw new ApiError(402, "usage_limit_reached", `The Free plan's ${cap} wishlist actions for this month are used up. Saves resume next month or after an upgrade.`, {
+          plan: plan.id,
+          actions_limit: cap,
+          upgrade_url: upgradeUrl(),
+        });
+      }
+      return total;
+    },
+    notify: (total: number) => notifyThresholds(partnerId, plan, total),
+  };
 }
 
 /** The partner that supplied the most recently added item of the list (SPEC 8: attribution). */
@@ -97,17 +100,27 @@ export async function attributedPartner(wishlistId: number): Promise<number | nu
   return latest ? (latest.sourcePartnerId ?? latest.product.sourcePartnerId) : null;
 }
 
-/** Counts an action once per dedup key: the key's row is inserted in the same transaction as the count. */
-async function countOnce(kind: "share" | "list_view", wishlistId: number, dedupKey: string) {
+/**
+ * Counts an action once per dedup key: the key's row is inserted in the same
+ * transaction as the count. With `slotKeys`, the action also needs one of
+ * those keys still free (a per-address cap); otherwise nothing is counted.
+ */
+async function countOnce(kind: "share" | "list_view", wishlistId: number, dedupKey: string, slotKeys: string[] = []) {
   const partnerId = await attributedPartner(wishlistId);
   if (partnerId === null) return;
   const plan = await planOf(partnerId);
   if (!plan) return;
   const total = await db.$transaction(async (tx) => {
-    const inserted = await tx.$executeRaw`
-      INSERT INTO "UsageDedup" ("dedupKey", "partnerId") VALUES (${dedupKey}, ${partnerId})
+    const insertKey = (key: string) => tx.$executeRaw`
+      INSERT INTO "UsageDedup" ("dedupKey", "partnerId") VALUES (${key}, ${partnerId})
       ON CONFLICT ("dedupKey") DO NOTHING`;
-    return inserted === 0 ? null : increment(partnerId, kind, null, tx);
+    if ((await insertKey(dedupKey)) === 0) return null;
+    if (slotKeys.length) {
+      let claimed = false;
+      for (const slot of slotKeys) if ((claimed = (await insertKey(slot)) > 0)) break;
+      if (!claimed) return null;
+    }
+    return increment(partnerId, kind, null, tx);
   });
   if (total !== null) await notifyThresholds(partnerId, plan, total);
 }
@@ -119,18 +132,28 @@ export async function recordShare(wishlistId: number, now = new Date()): Promise
   await countOnce("share", wishlistId, `share:${wishlistId}:${utcDay(now)}`);
 }
 
-/** A public list was viewed: one per list, viewer and 10-minute window (fixed windows). */
-export async function recordListView(wishlistId: number, viewerKey: string, now = new Date()): Promise<void> {
-  const window = Math.floor(now.getTime() / LIST_VIEW_WINDOW_MS);
-  await countOnce("list_view", wishlistId, `view:${wishlistId}:${viewerKey}:${window}`);
-}
+// Views this instance already handled in the current window (counted, or
+// refused by the per-address cap): a repeat costs no database work.
+let handledWindow = -1;
+const handledViews = new Set<string>();
 
-/** Who is viewing: the user when a token names one, else a hash of address and browser. */
-export function viewerKey(request: Request, userId: string | null): string {
-  if (userId) return `u:${userId}`;
-  const address = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? "";
-  const agent = request.headers.get("user-agent") ?? "";
-  return `a:${createHash("sha256").update(`${address}|${agent}`).digest("base64url").slice(0, 22)}`;
+/**
+ * A public list was viewed: one per list, viewer and 10-minute window (fixed
+ * windows), and at most VIEWS_PER_ADDRESS per list, address and window.
+ * `viewer` comes from listViewer (list-viewer.server.ts); null (a bot) counts nothing.
+ */
+export async function recordListView(wishlistId: number, viewer: ListViewer | null, now = new Date()): Promise<void> {
+  if (!viewer) return;
+  const window = Math.floor(now.getTime() / LIST_VIEW_WINDOW_MS);
+  if (window !== handledWindow || handledViews.size >= 100_000) {
+    handledWindow = window;
+    handledViews.clear();
+  }
+  const dedupKey = `view:${wishlistId}:${viewer.key}:${window}`;
+  if (handledViews.has(dedupKey)) return;
+  const slots = Array.from({ length: VIEWS_PER_ADDRESS }, (_, i) => `viewaddr:${wishlistId}:${viewer.address}:${window}:${i + 1}`);
+  await countOnce("list_view", wishlistId, dedupKey, slots);
+  handledViews.add(dedupKey);
 }
 
 // ---------------------------------------------------------------- notifications

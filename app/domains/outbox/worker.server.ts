@@ -6,6 +6,7 @@
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
+import { FetchError } from "~/lib/net/guarded-fetch.server";
 import { basketWebhookTarget } from "~/domains/baskets/baskets.server";
 import { postWebhook } from "./webhook.server";
 
@@ -92,7 +93,16 @@ async function deliverWebhook(message: Claimed): Promise<void> {
   // The basket's current URL and secret: a rotated URL receives pending messages too.
   const target = await basketWebhookTarget(p.basket_id);
   if ("missing" in target) throw new PermanentFailure(target.missing);
-  const { status } = await postWebhook({ ...target, id: String(message.id), payload: p.body, timeoutMs: WEBHOOK_TIMEOUT_MS });
+  let status: number;
+  try {
+    ({ status } = await postWebhook({ ...target, id: String(message.id), payload: p.body, timeoutMs: WEBHOOK_TIMEOUT_MS }));
+  } catch (err) {
+    // The fetch guard refusing the target (private address, port, scheme) will refuse it on every retry too.
+    if (err instanceof FetchError && (err.code === "blocked_address" || err.code === "invalid_url")) {
+      throw new PermanentFailure(`webhook target refused: ${err.message}`);
+    }
+    throw err;
+  }
   log.info("webhook delivered", { id: message.id, topic: message.topic, status });
 }
 

@@ -31,6 +31,11 @@ export async function rescrapeItem(token: string | undefined, rawItemId: string 
       tags: p.tags,
     });
     await db.product.update({ where: { id: item.product.id }, data: { lastScrapedAt: new Date() } });
+    // Asked to refresh from the page: the item shows what the page says from now on.
+    await db.listItem.update({
+      where: { id: item.id },
+      data: { ownTitle: null, ownDescription: null, ownImageUrl: null, ownPriceMinor: null, ownCurrency: null },
+    });
   }
   const fresh = await db.listItem.findUniqueOrThrow({ where: { id: item.id }, include: itemInclude });
   return { ok: result.success, result, item: hostedProduct(fresh, locale) };

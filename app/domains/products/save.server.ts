@@ -1,15 +1,23 @@
 // Saving a product into a list (SPEC 2.6): `/hosted/save` and `/widget/save`
 // share this pipeline.
-import { db } from "~/db.server";
+import { db, type Prisma } from "~/db.server";
 import { asObject, fields } from "~/lib/api/input";
-import { isUniqueViolation } from "~/db/errors";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
-import { reserveSave } from "~/domains/metering/actions.server";
+import { saveMeter } from "~/domains/metering/actions.server";
 import { roleOn } from "~/domains/lists/access.server";
 import { optionalCurrency, optionalPriority } from "~/domains/lists/items.server";
 import { canonicalUrl } from "./canonical-url";
-import { createProduct, findProduct, recordMarketFacts, type ProductFacts, type ProductSource } from "./catalog.server";
+import {
+  findProduct,
+  hasTitle,
+  recordCatalogFacts,
+  upsertProduct,
+  withStoredImage,
+  type ProductFacts,
+  type ProductSource,
+  type StoredFacts,
+} from "./catalog.server";
 import { scrapeProduct } from "./scraper.server";
 
 export interface SaveChannel extends ProductSource {
@@ -87,7 +95,28 @@ export function parseSaveRequest(body: unknown) {
   };
 }
 
-/** Saves a product into one of the user's lists (owner or editor). */
+/** Hosts equal up to a leading `www.`. */
+const sameSite = (a: string | null, b: string | null) => !!a && !!b && a.replace(/^www\./, "") === b.replace(/^www\./, "");
+
+/**
+ * Whether the channel may speak for the product in the shared catalogue: a
+ * widget whose verified origin (the widget token's) is the product's own site.
+ * Anything else a client sends is that client's own and stays on its item.
+ */
+export function speaksForProduct(channel: SaveChannel, canonicalUrl: string): boolean {
+  return channel.kind === "widget" && sameSite(hostOf(channel.widgetOrigin), hostOf(canonicalUrl));
+}
+
+/**
+ * Saves a product into one of the user's lists (owner or editor).
+ *
+ * Slow work first, outside any transaction: the scrape (only when neither the
+ * request nor the catalogue has a title, so a product left untitled by an
+ * interrupted save heals on its next save) and image copies. Then one
+ * transaction writes the product, the catalogue facts of an entitled source,
+ * the usage count and the item with the saver's own facts, and touches the
+ * list: a crash leaves all of it or none.
+ */
 export async function saveProduct(userId: string, body: unknown, channel: SaveChannel) {
   const req = parseSaveRequest(body);
 
@@ -101,82 +130,109 @@ export async function saveProduct(userId: string, body: unknown, channel: SaveCh
   const metadata =
     channel.kind === "hosted" || (req.siteDomain && req.siteDomain === hostOf(channel.widgetOrigin)) ? req.metadata : null;
   const variant = metadata?.variantId ?? metadata?.variant_id;
+  const entitled = speaksForProduct(channel, req.canonical);
 
-  let productId: number;
-  let productPartnerId: number | null;
+  let catalog: StoredFacts | null;
+  let own: StoredFacts | null;
+  let existing: Awaited<ReturnType<typeof findProduct>>;
   try {
-    let facts: ProductFacts = req.facts;
-    let product = await findProduct(req.canonical);
-    if (!product) {
-      if (!facts.title) facts = await withScrapedFacts(req.url, req.market, facts);
-      ({ product } = await createProduct(req.canonical, facts, channel));
-    }
-    productId = product.id;
-    productPartnerId = product.sourcePartnerId;
-    await recordMarketFacts(productId, req.market, facts);
+    existing = await findProduct(req.canonical);
+    const untitled = !existing || !(await hasTitle(existing.id));
+    // The page is asked only when nothing else would give the item a title.
+    const scraped = untitled && !req.facts.title ? await scrapedFacts(req.url, req.market) : null;
+    const catalogFacts = entitled ? mergeFacts(req.facts, scraped) : scraped;
+    [catalog, own] = await Promise.all([
+      catalogFacts && withStoredImage(catalogFacts),
+      entitled ? null : withStoredImage(req.facts),
+    ]);
   } catch (err) {
-    log.error("product upsert failed", errorFields(err));
-    throw new ApiError(500, "product_create_failed", "The product could not be created", {
-      db_error: err instanceof Error ? err.message.split("\n").pop() : String(err),
-    });
+    throw productCreateFailed(err);
   }
 
-  // The saved item becomes the list's most recent one, so its partner is the one charged.
-  const undoCount = await reserveSave(channel.partnerId ?? productPartnerId);
-
+  const meter = await saveMeter(channel.partnerId ?? existing?.sourcePartnerId ?? null);
   const itemData = {
     addedByUserId: userId,
     market: req.market || null,
     offerId: req.offerId ?? null,
     sourceLabel: req.sourceLabel ?? null,
-    checkoutMeta: metadata ?? undefined,
+    checkoutMeta: (metadata ?? undefined) as Prisma.InputJsonValue | undefined,
     variantId: variant === undefined || variant === null ? null : String(variant),
     sourcePartnerId: channel.partnerId,
     sourceShopId: channel.shopId,
     sourceDomain: channel.domain,
     ...(req.priority !== undefined ? { priority: req.priority } : {}),
+    ...ownFields(own),
   };
-  let itemId: number;
+
+  let stage: "product" | "item" = "product";
   try {
-    itemId = await upsertItem(list.id, productId, itemData);
-    await db.wishlist.update({ where: { id: list.id }, data: { updatedAt: new Date() } });
+    const { productId, itemId, total } = await db.$transaction(
+      async (tx) => {
+        const product = await upsertProduct(tx, req.canonical, { ...req.facts, ...catalog }, channel);
+        if (catalog) await recordCatalogFacts(tx, product.id, req.market, catalog);
+        stage = "item";
+        // Counted in this transaction: the count and the item commit together (a 402 rolls everything back).
+        const total = meter ? await meter.count(tx) : null;
+        const item = await tx.listItem.upsert({
+          where: { wishlistId_productId: { wishlistId: list.id, productId: product.id } },
+          create: { wishlistId: list.id, productId: product.id, ...itemData },
+          update: itemData,
+          select: { id: true },
+        });
+        await tx.wishlist.update({ where: { id: list.id }, data: { updatedAt: new Date() } });
+        return { productId: product.id, itemId: item.id, total };
+      },
+      { timeout: 15_000, maxWait: 15_000 },
+    );
+    if (meter && total !== null) await meter.notify(total);
+    return { ok: true as const, item_id: itemId, product_id: productId };
   } catch (err) {
-    await undoCount();
+    if (err instanceof ApiError) throw err;
+    if (stage === "product") throw productCreateFailed(err);
     log.error("item write failed", errorFields(err));
     throw new ApiError(500, "save_failed", "The item could not be saved");
   }
-  return { ok: true as const, item_id: itemId, product_id: productId };
 }
 
-/** One item per product and list: saving again updates it (and keeps its purchased flag). */
-async function upsertItem(wishlistId: number, productId: number, data: Record<string, unknown>): Promise<number> {
-  const where = { wishlistId_productId: { wishlistId, productId } };
-  const write = () =>
-    db.listItem.upsert({ where, create: { wishlistId, productId, ...data }, update: data, select: { id: true } });
-  try {
-    return (await write()).id;
-  } catch (err) {
-    // Two first saves of the same product into the same list raced; the second one updates.
-    if (!isUniqueViolation(err)) throw err;
-    return (await write()).id;
-  }
+function productCreateFailed(err: unknown): ApiError {
+  log.error("product upsert failed", errorFields(err));
+  return new ApiError(500, "product_create_failed", "The product could not be created", {
+    db_error: err instanceof Error ? err.message.split("\n").pop() : String(err),
+  });
 }
 
-/** Fills what the caller did not send from the page itself; a failed scrape still saves the URL. */
-async function withScrapedFacts(url: string, market: string, facts: ProductFacts): Promise<ProductFacts> {
+/** The saver's own facts as item columns; an entitled save clears them, so the item shows the catalogue. */
+function ownFields(own: StoredFacts | null) {
+  return {
+    ownTitle: own?.title ?? null,
+    ownDescription: own?.description ?? null,
+    ownImageUrl: own?.imageUrl ? (own.storedImageUrl ?? own.imageUrl) : null,
+    ownPriceMinor: own?.priceMinor ?? null,
+    ownCurrency: own?.priceMinor != null ? (own.currency ?? null) : null,
+  };
+}
+
+/** The request's facts, completed from the page where the request left gaps. */
+function mergeFacts(given: ProductFacts, scraped: ProductFacts | null): ProductFacts {
+  const merged: ProductFacts = { ...scraped };
+  for (const [key, value] of Object.entries(given)) if (value !== undefined && value !== null) Object.assign(merged, { [key]: value });
+  return merged;
+}
+
+/** What the page itself says (an entitled source); a failed scrape still saves the URL, titled with its host. */
+async function scrapedFacts(url: string, market: string): Promise<ProductFacts> {
   const result = await scrapeProduct(url, { market: market || undefined });
-  if (!result.success) return { ...facts, title: facts.title ?? new URL(url).hostname };
+  if (!result.success) return { title: new URL(url).hostname };
   const p = result.product;
   return {
-    title: facts.title ?? p.title ?? new URL(url).hostname,
-    description: facts.description ?? p.description,
-    imageUrl: facts.imageUrl ?? p.image_url,
-    priceMinor: facts.priceMinor ?? p.price_minor,
-    currency: facts.currency ?? p.currency,
+    title: p.title ?? new URL(url).hostname,
+    description: p.description,
+    imageUrl: p.image_url,
+    priceMinor: p.price_minor,
+    currency: p.currency,
     compareAtPriceMinor: p.compare_at_price_minor,
     brand: p.brand,
     productType: p.product_type,
     tags: p.tags,
-    rawProductId: facts.rawProductId,
   };
 }

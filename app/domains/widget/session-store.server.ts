@@ -1,9 +1,12 @@
 // Widget session store (SPEC 4.1, 7.1): keeps a signed-in user's tokens under
-// the widget session id (`sid`, from the widget token or the body) so the
+// the widget session id (`sid`) so the
 // widget can pick the session up again on the next page load.
 //
-//   POST /widget/session-store   {access_token, refresh_token, sid?} → {ok: true, sid}
-//   POST /widget/session-restore {sid?} → {ok: true, session: <session body> | null}
+//   POST /widget/session-store   {access_token, refresh_token, sid} → {ok: true, sid}
+//   POST /widget/session-restore {sid} → {ok: true, session: <session body> | null}
+//
+// `sid` is the widget session id `POST /widget/init` returned (also a claim of
+// the widget token); it is required in the body (400 missing_sid, SPEC 7.1).
 //
 // Both need a widget token. A sid belongs to the partner that stored it: other
 // partners' widgets neither read it (restore answers session: null) nor
@@ -29,6 +32,7 @@
 import { db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { authenticateUserToken, refreshGrant, type Session } from "~/domains/identity/identity.server";
+import { isSessionLive } from "~/domains/identity/session-revocations.server";
 import { ApiError, badRequest, forbidden } from "~/lib/api/errors";
 import { log } from "~/lib/log.server";
 import { decryptJson, encryptJson } from "./crypto.server";
@@ -48,15 +52,11 @@ const MAX_SID_LENGTH = 128;
 const fieldsOf = (body: unknown) => (body && typeof body === "object" ? (body as Record<string, unknown>) : {});
 const aadOf = (partnerId: number, sid: string) => `widget-session:${partnerId}:${sid}`;
 
-/** The body's sid, else the widget token's; 400 `missing_sid` without one. */
-function sidOf(widget: Widget, fields: Record<string, unknown>): string {
+/** The body's sid (the one `POST /widget/init` returned); 400 `missing_sid` without one (SPEC 7.1). */
+function sidOf(fields: Record<string, unknown>): string {
   const given = fields.sid;
-  if (given === undefined || given === null || given === "") {
-    if (!widget.sid) throw badRequest("missing_sid", "sid is required (in the body or the widget token)");
-    return widget.sid;
-  }
-  if (typeof given !== "string" || given.length > MAX_SID_LENGTH) {
-    throw badRequest("missing_sid", `sid must be a string of at most ${MAX_SID_LENGTH} characters`);
+  if (typeof given !== "string" || given === "" || given.length > MAX_SID_LENGTH) {
+    throw badRequest("missing_sid", `sid is required: a string of at most ${MAX_SID_LENGTH} characters`);
   }
   return given;
 }
@@ -86,13 +86,16 @@ function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
 export function storeSession(widget: Widget, body: unknown) {
   return withInternalError("session-store", async () => {
     const fields = fieldsOf(body);
-    const sid = sidOf(widget, fields);
+    const sid = sidOf(fields);
     const { access_token: accessToken, refresh_token: refreshToken } = fields;
     if (typeof accessToken !== "string" || !accessToken || typeof refreshToken !== "string" || !refreshToken) {
       throw badRequest("invalid_session", "access_token and refresh_token are required");
     }
     const identity = await authenticateUserToken(accessToken);
-    if (!identity) throw new ApiError(401, "invalid_access_token", "access_token is not a valid user token");
+    // Storing a session hands out credentials later: its sign-in session is read, not taken from the in-memory view.
+    if (!identity || (identity.sessionId && !(await isSessionLive(identity.sessionId)))) {
+      throw new ApiError(401, "invalid_access_token", "access_token is not a valid user token");
+    }
     const data: StoredSession = { access_token: accessToken, refresh_token: refreshToken, user_id: identity.userId };
     await serialized(`${widget.partnerId}:${sid}`, () => writeSession(widget.partnerId, sid, data));
     return { ok: true as const, sid };
@@ -119,7 +122,7 @@ async function writeSession(partnerId: number, sid: string, data: StoredSession)
 /** `POST /widget/session-restore`. */
 export function restoreSession(widget: Widget, body: unknown) {
   return withInternalError("session-restore", async () => {
-    const sid = sidOf(widget, fieldsOf(body));
+    const sid = sidOf(fieldsOf(body));
     const key = `${widget.partnerId}:${sid}`;
     let restore = restoresInFlight.get(key);
     if (!restore) {

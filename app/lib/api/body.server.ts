@@ -21,6 +21,61 @@ async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, limit: num
 
 const JSON_TYPE = /^application\/([\w.+-]*\+)?json\s*(;|$)/i;
 
+/** Deeper bodies are refused before parsing: no request shape nests this far, and deep values break recursive code later on. */
+export const MAX_JSON_DEPTH = 32;
+
+/** Nesting depth of a JSON text, counting brackets outside strings; stops counting once over `limit`. One linear pass. */
+function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+// Node 20 has String#isWellFormed; the TypeScript lib set here (ES2023) does not declare it.
+const wellFormed = (s: string) => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+type StringFault = "surrogate" | "nul";
+
+function stringFault(s: string): StringFault | null {
+  if (!wellFormed(s)) return "surrogate";
+  return s.includes("\u0000") ? "nul" : null;
+}
+
+/**
+ * The first string or key that cannot be stored: an unpaired UTF-16 surrogate
+ * (not Unicode; I-JSON, RFC 7493) or U+0000 (PostgreSQL text cannot hold it).
+ * Only `\u` escapes can produce either (raw bytes decode to U+FFFD, raw NUL is not JSON).
+ */
+function findStringFault(value: unknown): StringFault | null {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string") {
+      const fault = stringFault(v);
+      if (fault) return fault;
+    } else if (Array.isArray(v)) {
+      for (const inner of v) stack.push(inner);
+    } else if (v !== null && typeof v === "object") {
+      for (const [key, inner] of Object.entries(v)) {
+        const fault = stringFault(key);
+        if (fault) return fault;
+        stack.push(inner);
+      }
+    }
+  }
+  return null;
+}
+
 export async function readJsonBody(request: Request, limit = env.MAX_BODY_BYTES): Promise<unknown> {
   const tooLarge = () => new ApiError(413, "payload_too_large", `Request body exceeds ${limit} bytes`);
   if (!request.body) return undefined;
@@ -50,11 +105,21 @@ export async function readJsonBody(request: Request, limit = env.MAX_BODY_BYTES)
     throw new ApiError(415, "unsupported_media_type", "Request body must be JSON (Content-Type: application/json)");
   }
   const text = Buffer.concat(chunks).toString("utf8");
+  if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
+    throw new ApiError(400, "invalid_json", `Request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new ApiError(400, "invalid_json", "Request body is not valid JSON");
   }
+  const fault = text.includes("\\u") ? findStringFault(value) : null;
+  if (fault === "surrogate") {
+    throw new ApiError(400, "invalid_json", "Request body contains an unpaired surrogate (\\uD800-\\uDFFF), which is not valid Unicode");
+  }
+  if (fault === "nul") throw new ApiError(400, "invalid_input", "Request body contains a NUL character (\\u0000)");
+  return value;
 }
 
 /**

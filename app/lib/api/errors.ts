@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly code: string,
     message?: string,
     readonly extra: Record<string, unknown> = {},
+    /** Response headers that belong to the error (e.g. Allow). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message ?? code);
     this.name = "ApiError";
@@ -28,7 +30,12 @@ export const forbidden = (code = "forbidden", message?: string, extra?: Record<s
 export const notFound = (code = "not_found", message?: string) => new ApiError(404, code, message);
 
 /** Status and body for any thrown value; unknown failures hide their details. */
-export function errorBody(err: unknown): { status: number; body: Record<string, unknown>; unexpected: boolean } {
-  if (err instanceof ApiError) return { status: err.status, body: err.body(), unexpected: false };
-  return { status: 500, body: { error: "Internal server error" }, unexpected: true };
+export function errorBody(err: unknown): {
+  status: number;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+  unexpected: boolean;
+} {
+  if (err instanceof ApiError) return { status: err.status, body: err.body(), headers: err.headers, unexpected: false };
+  return { status: 500, body: { error: "Internal server error" }, headers: {}, unexpected: true };
 }

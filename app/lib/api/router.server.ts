@@ -18,7 +18,7 @@ interface CompiledRoute {
 const PREFIX = "/api/v1";
 
 // Every API route module, bundled by Vite; keyed like the table's file names.
-const modules = import.meta.glob<{ loader: Handler }>(["../../api/**/*.ts", "!../../api/dispatch.ts"], { eager: true });
+const modules = import.meta.glob<{ loader: Handler }>(["../../api/**/*.ts", "!../../api/dispatch.ts", "!../../api/*.server.ts"], { eager: true });
 
 function moduleFor(file: string): Handler {
   const mod = modules[`../../${file}`];
@@ -60,12 +60,20 @@ function byRank(a: CompiledRoute, b: CompiledRoute): number {
 }
 
 const table = API_ROUTES.map(([path, file]) => compile(path, file)).sort(byRank);
+// The table's `api/v1/*` entry answers every path no route claims.
+const catchAll = compile("api/v1/*", API_ROUTES.find(([path]) => path === "api/v1/*")![1]);
 
-function decode(value: string): string {
+/**
+ * The decoded segment, or null for bad percent-encoding (`%ff`, a lone
+ * surrogate's bytes `%ed%a0%80`, …) and for NUL (`%00`: no id holds it, and
+ * PostgreSQL cannot compare text with it).
+ */
+function decode(value: string): string | null {
   try {
-    return decodeURIComponent(value);
+    const decoded = decodeURIComponent(value);
+    return decoded.includes("\0") ? null : decoded;
   } catch {
-    return value;
+    return null;
   }
 }
 
@@ -76,7 +84,15 @@ export const dispatchApi: Handler = (args) => {
     const match = route.regex.exec(pathname === "/" ? "" : pathname);
     if (!match) continue;
     const params: Record<string, string | undefined> = {};
-    route.keys.forEach((key, i) => (params[key] = match[i + 1] === undefined ? undefined : decode(match[i + 1]!)));
+    let decodable = true;
+    route.keys.forEach((key, i) => {
+      const raw = match[i + 1];
+      const value = raw === undefined ? undefined : decode(raw);
+      if (value === null) decodable = false;
+      else params[key] = value;
+    });
+    // A parameter that is not valid percent-encoded UTF-8 names nothing that can exist: 404 `not_found`.
+    if (!decodable) return catchAll.handler({ ...args, params: {} });
     return route.handler({ ...args, params });
   }
   // Unreachable: the table ends with the catch-all not-found route.

@@ -1,6 +1,7 @@
 // The one way the service fetches a URL it did not choose itself (scraper,
 // image copy, later basket webhooks). GUIDE section 8: http/https only, only
-// public unicast addresses after DNS resolution and on every redirect,
+// public unicast addresses after DNS resolution and on every redirect, only
+// ports 80 and 443 (so a URL cannot probe other services of a public host),
 // bounded redirects, time and size, optional content-type check.
 //
 // The address check sits in the socket's `lookup`, so the address that was
@@ -62,6 +63,8 @@ export interface GuardedResponse {
 }
 
 const USER_AGENT = `WishlistBot/1.0 (+${env.APP_URL})`;
+/** The web's ports; any other needs an exact FETCH_TEST_ALLOW_HOSTS entry. */
+const ALLOWED_PORTS = new Set(["80", "443"]);
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 // Caller headers that may follow a redirect to another origin; anything else
 // (authorization, signatures) stays with the origin it was meant for.
@@ -124,6 +127,9 @@ function checkTarget(raw: string | URL): URL {
     throw new FetchError("invalid_url", "Only http and https URLs can be fetched");
   }
   if (!url.hostname) throw new FetchError("invalid_url", "URL has no host");
+  if (!ALLOWED_PORTS.has(effectivePort(url)) && !isTestAllowed(url)) {
+    throw new FetchError("blocked_address", "Only ports 80 and 443 can be fetched");
+  }
   const literal = url.hostname.replace(/^\[|\]$/g, "");
   if (net.isIP(literal) && !isPublicAddress(literal) && !isTestAllowed(url)) {
     throw new FetchError("blocked_address", "The address is not allowed");

@@ -4,18 +4,23 @@
 // calls the handler and turns whatever it throws into the SPEC error body.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { json } from "@remix-run/node";
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import type { z } from "zod";
 import { appOrigin, env } from "~/env.server";
 import { getAnonKey } from "~/domains/secrets/secrets.server";
 import { authenticateUserToken, type Identity } from "~/domains/identity/identity.server";
+import { requireLiveSession } from "~/domains/identity/session-revocations.server";
+import { widgetKeyWorks } from "~/domains/keys/key-status.server";
 import { authenticatePersonalAccessToken, PAT_PREFIX } from "~/domains/partners/access-tokens.server";
 import { partnerOfUser } from "~/domains/partners/partners.server";
 import { verifyWidgetToken, type WidgetClaims } from "~/domains/widget/token.server";
 import { meteringHeaders, type MeteredKey } from "~/domains/metering/request-headers.server";
 import { log, errorFields } from "~/lib/log.server";
-import { discardBody, readJsonBody } from "./body.server";
-import { applyCors, preflightHeaders } from "./cors";
-import { ApiError, errorBody, forbidden, unauthorized } from "./errors";
+import { discardBody, readJsonBody } from "~/lib/api/body.server";
+import { applyCors, preflightHeaders } from "~/lib/api/cors";
+import { ApiError, errorBody, forbidden, unauthorized } from "~/lib/api/errors";
+import { parseOrThrow, type ErrorCodes } from "~/lib/api/schemas";
+import { applySecurityHeaders } from "~/lib/http/security-headers";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -36,12 +41,16 @@ export interface PartnerPrincipal {
   userId: string | null;
 }
 
-export interface Ctx<A extends AuthMode> {
+export interface Ctx<A extends AuthMode, B = unknown, Q = undefined> {
   request: Request;
+  /** What the server entry passes along (the client's address: see clientAddress in app/lib/api). */
+  context: AppLoadContext;
   url: URL;
   params: Record<string, string | undefined>;
-  /** Parsed JSON body; undefined when there is none. */
-  body: unknown;
+  /** Parsed JSON body (undefined when there is none); the route's `body` schema's output when it declares one. */
+  body: B;
+  /** The query string parsed by the route's `query` schema (undefined without one). */
+  query: Q;
   user: A extends "user" | "widget+user" ? Identity : undefined;
   widget: A extends "widget" | "widget+user" ? WidgetClaims : undefined;
   partner: A extends "partner" ? PartnerPrincipal : undefined;
@@ -49,9 +58,38 @@ export interface Ctx<A extends AuthMode> {
   meterKey: (key: MeteredKey) => void;
 }
 
-interface Route<A extends AuthMode> {
+interface RouteOptions {
+  /**
+   * The route mints credentials or changes account ownership: a user token's
+   * sign-in session is read from the database (live right now), not taken
+   * from the in-memory revocation view. For "user" and "partner" routes.
+   */
+  liveSession?: boolean;
+}
+
+
+/**
+ * A route's request shape, validated after authentication and before the
+ * handler runs. The one description of what a route accepts (an OpenAPI
+ * document can be generated from it: `loader.routes[METHOD].schemas`).
+ */
+export interface RouteSchemas<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
+  /** The JSON body; a missing body is validated as `{}`. */
+  body?: B;
+  /** The query string, as an object of its parameters (the last value of a repeated one). */
+  query?: Q;
+  /** SPEC codes that replace `invalid_input` for given fields (e.g. `{missing: {title: "missing_title"}}`). */
+  codes?: ErrorCodes;
+}
+
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Handler<A extends AuthMode, B = unknown, Q = undefined> = (ctx: Ctx<A, B, Q>) => Promise<unknown> | unknown;
+
+export interface Route<A extends AuthMode> extends RouteOptions {
   auth: A;
-  handler: (ctx: Ctx<A>) => Promise<unknown> | unknown;
+  schemas: RouteSchemas;
+  // Typed by route() for its schemas; the endpoint hands it the matching context.
+  handler: Handler<A, never, never>;
 }
 
 type AnyRoute = { [A in AuthMode]: Route<A> }[AuthMode];
@@ -59,32 +97,50 @@ type Routes = { [M in Method]?: AnyRoute };
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-export function route<A extends AuthMode>(auth: A, handler: Route<A>["handler"]): Route<A> {
-  return { auth, handler };
+/** Options of a route that mints credentials or changes account ownership. */
+export const LIVE_SESSION: RouteOptions = { liveSession: true };
+
+/**
+ * `route(auth, handler, options?)`, or `route(auth, {body?, query?, codes?}, handler, options?)` with a zod
+ * request shape.
+ */
+export function route<A extends AuthMode>(auth: A, handler: Handler<A>, options?: RouteOptions): Route<A>;
+export function route<A extends AuthMode, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
+  auth: A,
+  schemas: { body?: B; query?: Q; codes?: ErrorCodes },
+  handler: Handler<A, B extends z.ZodType ? z.output<B> : unknown, Output<Q>>,
+  options?: RouteOptions,
+): Route<A>;
+export function route(auth: AuthMode, a: unknown, b?: unknown, c?: unknown): Route<AuthMode> {
+  const [schemas, handler, options] = typeof a === "function" ? [{}, a, b] : [a, b, c];
+  return { auth, schemas, handler, ...(options as RouteOptions | undefined) } as Route<AuthMode>;
 }
 
 export function endpoint(routes: Routes) {
   const methods = Object.keys(routes);
-  const handle = async ({ request, params }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
+  const handle = async ({ request, params, context }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
     const origin = request.headers.get("origin");
     if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: preflightHeaders(origin, methods) });
     let metered: MeteredKey | null = null;
     const ctx = {
       request,
+      context,
       url: new URL(request.url),
       params,
       body: undefined,
+      query: undefined,
       user: undefined,
       widget: undefined,
       partner: undefined,
       meterKey: (key: MeteredKey) => void (metered = key),
-    } as Ctx<AuthMode>;
+    } as Ctx<AuthMode, unknown, unknown>;
     let response: Response;
     try {
       const method = (request.method === "HEAD" ? "GET" : request.method) as Method;
       const routeDef = routes[method];
       if (!routeDef) {
-        throw new ApiError(405, "method_not_allowed", `Use ${methods.join(", ")}`);
+        // SPEC 7: clients match on `not_found` for any route that does not exist; Allow names the ones that do.
+        throw new ApiError(404, "not_found", `No ${request.method} route here; use ${methods.join(", ")}`, {}, { Allow: methods.join(", ") });
       }
       response = await run(routeDef as Route<AuthMode>, ctx);
     } catch (err) {
@@ -92,15 +148,17 @@ export function endpoint(routes: Routes) {
     }
     await discardBody(request);
     applyCors(response.headers, origin);
+    applySecurityHeaders(response.headers, ctx.url.pathname);
     for (const [name, value] of Object.entries(await meteringHeaders(request, ctx.url, metered))) {
       if (!response.headers.has(name)) response.headers.set(name, value);
     }
     return response;
   };
-  return handle;
+  // The route definitions (auth and schemas) stay readable on the loader, for generated documentation.
+  return Object.assign(handle, { routes });
 }
 
-async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode>): Promise<Response> {
+async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknown>): Promise<Response> {
   const { request } = ctx;
   const auth = routeDef.auth;
   if (auth === "service") requireServiceKey(request);
@@ -110,20 +168,29 @@ async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode>): Promise<Respo
     Object.assign(ctx, { widget });
     ctx.meterKey({ id: widget.apiKeyId, requestPlan: widget.requestPlan });
   }
-  if (auth === "user" || auth === "widget+user") Object.assign(ctx, { user: await requireUser(request) });
-  if (auth === "partner") Object.assign(ctx, { partner: await requirePartner(request) });
+  const live = routeDef.liveSession === true;
+  if (auth === "user" || auth === "widget+user") Object.assign(ctx, { user: await requireUser(request, live) });
+  if (auth === "partner") Object.assign(ctx, { partner: await requirePartner(request, live) });
+  // No parameter may hold NUL: PostgreSQL text cannot, so it would fail deep inside a query.
+  if (ctx.url.search.includes("%00")) throw new ApiError(400, "invalid_input", "The query string contains a NUL character (%00)");
   if (BODY_METHODS.has(request.method)) ctx.body = await readJsonBody(request);
-  const result = await routeDef.handler(ctx);
+  const { body, query, codes } = routeDef.schemas;
+  if (query) ctx.query = parseOrThrow(query, Object.fromEntries(ctx.url.searchParams), { where: "query", codes });
+  if (body) ctx.body = parseOrThrow(body, ctx.body ?? {}, { where: "body", codes });
+  const result = await routeDef.handler(ctx as never);
   if (result instanceof Response) return result;
   return json(result);
 }
 
 export function errorResponse(err: unknown, request: Request): Response {
-  const { status, body, unexpected } = errorBody(err);
+  const { status, body, headers, unexpected } = errorBody(err);
+  const pathname = new URL(request.url).pathname;
   if (unexpected) {
-    log.error("unhandled error", { method: request.method, path: new URL(request.url).pathname, ...errorFields(err) });
+    log.error("unhandled error", { method: request.method, path: pathname, ...errorFields(err) });
   }
-  return json(body, { status });
+  const response = json(body, { status, headers });
+  applySecurityHeaders(response.headers, pathname);
+  return response;
 }
 
 /** SPEC section 5 rule 1: calls from outside the service's own origin carry the anon key. */
@@ -154,10 +221,11 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1] : null;
 }
 
-async function requireUser(request: Request): Promise<Identity> {
+async function requireUser(request: Request, liveSession = false): Promise<Identity> {
   const token = bearerToken(request);
   const identity = token ? await authenticateUserToken(token) : null;
   if (!identity) throw unauthorized("Missing or invalid user token");
+  if (liveSession) await requireLiveSession(identity);
   return identity;
 }
 
@@ -166,6 +234,8 @@ async function requireWidget(request: Request): Promise<WidgetClaims> {
   const token = request.headers.get("x-widget-token");
   const widget = token ? await verifyWidgetToken(token) : null;
   if (!widget) throw forbidden("forbidden", "Missing or invalid X-Widget-Token");
+  // SPEC 5 rule 6: a revoked key's tokens stop at once (in-memory view, no read per request).
+  if (!(await widgetKeyWorks(widget.apiKeyId))) throw forbidden("forbidden", "The key behind this widget token is no longer active");
   const origin = request.headers.get("origin");
   if (origin && origin !== widget.origin && origin !== appOrigin) {
     throw forbidden("forbidden", "This widget token was issued for another origin");
@@ -174,7 +244,7 @@ async function requireWidget(request: Request): Promise<WidgetClaims> {
 }
 
 /** A personal access token (`wpat_…`) or a portal user's token; 401 `unauthorized` otherwise. */
-async function requirePartner(request: Request): Promise<PartnerPrincipal> {
+async function requirePartner(request: Request, liveSession = false): Promise<PartnerPrincipal> {
   const token = bearerToken(request);
   if (token?.startsWith(PAT_PREFIX)) {
     const pat = await authenticatePersonalAccessToken(token);
@@ -183,5 +253,6 @@ async function requirePartner(request: Request): Promise<PartnerPrincipal> {
   }
   const identity = token ? await authenticateUserToken(token) : null;
   if (!identity) throw unauthorized("Missing or invalid token");
+  if (liveSession) await requireLiveSession(identity);
   return { partnerId: await partnerOfUser(identity.userId), userId: identity.userId };
 }

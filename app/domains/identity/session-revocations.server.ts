@@ -1,0 +1,67 @@
+// Which sign-in sessions were revoked (logout, refresh-token reuse, account
+// migration), known to every instance without a database read per request.
+// Each instance polls the sessions revoked within an access token's lifetime
+// every REVOCATION_POLL_MS and keeps their ids in memory, so a revoked
+// session's access tokens stop working everywhere within about one poll
+// interval. Older revocations need no entry: the tokens of those sessions
+// have expired. Routes that mint credentials or change account ownership do
+// not rely on this view: they read the session itself (requireLiveSession).
+import { db } from "~/db.server";
+import { env } from "~/env.server";
+import { unauthorized } from "~/lib/api/errors";
+import { createPoller } from "~/lib/poller.server";
+
+// An access token's lifetime plus generous clock skew between instances.
+const HORIZON_MS = env.ACCESS_TOKEN_TTL_SECONDS * 1000 + 5 * 60_000;
+
+let revoked = new Set<string>();
+// Revocations this instance made itself, kept until a poll has seen them (a
+// poll under way when they were written may not include them).
+const ownRevocations = new Map<string, number>();
+
+const poller = createPoller("session revocations", env.REVOCATION_POLL_MS, async () => {
+  const rows = await db.authSession.findMany({
+    where: { revokedAt: { gt: new Date(Date.now() - HORIZON_MS) } },
+    select: { id: true },
+  });
+  const next = new Set(rows.map((r) => r.id));
+  for (const [id, notedAt] of ownRevocations) {
+    if (next.has(id) || Date.now() - notedAt > HORIZON_MS) ownRevocations.delete(id);
+    else next.add(id);
+  }
+  revoked = next;
+});
+
+export const startSessionRevocationPoll = () => poller.start();
+export const stopSessionRevocationPoll = () => poller.stop();
+
+/** Marks sessions revoked in this instance at once (the poll tells the others). */
+export function noteRevokedSessions(ids: readonly string[]): void {
+  for (const id of ids) {
+    revoked.add(id);
+    ownRevocations.set(id, Date.now());
+  }
+}
+
+/** True when the session was revoked. From memory while the poll is fresh, else from the database. */
+export async function isSessionRevoked(sessionId: string): Promise<boolean> {
+  if (poller.isFresh()) return revoked.has(sessionId);
+  return !(await isSessionLive(sessionId));
+}
+
+/** Reads the session itself: it exists and is not revoked. */
+export async function isSessionLive(sessionId: string): Promise<boolean> {
+  const session = await db.authSession.findUnique({ where: { id: sessionId }, select: { revokedAt: true } });
+  return session !== null && session.revokedAt === null;
+}
+
+/**
+ * For routes that mint credentials or change account ownership: 401
+ * `unauthorized` unless the token's sign-in session is live right now.
+ * Tokens of an external issuer have no session here and pass.
+ */
+export async function requireLiveSession(identity: { sessionId: string | null }): Promise<void> {
+  if (identity.sessionId && !(await isSessionLive(identity.sessionId))) {
+    throw unauthorized("This sign-in session has ended");
+  }
+}

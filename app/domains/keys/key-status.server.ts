@@ -1,0 +1,67 @@
+// Whether the key behind a widget token still works (SPEC 5 rule 6: revoke
+// is immediate; a rotated key's old value works for the grace period), known
+// to every instance without a database read per request. Each instance polls
+// the keys that were revoked or rotated recently every REVOCATION_POLL_MS and
+// keeps them in memory; a key not in that view is active. Older changes need
+// no entry: every widget token minted before them has expired.
+import { db } from "~/db.server";
+import { env } from "~/env.server";
+import { createPoller } from "~/lib/poller.server";
+
+// Longer than a widget token lives (10 minutes) plus generous clock skew.
+const HORIZON_MS = 20 * 60_000;
+
+interface KeyState {
+  status: string;
+  /** For a rotated key: when its old value stops working (ms). */
+  graceExpiresAt: number | null;
+}
+
+let changed = new Map<number, KeyState>();
+// Changes this instance made itself, kept until a poll has seen them.
+const ownChanges = new Map<number, { state: KeyState; notedAt: number }>();
+
+const stateOf = (row: { status: string; graceExpiresAt: Date | null }): KeyState => ({
+  status: row.status,
+  graceExpiresAt: row.graceExpiresAt?.getTime() ?? null,
+});
+
+const poller = createPoller("key status", env.REVOCATION_POLL_MS, async () => {
+  const since = new Date(Date.now() - HORIZON_MS);
+  const rows = await db.apiKey.findMany({
+    where: { OR: [{ revokedAt: { gt: since } }, { graceExpiresAt: { gt: since } }] },
+    select: { id: true, status: true, graceExpiresAt: true },
+  });
+  const next = new Map(rows.map((r) => [r.id, stateOf(r)]));
+  for (const [id, own] of ownChanges) {
+    if (next.get(id)?.status === own.state.status || Date.now() - own.notedAt > HORIZON_MS) ownChanges.delete(id);
+    else next.set(id, own.state);
+  }
+  changed = next;
+});
+
+export const startKeyStatusPoll = () => poller.start();
+export const stopKeyStatusPoll = () => poller.stop();
+
+/** Records a key's new status in this instance at once (the poll tells the others). */
+export function noteKeyStatus(id: number, row: { status: string; graceExpiresAt: Date | null }): void {
+  const state = stateOf(row);
+  changed.set(id, state);
+  ownChanges.set(id, { state, notedAt: Date.now() });
+}
+
+function works(state: KeyState | undefined, now: number): boolean {
+  if (!state || state.status === "active") return true;
+  return state.status === "rotated" && state.graceExpiresAt !== null && state.graceExpiresAt > now;
+}
+
+/**
+ * True while widget tokens of this key may be used: the key is active, or
+ * rotated and inside its grace period. From memory while the poll is fresh,
+ * else from the database (a deleted key does not work).
+ */
+export async function widgetKeyWorks(apiKeyId: number, now = Date.now()): Promise<boolean> {
+  if (poller.isFresh()) return works(changed.get(apiKeyId), now);
+  const row = await db.apiKey.findUnique({ where: { id: apiKeyId }, select: { status: true, graceExpiresAt: true } });
+  return row !== null && works(stateOf(row), now);
+}

@@ -1,0 +1,58 @@
+// The one place that decides the security headers of every response: pages
+// (Remix documents, entry.server.tsx), the API (endpoint layer) and what the
+// HTTP server answers itself (static files, early 4xx). New pages inherit them
+// by path; nothing has to be added per route.
+import { randomBytes } from "node:crypto";
+
+/** Where the Shopify admin embeds the app (Shopify's own frame-ancestors guidance for embedded apps). */
+export const SHOPIFY_ADMIN_FRAME_ANCESTORS = "https://admin.shopify.com https://*.myshopify.com";
+
+/** A fresh CSP nonce for one HTML document (Remix's inline scripts carry it). */
+export const newNonce = () => randomBytes(16).toString("base64");
+
+/** Embedded admin pages and the Shopify OAuth/exit-iframe pages run inside the Shopify admin. */
+const embedded = (pathname: string) => /^\/(app|auth)(\/|$)/.test(pathname);
+
+/** Pages whose address carries a secret (share tokens, widget tokens): the address must not leak as a Referer. */
+const carriesToken = (pathname: string) => /^\/[a-z]{2}\/list(\/|$)/.test(pathname) || /^\/dialog(\/|$)/.test(pathname);
+
+/** Content-Security-Policy of an HTML page at `pathname`. */
+export function contentSecurityPolicy(pathname: string, nonce?: string): string {
+  const admin = embedded(pathname);
+  // App Bridge and Polaris assets come from Shopify's CDN on admin pages.
+  const shopifyCdn = admin ? " https://cdn.shopify.com" : "";
+  return [
+    "default-src 'self'",
+    `script-src 'self'${nonce ? ` 'nonce-${nonce}'` : ""}${shopifyCdn}`,
+    // React renders style attributes; styles cannot run code.
+    `style-src 'self' 'unsafe-inline'${shopifyCdn}`,
+    // Product images are stored copies or the shop's own https URLs.
+    "img-src 'self' https: data:",
+    `font-src 'self'${shopifyCdn}`,
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    `frame-ancestors ${admin ? SHOPIFY_ADMIN_FRAME_ANCESTORS : "'none'"}`,
+  ].join("; ");
+}
+
+/**
+ * Headers for a response at `pathname`: every response gets `nosniff` and a
+ * Referrer-Policy; HTML gets a CSP whose `frame-ancestors` allows only the
+ * Shopify admin on embedded pages and nobody elsewhere.
+ */
+export function securityHeaders(pathname: string, opts: { html: boolean; nonce?: string }): Record<string, string> {
+  const headers: Record<string, string> = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": carriesToken(pathname) ? "no-referrer" : "strict-origin-when-cross-origin",
+  };
+  if (opts.html) headers["Content-Security-Policy"] = contentSecurityPolicy(pathname, opts.nonce);
+  return headers;
+}
+
+/** Sets (replaces) the security headers on `headers`; HTML is read from its Content-Type. */
+export function applySecurityHeaders(headers: Headers, pathname: string, nonce?: string): void {
+  const html = /^text\/html/i.test(headers.get("content-type") ?? "");
+  for (const [name, value] of Object.entries(securityHeaders(pathname, { html, nonce }))) headers.set(name, value);
+}
