@@ -1,0 +1,103 @@
+// A real browser for storefront tests: Debian's chromium driven by
+// playwright-core (GUIDE section 4), plus a tiny "shop" web server on a
+// different origin from the app. Hosts ending in `.shop.test` resolve to
+// 127.0.0.1 inside the browser, so a shop page at http://a.shop.test:PORT is
+// cross-origin (and cross-site) to the app at http://127.0.0.1:PORT2.
+import { createServer, type Server } from "node:http";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { freePort } from "./net.ts";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+      "--host-resolver-rules=MAP *.shop.test 127.0.0.1",
+    ],
+    // Playwright turns the popup blocker off by default; the SDK's popup_blocked path needs it on.
+    ignoreDefaultArgs: ["--disable-popup-blocking"],
+  });
+}
+
+/** Collects console errors and uncaught page errors of every page of `context` (popups and frames included). */
+export function watchConsole(context: BrowserContext): { errors: string[] } {
+  const errors: string[] = [];
+  const watch = (page: Page) => {
+    page.on("console", (msg) => {
+      if (msg.type() === "error") errors.push(`${page.url()}: ${msg.text()}`);
+    });
+    page.on("pageerror", (err) => errors.push(`${page.url()}: ${err.message}`));
+  };
+  context.pages().forEach(watch);
+  context.on("page", watch);
+  return { errors };
+}
+
+export interface ShopServer {
+  /** Origin of the shop for `host` (e.g. "a.shop.test") → http://a.shop.test:PORT */
+  origin: (host?: string) => string;
+  /** Serves `html` at `path` (on every *.shop.test host). */
+  page: (path: string, html: string) => void;
+  /** Requests the shop received, newest last (path with query). */
+  requests: string[];
+  stop: () => Promise<void>;
+}
+
+/** A storefront stand-in: serves the HTML given per path; anything else 404. */
+export async function startShop(): Promise<ShopServer> {
+  const pages = new Map<string, string>();
+  const requests: string[] = [];
+  const port = await freePort();
+  const server: Server = createServer((req, res) => {
+    requests.push(req.url ?? "/");
+    const path = new URL(req.url ?? "/", "http://x").pathname;
+    const html = pages.get(path);
+    if (html === undefined) {
+      res.writeHead(404, { "content-type": "text/html" }).end("<!doctype html><title>Not found</title><h1>Not found</h1>");
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    origin: (host = "shop.shop.test") => `http://${host}:${port}`,
+    page: (path, html) => void pages.set(path, html),
+    requests,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: number;
+}
+
+/** Runs axe-core in `page` and returns the violations of impact serious or critical. */
+export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+  // evaluate() runs outside the page's CSP, so the page's own policy stays as served.
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    // @ts-expect-error axe is injected above
+    const result = await window.axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v: { id: string; impact: string | null; help: string; nodes: unknown[] }) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.length,
+    }));
+  });
+  return (violations as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
+}
