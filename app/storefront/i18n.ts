@@ -1,0 +1,137 @@
+// Texts of the hosted dialog pages (/dialog/save, /dialog/basket), German and
+// English. The language comes from the shop's locale (de-DE → de, else en).
+export type Lang = "de" | "en";
+
+export const langOf = (locale: string | null | undefined): Lang => (/^de\b/i.test(locale ?? "") ? "de" : "en");
+
+const de = {
+  loading: "Einen Moment …",
+  titleSave: "Auf die Wunschliste",
+  noContext: "Dieses Fenster wurde ohne Produkt geöffnet. Schließe es und drücke im Shop noch einmal auf den Merken-Knopf.",
+  welcome: "Merke dir dieses Produkt auf einer Wunschliste, die du teilen kannst.",
+  guest: "Als Gast fortfahren",
+  signIn: "Anmelden",
+  signUp: "Konto erstellen",
+  email: "E-Mail",
+  password: "Passwort",
+  passwordHint: "Mindestens 8 Zeichen",
+  back: "Zurück",
+  chooseList: "Liste wählen",
+  newList: "Neue Liste",
+  newListName: "Name der neuen Liste",
+  create: "Anlegen",
+  save: "Speichern",
+  saving: "Wird gespeichert …",
+  savedTo: (list: string) => `Gespeichert in „${list}“`,
+  close: "Schließen",
+  retry: "Erneut versuchen",
+  guestNote: "Du bist als Gast unterwegs. Melde dich an, um deine Listen auf allen Geräten zu behalten.",
+  signedInAs: (email: string) => `Angemeldet als ${email}`,
+  signOut: "Abmelden",
+  keepLists: "Anmelden und Listen behalten",
+  items: (n: number) => (n === 1 ? "1 Produkt" : `${n} Produkte`),
+  // basket drawer
+  titleBasket: "Deine Wunschliste",
+  basketEmpty: "Du hast in diesem Shop noch nichts gemerkt.",
+  basketSignedOut: "Merke dir Produkte mit dem Herz-Knopf – sie erscheinen dann hier.",
+  addToCart: "In den Warenkorb",
+  addAll: "Alle in den Warenkorb",
+  viewProduct: "Zum Produkt",
+  quantity: "Menge",
+  errors: {
+    usage_limit_reached: (until: string) => `Die Wunschliste dieses Shops ist bis ${until} pausiert.`,
+    network: "Keine Verbindung. Prüfe dein Internet und versuche es erneut.",
+    expired: "Dieses Fenster ist abgelaufen. Schließe es und drücke im Shop noch einmal auf den Merken-Knopf.",
+    invalid_wishlist: "In diese Liste kannst du nicht speichern. Wähle eine andere.",
+    invalid_credentials: "E-Mail oder Passwort ist falsch.",
+    email_exists: "Zu dieser E-Mail gibt es schon ein Konto. Melde dich an.",
+    weak_password: "Wähle ein Passwort mit mindestens 8 Zeichen.",
+    invalid_email: "Gib eine gültige E-Mail-Adresse ein.",
+    missing_name: "Gib der Liste einen Namen.",
+    bad_product: "Dieses Produkt kann nicht gespeichert werden: seine Adresse fehlt oder ist ungültig.",
+    other: (code: string) => `Etwas ist schiefgegangen (${code}). Bitte versuche es erneut.`,
+  },
+};
+
+const en: typeof de = {
+  loading: "One moment …",
+  titleSave: "Save to wishlist",
+  noContext: "This window was opened without a product. Close it and press the save button in the shop again.",
+  welcome: "Keep this product on a wishlist you can share.",
+  guest: "Continue as guest",
+  signIn: "Sign in",
+  signUp: "Create account",
+  email: "E-mail",
+  password: "Password",
+  passwordHint: "At least 8 characters",
+  back: "Back",
+  chooseList: "Choose a list",
+  newList: "New list",
+  newListName: "Name of the new list",
+  create: "Create",
+  save: "Save",
+  saving: "Saving …",
+  savedTo: (list: string) => `Saved to “${list}”`,
+  close: "Close",
+  retry: "Try again",
+  guestNote: "You are browsing as a guest. Sign in to keep your lists on every device.",
+  signedInAs: (email: string) => `Signed in as ${email}`,
+  signOut: "Sign out",
+  keepLists: "Sign in and keep my lists",
+  items: (n: number) => (n === 1 ? "1 product" : `${n} products`),
+  titleBasket: "Your wishlist",
+  basketEmpty: "You have not saved anything from this shop yet.",
+  basketSignedOut: "Save products with the heart button and they appear here.",
+  addToCart: "Add to cart",
+  addAll: "Add all to cart",
+  viewProduct: "View product",
+  quantity: "Quantity",
+  errors: {
+    usage_limit_reached: (until: string) => `This shop's wishlist is paused until ${until}.`,
+    network: "No connection. Check your internet and try again.",
+    expired: "This window has expired. Close it and press the save button in the shop again.",
+    invalid_wishlist: "You cannot save to this list. Choose another one.",
+    invalid_credentials: "E-mail or password is wrong.",
+    email_exists: "An account with this e-mail exists. Sign in instead.",
+    weak_password: "Choose a password with at least 8 characters.",
+    invalid_email: "Enter a valid e-mail address.",
+    missing_name: "Give the list a name.",
+    bad_product: "This product cannot be saved: its address is missing or invalid.",
+    other: (code: string) => `Something went wrong (${code}). Please try again.`,
+  },
+};
+
+export type Texts = typeof de;
+export const texts = (lang: Lang): Texts => (lang === "de" ? de : en);
+
+/** The first day of next month (UTC), when a paused Free plan accepts saves again (SPEC 3). */
+export function nextPeriodStart(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+/** A readable message for an API failure (`code` from the SPEC error body, or "network"). */
+export function errorText(t: Texts, lang: Lang, code: string): string {
+  const e = t.errors;
+  switch (code) {
+    case "usage_limit_reached":
+      return e.usage_limit_reached(new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" }).format(nextPeriodStart()));
+    case "network":
+      return e.network;
+    case "forbidden":
+    case "expired":
+      return e.expired;
+    case "invalid_wishlist":
+    case "invalid_credentials":
+    case "email_exists":
+    case "weak_password":
+    case "invalid_email":
+    case "missing_name":
+      return e[code];
+    case "missing_url":
+    case "invalid_url":
+    case "invalid_input":
+      return e.bad_product;
+    default:
+      return e.other(code);
+  }
+}
