@@ -213,7 +213,8 @@ export default function SaveDialog() {
       const attempt = async (s: UserSession, again: boolean): Promise<void> => {
         try {
           const result = await call<{ item_id: number; product_id: number }>("/widget/save", {
-            body: { wishlistId: list.db_id, product: c.product },
+            // siteDomain: the shop's checkout metadata is kept only for saves from its own origin (SPEC 2.6).
+            body: { wishlistId: list.db_id, product: c.product, siteDomain: new URL(c.claims.origin).hostname },
             widgetToken: c.token,
             accessToken: s.access_token,
           });

@@ -258,3 +258,23 @@ export async function testBasketWebhook(partnerId: number, publicId: string | un
     });
   }
 }
+
+/**
+ * The hosted drawer (`/dialog/basket?config=…`) for a basket: its storefront
+ * view and the sites that may frame it (a CSP `frame-ancestors` value) — the
+ * hosts the partner's active keys allow (any port, the app's own scheme), local
+ * hosts always (as init allows them), any site when a key has no allow-list
+ * (init accepts any origin for it too), nobody without an active key. Null
+ * when the basket is unknown.
+ */
+export async function basketDrawer(publicId: string | undefined) {
+  const row = await basketWithPlan(publicId);
+  if (!row) return null;
+  const keys = await db.apiKey.findMany({ where: { partnerId: row.partnerId, status: "active" }, select: { allowedDomains: true } });
+  const lists = keys.map((k) => (Array.isArray(k.allowedDomains) ? k.allowedDomains.filter((d): d is string => typeof d === "string") : []));
+  const hosts = new Set(["localhost", "127.0.0.1", ...lists.flat()]);
+  let frameAncestors = [...hosts].map((h) => `${h}:*`).join(" ");
+  if (lists.length === 0) frameAncestors = "'none'"; // no key can start a widget session
+  else if (lists.some((l) => l.length === 0)) frameAncestors = "*";
+  return { basket: publicView(row, getPlan(row.partner.plan)?.webhooks ?? false), frameAncestors };
+}

@@ -16,8 +16,14 @@ const embedded = (pathname: string) => /^\/(app|auth)(\/|$)/.test(pathname);
 /** Pages whose address carries a secret (share tokens, widget tokens): the address must not leak as a Referer. */
 const carriesToken = (pathname: string) => /^\/[a-z]{2}\/list(\/|$)/.test(pathname) || /^\/dialog(\/|$)/.test(pathname);
 
+/**
+ * A page that specific sites may frame (the basket drawer) names them in this
+ * header from its route; it is consumed here and never sent.
+ */
+export const FRAME_ANCESTORS_HEADER = "x-wish-frame-ancestors";
+
 /** Content-Security-Policy of an HTML page at `pathname`. */
-export function contentSecurityPolicy(pathname: string, nonce?: string): string {
+export function contentSecurityPolicy(pathname: string, nonce?: string, frameAncestors?: string): string {
   const admin = embedded(pathname);
   // App Bridge and Polaris assets come from Shopify's CDN on admin pages.
   const shopifyCdn = admin ? " https://cdn.shopify.com" : "";
@@ -33,7 +39,7 @@ export function contentSecurityPolicy(pathname: string, nonce?: string): string 
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    `frame-ancestors ${admin ? SHOPIFY_ADMIN_FRAME_ANCESTORS : "'none'"}`,
+    `frame-ancestors ${admin ? SHOPIFY_ADMIN_FRAME_ANCESTORS : (frameAncestors ?? "'none'")}`,
   ].join("; ");
 }
 
@@ -42,17 +48,19 @@ export function contentSecurityPolicy(pathname: string, nonce?: string): string 
  * Referrer-Policy; HTML gets a CSP whose `frame-ancestors` allows only the
  * Shopify admin on embedded pages and nobody elsewhere.
  */
-export function securityHeaders(pathname: string, opts: { html: boolean; nonce?: string }): Record<string, string> {
+export function securityHeaders(pathname: string, opts: { html: boolean; nonce?: string; frameAncestors?: string }): Record<string, string> {
   const headers: Record<string, string> = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": carriesToken(pathname) ? "no-referrer" : "strict-origin-when-cross-origin",
   };
-  if (opts.html) headers["Content-Security-Policy"] = contentSecurityPolicy(pathname, opts.nonce);
+  if (opts.html) headers["Content-Security-Policy"] = contentSecurityPolicy(pathname, opts.nonce, opts.frameAncestors);
   return headers;
 }
 
 /** Sets (replaces) the security headers on `headers`; HTML is read from its Content-Type. */
 export function applySecurityHeaders(headers: Headers, pathname: string, nonce?: string): void {
   const html = /^text\/html/i.test(headers.get("content-type") ?? "");
-  for (const [name, value] of Object.entries(securityHeaders(pathname, { html, nonce }))) headers.set(name, value);
+  const frameAncestors = headers.get(FRAME_ANCESTORS_HEADER) ?? undefined;
+  headers.delete(FRAME_ANCESTORS_HEADER);
+  for (const [name, value] of Object.entries(securityHeaders(pathname, { html, nonce, frameAncestors }))) headers.set(name, value);
 }

@@ -1,0 +1,167 @@
+// The hosted basket drawer (SPEC 4.5, 4.7 {hosted_basket_url}), framed by
+// basket-integration.js on the shop's page as /dialog/basket?config=bkt_…&locale=…
+// (docs/storefront-protocol.md "Basket drawer"). The server renders the shell
+// with the basket's colour; the widget token and the shopper's access token
+// arrive by postMessage from the shop page, only from the token's origin.
+import { json, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { basketDrawer } from "~/domains/baskets/baskets.server";
+import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers";
+import { ApiFailure, call, formatPrice, tell, widgetClaims } from "~/storefront/client";
+import { errorText, langOf, texts } from "~/storefront/i18n";
+import dialogCss from "~/storefront/dialog.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: dialogCss }];
+export const meta: MetaFunction = () => [{ title: "Wishlist" }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const drawer = await basketDrawer(url.searchParams.get("config") ?? undefined);
+  if (!drawer) throw new Response("Not found", { status: 404 });
+  const { id, primaryColor } = drawer.basket;
+  return json(
+    { id, primaryColor: /^#[0-9a-f]{3,8}$/i.test(primaryColor ?? "") ? primaryColor : null, lang: langOf(url.searchParams.get("locale")) },
+    { headers: { [FRAME_ANCESTORS_HEADER]: drawer.frameAncestors } },
+  );
+}
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => {
+  const frameAncestors = loaderHeaders.get(FRAME_ANCESTORS_HEADER);
+  return { "Cache-Control": "no-store", ...(frameAncestors ? { [FRAME_ANCESTORS_HEADER]: frameAncestors } : {}) };
+};
+
+interface Saved {
+  item_id: number;
+  title: string | null;
+  url: string | null;
+  imageUrl: string | null;
+  price_minor: number | null;
+  currency: string | null;
+  variantId: string | null;
+  checkoutMeta: Record<string, unknown> | null;
+}
+
+interface CartLine {
+  variantId: string;
+  quantity: number;
+}
+
+/** The checkout line of a saved product: its variant and quantity (default 1), or null without a variant. */
+function lineOf(p: Saved): CartLine | null {
+  const meta = p.checkoutMeta ?? {};
+  const variant = p.variantId ?? meta.variantId ?? meta.variant_id;
+  if (variant === undefined || variant === null || variant === "") return null;
+  const quantity = Number(meta.quantity);
+  return { variantId: String(variant), quantity: Number.isInteger(quantity) && quantity > 0 && quantity <= 999 ? quantity : 1 };
+}
+
+type State = { name: "waiting" } | { name: "signed-out" } | { name: "list"; products: Saved[] } | { name: "error"; code: string };
+
+export default function BasketDrawer() {
+  const { id, primaryColor, lang } = useLoaderData<typeof loader>();
+  const t = texts(lang);
+  const [state, setState] = useState<State>({ name: "waiting" });
+  const shop = useRef<{ origin: string; token: string } | null>(null);
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      const data = event.data;
+      if (event.source !== window.parent || data?.source !== "wish" || data.type !== "basket-init" || typeof data.token !== "string") return;
+      // Only the page the widget token was minted for may hand over its session.
+      const claims = widgetClaims(data.token);
+      if (!claims || claims.origin !== event.origin) return;
+      shop.current = { origin: claims.origin, token: data.token };
+      void load(data.token, typeof data.accessToken === "string" ? data.accessToken : null);
+    };
+    const load = async (token: string, accessToken: string | null) => {
+      void call(`/baskets/${id}/event`, { body: { type: "open" } }).catch(() => undefined);
+      if (!accessToken) return setState({ name: "signed-out" });
+      try {
+        const { products } = await call<{ products: Saved[] }>("/widget/saved-products", { widgetToken: token, accessToken });
+        setState({ name: "list", products });
+      } catch (err) {
+        setState({ name: "error", code: err instanceof ApiFailure ? err.code : "network" });
+      }
+    };
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && close();
+    window.addEventListener("message", onMessage);
+    window.addEventListener("keydown", onKey);
+    // The ready signal carries nothing, so any parent may hear it.
+    window.parent.postMessage({ source: "wish", type: "basket-ready" }, "*");
+    return () => {
+      window.removeEventListener("message", onMessage);
+      window.removeEventListener("keydown", onKey);
+    };
+  }, [id]);
+
+  const close = () => shop.current && tell(window.parent, shop.current.origin, { type: "basket-close" });
+
+  const checkout = async (lines: CartLine[]) => {
+    if (!shop.current || lines.length === 0) return;
+    await call(`/baskets/${id}/event`, { body: { type: "checkout_started", meta: { lines } } }).catch(() => undefined);
+    tell(window.parent, shop.current.origin, { type: "cart", lines });
+  };
+
+  const products = state.name === "list" ? state.products : [];
+  const lines = products.map(lineOf).filter((l): l is CartLine => l !== null);
+
+  return (
+    <main className="dialog" lang={lang} style={primaryColor ? ({ "--accent": primaryColor } as React.CSSProperties) : undefined} aria-busy={state.name === "waiting"}>
+      <div className="header">
+        <h1>{t.titleBasket}</h1>
+        <button type="button" className="link" onClick={close}>
+          {t.close}
+        </button>
+      </div>
+      {state.name === "waiting" && <p>{t.loading}</p>}
+      {state.name === "signed-out" && <p>{t.basketSignedOut}</p>}
+      {state.name === "error" && (
+        <p className="alert" role="alert">
+          {errorText(t, lang, state.code)}
+        </p>
+      )}
+      {state.name === "list" && products.length === 0 && <p>{t.basketEmpty}</p>}
+      {products.length > 0 && (
+        <>
+          <ul className="items">
+            {products.map((p) => {
+              const line = lineOf(p);
+              const price = formatPrice(p.price_minor, p.currency, lang);
+              return (
+                <li key={p.item_id}>
+                  {p.imageUrl && /^https?:\/\//.test(p.imageUrl) ? <img src={p.imageUrl} alt="" /> : null}
+                  <div className="info">
+                    <strong>{p.title ?? p.url}</strong>
+                    {price && <span>{price}</span>}
+                    {line && (
+                      <span className="muted">
+                        {t.quantity}: {line.quantity}
+                      </span>
+                    )}
+                    {line ? (
+                      <button type="button" className="primary" aria-label={`${t.addToCart}: ${p.title ?? p.url}`} onClick={() => void checkout([line])}>
+                        {t.addToCart}
+                      </button>
+                    ) : (
+                      p.url && /^https?:\/\//.test(p.url) && (
+                        <a className="button" href={p.url} target="_top" rel="noopener">
+                          {t.viewProduct}
+                        </a>
+                      )
+                    )}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+          {lines.length > 1 && (
+            <button type="button" className="primary" style={{ width: "100%" }} onClick={() => void checkout(lines)}>
+              {t.addAll}
+            </button>
+          )}
+        </>
+      )}
+    </main>
+  );
+}
