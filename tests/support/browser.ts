@@ -85,8 +85,8 @@ export interface AxeViolation {
   nodes: number;
 }
 
-/** Runs axe-core in `page` and returns the violations of impact serious or critical. */
-export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]> {
+/** Runs axe-core in `page` (or a frame) and returns the violations of impact serious or critical. */
+export async function seriousA11yViolations(page: Pick<Page, "evaluate">): Promise<AxeViolation[]> {
   // evaluate() runs outside the page's CSP, so the page's own policy stays as served.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
