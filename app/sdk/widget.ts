@@ -260,8 +260,11 @@ function createInstance(initial?: Options, page = false) {
     const ready = widgetSession().then(
       (init) => {
         const fragment = { token: init.token, product: JSON.stringify(product), locale: locale() };
-        win.location.href = stripSlash(cfg.widgetUrl) + "/dialog/save#" + new URLSearchParams(fragment).toString();
-        emit("open", { token: init.token });
+        // Closed by the shopper while init ran: `close` was emitted, nothing to open.
+        if (!win.closed) {
+          win.location.href = stripSlash(cfg.widgetUrl) + "/dialog/save#" + new URLSearchParams(fragment).toString();
+          emit("open", { token: init.token });
+        }
         return { token: init.token };
       },
       (err: WidgetError) => {

@@ -268,6 +268,33 @@ describe("widget.js binding", () => {
   });
 });
 
+describe("widget.js messages", () => {
+  it("ignores messages from its popup once it shows another origin", async () => {
+    const { key } = await testKey();
+    const { page, context } = await openShop(`<button data-wish data-url="https://brand.example/p">Save</button>${widgetTag(`data-wish-key="${key}"`)}`);
+    const [popup] = await Promise.all([context.waitForEvent("page"), page.click("button")]);
+    await popup.waitForURL(/\/dialog\/save#/);
+    const evil = shop.origin("evil.shop.test");
+    shop.page(
+      "/evil",
+      `<!doctype html><html lang="en"><head><title>Evil</title>${HEAD}</head><body><script>
+        opener.postMessage({ source: "wish", type: "saved", item: { product: { url: "https://brand.example/p" } } }, "*");
+        opener.postMessage({ source: "wish", type: "close" }, "*");
+        document.title = "sent";
+      </script></body></html>`,
+    );
+    // Navigated by the page itself (a browser-initiated goto would cut the opener).
+    await Promise.all([popup.waitForURL(evil + "/evil"), popup.evaluate((url) => (location.href = url), evil + "/evil")]);
+    await popup.waitForFunction(() => document.title === "sent");
+    await page.waitForTimeout(200);
+    expect((await events(page)).map((e) => e.name)).toEqual(["open"]);
+    expect(await page.getAttribute("button", "aria-pressed")).toBe("false");
+    await popup.close();
+    await waitForEvent(page, "close");
+    await context.close();
+  });
+});
+
 describe("widget.js errors", () => {
   it("open() outside a user gesture: popup_blocked, no popup", async () => {
     const { key } = await testKey();
@@ -440,6 +467,7 @@ describe("widget.js saved state", () => {
     const { page, context } = await openShop(
       `<button id="saved" data-wish data-url="https://brand.example/products/saved/?utm_campaign=x">Saved one</button>
        <button id="other" data-wish data-url="https://brand.example/products/other">Other</button>
+       <button id="third" data-wish data-url="https://brand.example/products/third">Third</button>
        ${widgetTag(`data-wish-key="${key}"`)}`,
       { sid },
     );
@@ -470,6 +498,18 @@ describe("widget.js saved state", () => {
     expect(savedEvent!.item).toEqual(item);
     await expect.poll(() => page.getAttribute("#other", "aria-pressed")).toBe("true");
     expect(await page.getAttribute("#other", "class")).toContain("wish-saved");
+
+    // A `session` message (the dialog stored a session) refreshes the saved state from the server.
+    expect(await page.getAttribute("#third", "aria-pressed")).toBe("false");
+    const third = await api.post("/widget/save", {
+      token: user.accessToken,
+      headers: { "x-widget-token": dialogToken, origin },
+      body: { wishlistId: me.body.list.db_id, product: { url: "https://brand.example/products/third" } },
+    });
+    expect(third.status).toBe(200);
+    await popup.evaluate((target) => window.opener.postMessage({ source: "wish", type: "session" }, target), origin);
+    await expect.poll(() => page.getAttribute("#third", "aria-pressed")).toBe("true");
+    expect((await events(page)).filter((e) => e.name === "saved")).toHaveLength(1);
     await popup.close();
     await waitForEvent(page, "close");
     expect(await page.evaluate(() => localStorage.getItem("wish:sid"))).toBe(sid);
