@@ -140,4 +140,6 @@ function off(event: string, cb: Listener) {
   listeners[event]?.delete(cb);
 }
 
-(window as unknown as { WishBasket: unknown }).WishBasket = { init, open, close, on, off };
+// A second copy of the script on the page leaves the first in charge.
+const global = window as unknown as { WishBasket?: unknown };
+global.WishBasket ??= { init, open, close, on, off };

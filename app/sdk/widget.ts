@@ -354,14 +354,17 @@ function createInstance(initial?: Options, page = false) {
 }
 
 // The page's instance: configured from the script tag or <html>, binds [data-wish] buttons.
-const key = tagAttr("key") || tagAttr("public-key");
-const WishWidget = createInstance(undefined, true);
-(window as unknown as { WishWidget: typeof WishWidget }).WishWidget = WishWidget;
-if (key) {
-  WishWidget.init({
-    key,
-    environment: tagAttr("environment"),
-    locale: tagAttr("locale"),
-    allowedDomains: tagAttr("allowed-domains"),
-  });
+// A second copy of the script on the page (theme plus app embed) leaves the first in charge.
+const global = window as unknown as { WishWidget?: ReturnType<typeof createInstance> };
+if (!global.WishWidget) {
+  const key = tagAttr("key") || tagAttr("public-key");
+  const WishWidget = (global.WishWidget = createInstance(undefined, true));
+  if (key) {
+    WishWidget.init({
+      key,
+      environment: tagAttr("environment"),
+      locale: tagAttr("locale"),
+      allowedDomains: tagAttr("allowed-domains"),
+    });
+  }
 }

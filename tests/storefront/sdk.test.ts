@@ -295,6 +295,25 @@ describe("widget.js messages", () => {
   });
 });
 
+describe("widget.js loaded twice", () => {
+  it("the first copy stays in charge: one binding, one dialog per click", async () => {
+    const { key } = await testKey();
+    const { page, context } = await openShop(
+      `<button data-wish data-url="https://brand.example/p">Save</button>
+       ${widgetTag(`data-wish-key="${key}"`)}<script src="${app()}/sdk/v1/widget.js" data-wish-key="pk_test_second"></script>`,
+    );
+    expect(await page.evaluate(() => (window as any).WishWidget.config.key)).toBe(key);
+    const [popup] = await Promise.all([context.waitForEvent("page"), page.click("button")]);
+    await popup.waitForURL(/\/dialog\/save#/);
+    await waitForEvent(page, "open");
+    await page.waitForTimeout(300);
+    expect((await events(page)).map((e) => e.name)).toEqual(["open"]);
+    await popup.close();
+    await waitForEvent(page, "close");
+    await context.close();
+  });
+});
+
 describe("widget.js errors", () => {
   it("open() outside a user gesture: popup_blocked, no popup", async () => {
     const { key } = await testKey();
