@@ -57,9 +57,11 @@ function urlKey(raw: string): string {
   }
 }
 
+const urlOf = (o: Options) => str(o.productUrl) || str(o.url) || "";
+
 /** SPEC 4.7 product options (with aliases) → the SaveProductInput the dialog receives. */
 function toProduct(o: Options): Product | null {
-  const raw = str(o.productUrl) || str(o.url);
+  const raw = urlOf(o);
   if (!raw) return null;
   let url: string;
   try {
@@ -187,7 +189,7 @@ function createInstance(initial?: Options, page = false) {
         });
         for (const p of res.products) if (p.url) saved.add(urlKey(p.url));
       }
-      buttons.forEach((opts, el) => showSaved(el, saved.has(urlKey(String(opts().url ?? opts().productUrl ?? "")))));
+      buttons.forEach((opts, el) => showSaved(el, saved.has(urlKey(urlOf(opts())))));
     } catch (err) {
       // Saved state is decoration; only an init refusal is worth telling the shop.
       if ((err as WidgetError).code === "subscription_required") emit("error", err);
@@ -206,7 +208,7 @@ function createInstance(initial?: Options, page = false) {
     if (!msg) return;
     if (msg.type === "saved") {
       const url = (msg.item as { product?: { url?: string } } | undefined)?.product?.url;
-      if (url) buttons.forEach((opts, el) => urlKey(String(opts().url ?? opts().productUrl ?? "")) === urlKey(url) && showSaved(el, true));
+      if (url) buttons.forEach((opts, el) => urlKey(urlOf(opts())) === urlKey(url) && showSaved(el, true));
       emit("saved", msg.item);
       void refreshSaved();
     } else if (msg.type === "session") void refreshSaved();
