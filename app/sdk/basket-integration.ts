@@ -1,0 +1,145 @@
+// basket-integration.js: opens the hosted basket drawer on a shop page and
+// turns its "add to cart" into the shop's cart URL. Global `WishBasket`;
+// handshake and messages per docs/storefront-protocol.md "Basket drawer".
+import { APP_URL, call, eachElement, initWidget, isGerman, originOf, restoreAccessToken, stripSlash, widgetError, wishMessage } from "./common";
+import { cartPlan } from "./cart";
+
+interface BasketOptions {
+  apiKey?: string;
+  configId?: string;
+  cartUrl?: string;
+  locale?: string;
+  apiBase?: string;
+  widgetUrl?: string;
+}
+
+interface BasketConfig {
+  id: string;
+  layout: string;
+  primaryColor: string;
+}
+
+type Listener = (payload?: unknown) => void;
+
+const listeners: Record<string, Set<Listener>> = {};
+const emit = (event: string, payload?: unknown) => listeners[event]?.forEach((cb) => cb(payload));
+
+let opts: Required<Omit<BasketOptions, "locale">> & { locale: string };
+let config: BasketConfig | null = null;
+let frame: HTMLIFrameElement | null = null;
+let backdrop: HTMLDivElement | null = null;
+let bound = false;
+
+// Drawer slides in from the right; modal is centred; page covers the viewport.
+const LAYOUT: Record<string, string> = {
+  drawer: "top:0;right:0;width:min(420px,100vw);height:100%;",
+  modal: "top:50%;left:50%;transform:translate(-50%,-50%);width:min(520px,94vw);height:min(720px,90vh);border-radius:12px;",
+  page: "inset:0;width:100%;height:100%;",
+};
+
+function open(): void {
+  if (!config) {
+    emit("error", widgetError("not_initialised", "Call WishBasket.init first"));
+    return;
+  }
+  if (frame) return;
+  const locale = opts.locale || document.documentElement.lang || "de-DE";
+  backdrop = document.createElement("div");
+  backdrop.style.cssText = "position:fixed;inset:0;background:rgba(0,0,0,.4);z-index:2147483646;";
+  backdrop.addEventListener("click", close);
+  frame = document.createElement("iframe");
+  frame.title = isGerman(locale) ? "Wunschliste" : "Wishlist";
+  frame.src = stripSlash(opts.widgetUrl) + "/dialog/basket?" + new URLSearchParams({ config: config.id, locale });
+  frame.style.cssText = "position:fixed;border:0;background:#fff;z-index:2147483647;" + (LAYOUT[config.layout] || LAYOUT.drawer);
+  document.body.append(backdrop, frame);
+  frame.focus();
+  emit("open");
+}
+
+function close(): void {
+  if (!frame) return;
+  frame.remove();
+  backdrop?.remove();
+  frame = backdrop = null;
+  emit("close");
+}
+
+async function handshake(target: Window): Promise<void> {
+  try {
+    const init = await initWidget(opts.apiBase, opts.apiKey);
+    const accessToken = await restoreAccessToken(opts.apiBase, init);
+    target.postMessage({ source: "wish", type: "basket-init", token: init.token, accessToken }, originOf(opts.widgetUrl));
+  } catch (err) {
+    close();
+    emit("error", err);
+  }
+}
+
+async function addToCart(lines: unknown): Promise<void> {
+  const plan = cartPlan(opts.cartUrl, lines);
+  // Shopify's /cart/add adds on GET: all but the last line in the background, in order.
+  for (const url of plan.requests) await fetch(url, { credentials: "include" }).catch(() => undefined);
+  if (plan.navigate) location.assign(plan.navigate);
+}
+
+function onMessage(ev: MessageEvent): void {
+  const msg = frame && wishMessage(ev, originOf(opts.widgetUrl), frame.contentWindow);
+  if (!msg) return;
+  if (msg.type === "basket-ready") void handshake(ev.source as Window);
+  else if (msg.type === "cart") void addToCart(msg.lines);
+  else if (msg.type === "basket-close") close();
+}
+
+/** Reads the basket configuration (`GET /baskets/{id}`) and binds `[data-wish-basket]` openers. */
+async function init(options: BasketOptions = {}): Promise<BasketConfig> {
+  const fail = (code: string, message: string) => {
+    const err = widgetError(code, message);
+    emit("error", err);
+    return Promise.reject(err);
+  };
+  if (!options.apiKey) return fail("key_required", "WishBasket.init needs apiKey");
+  if (!options.configId) return fail("invalid_input", "WishBasket.init needs configId (bkt_…)");
+  if (!options.cartUrl || !options.cartUrl.includes("{variant_id}")) {
+    return fail("invalid_input", "cartUrl must contain {variant_id}");
+  }
+  opts = {
+    apiKey: options.apiKey,
+    configId: options.configId,
+    cartUrl: options.cartUrl,
+    locale: options.locale || "",
+    apiBase: options.apiBase || APP_URL,
+    widgetUrl: options.widgetUrl || APP_URL,
+  };
+  try {
+    config = await call<BasketConfig>(opts.apiBase, "/baskets/" + encodeURIComponent(opts.configId));
+  } catch (err) {
+    config = null;
+    emit("error", err);
+    throw err;
+  }
+  if (!bound) {
+    bound = true;
+    addEventListener("message", onMessage);
+    addEventListener("keydown", (ev) => ev.key === "Escape" && close());
+    eachElement("[data-wish-basket]", (el) =>
+      el.addEventListener("click", (ev) => {
+        ev.preventDefault();
+        open();
+      }),
+    );
+  }
+  return config;
+}
+
+function on(event: string, cb: Listener) {
+  (listeners[event] ??= new Set()).add(cb);
+  return () => off(event, cb);
+}
+
+function off(event: string, cb: Listener) {
+  listeners[event]?.delete(cb);
+}
+
+// A second copy of the script on the page leaves the first in charge.
+const global = window as unknown as { WishBasket?: unknown };
+global.WishBasket ??= { init, open, close, on, off };

@@ -1,0 +1,146 @@
+// Shared by the shop-page scripts (widget.ts, basket-integration.ts): tag
+// attributes, API calls, the widget session id and message checks
+// (docs/storefront-protocol.md). Plain DOM, no framework: every byte here
+// ships to every shop page.
+
+/** Replaced by the server with APP_URL when it serves the script (app/domains/sdk/scripts.server.ts). */
+export const APP_URL = "__WISH_APP_URL__";
+/** Replaced by the server with the anon key (SPEC 5 rule 1: public by design). */
+const ANON_KEY = "__WISH_ANON_KEY__";
+const SID_KEY = "wish:sid";
+
+export interface WidgetError extends Error {
+  code: string;
+  status?: number;
+  trial_expired?: boolean;
+}
+
+export function widgetError(code: string, message?: string, extra?: Record<string, unknown>): WidgetError {
+  const err = new Error(message || code) as WidgetError;
+  err.name = "WidgetError";
+  err.code = code;
+  return Object.assign(err, extra);
+}
+
+// Captured while the script runs: document.currentScript is null afterwards.
+const ownScript = document.currentScript;
+
+/** `data-wish-<name>` from the script's own tag, else from `<html>`. */
+export function tagAttr(name: string): string | undefined {
+  const attr = "data-wish-" + name;
+  return ownScript?.getAttribute(attr) || document.documentElement.getAttribute(attr) || undefined;
+}
+
+export const stripSlash = (url: string) => url.replace(/\/+$/, "");
+export const originOf = (url: string) => new URL(url, location.href).origin;
+
+export interface Call {
+  method?: string;
+  body?: unknown;
+  /** Authorization: Bearer … (public key or user access token). */
+  bearer?: string;
+  widgetToken?: string;
+}
+
+/** A JSON API call; rejects with the server's error code (or `network_error`). */
+export async function call<T>(apiBase: string, path: string, opts: Call = {}): Promise<T> {
+  const headers: Record<string, string> = { apikey: ANON_KEY };
+  if (opts.body !== undefined) headers["content-type"] = "application/json";
+  if (opts.bearer) headers.authorization = "Bearer " + opts.bearer;
+  if (opts.widgetToken) headers["x-widget-token"] = opts.widgetToken;
+  let res: Response;
+  try {
+    res = await fetch(stripSlash(apiBase) + "/api/v1" + path, {
+      method: opts.method || "GET",
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      credentials: "omit",
+    });
+  } catch (e) {
+    throw widgetError("network_error", (e as Error).message);
+  }
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const { error, message, ...rest } = data || {};
+    throw widgetError(typeof error === "string" ? error : "http_" + res.status, message, { ...rest, status: res.status });
+  }
+  return data as T;
+}
+
+// localStorage can throw (disabled storage, sandboxed frames): the widget then works without a stored sid.
+export function getSid(): string | null {
+  try {
+    return localStorage.getItem(SID_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function setSid(sid: string): void {
+  try {
+    localStorage.setItem(SID_KEY, sid);
+  } catch {
+    /* no storage: the sid lives for this page only */
+  }
+}
+
+export interface InitResult {
+  token: string;
+  sid: string;
+  basketConfig: unknown;
+}
+
+/** `POST /widget/init` for this page's origin, reusing and storing the widget session id. */
+export async function initWidget(apiBase: string, key: string): Promise<InitResult> {
+  const sid = getSid();
+  const res = await call<InitResult>(apiBase, "/widget/init", {
+    method: "POST",
+    bearer: key,
+    body: sid ? { origin: location.origin, sid } : { origin: location.origin },
+  });
+  if (!res || typeof res.token !== "string") throw widgetError("init_no_token", "Init returned no widget token");
+  if (res.sid && res.sid !== sid) setSid(res.sid);
+  return res;
+}
+
+/** The shopper's stored session for this sid (access token), or null. */
+export async function restoreAccessToken(apiBase: string, init: InitResult): Promise<string | null> {
+  const res = await call<{ session: { access_token: string } | null }>(apiBase, "/widget/session-restore", {
+    method: "POST",
+    widgetToken: init.token,
+    body: { sid: init.sid },
+  });
+  return res.session ? res.session.access_token : null;
+}
+
+/** A `{source: "wish"}` message from `source` on the app's origin, else null. */
+export function wishMessage(ev: MessageEvent, appOrigin: string, source: unknown): { type?: string; [k: string]: unknown } | null {
+  const data = ev.data;
+  if (ev.origin !== appOrigin || !source || ev.source !== source) return null;
+  return data && typeof data === "object" && data.source === "wish" ? data : null;
+}
+
+/** Calls fn for every element matching `selector` now and whenever one is added (one observer, no polling). */
+export function eachElement(selector: string, fn: (el: HTMLElement) => void): void {
+  const seen = new WeakSet<HTMLElement>();
+  const visit = (el: HTMLElement) => {
+    if (seen.has(el)) return;
+    seen.add(el);
+    fn(el);
+  };
+  const scan = (root: ParentNode) => {
+    if (root instanceof HTMLElement && root.matches(selector)) visit(root);
+    root.querySelectorAll<HTMLElement>(selector).forEach(visit);
+  };
+  const start = () => {
+    scan(document);
+    new MutationObserver((records) => {
+      for (const r of records) r.addedNodes.forEach((n) => n instanceof HTMLElement && scan(n));
+    }).observe(document.documentElement, { childList: true, subtree: true });
+  };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+}
+
+/** German for `de*` locales, English otherwise. */
+export const isGerman = (locale: string) => /^de/i.test(locale);

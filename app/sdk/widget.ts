@@ -1,0 +1,372 @@
+// widget.js: the save-to-wishlist button on shop pages (SPEC 4.7, 6.1). Global
+// `WishWidget`; the popup flow and messages follow docs/storefront-protocol.md.
+import {
+  APP_URL,
+  call,
+  eachElement,
+  getSid,
+  initWidget,
+  isGerman,
+  originOf,
+  restoreAccessToken,
+  stripSlash,
+  tagAttr,
+  widgetError,
+  wishMessage,
+  type InitResult,
+  type WidgetError,
+} from "./common";
+
+type Listener = (payload?: unknown) => void;
+type Options = Record<string, unknown>;
+
+interface Product {
+  url: string;
+  title?: string;
+  description?: string;
+  imageUrl?: string;
+  price?: number;
+  currency?: string;
+  marketCode: string;
+  offerId?: number;
+  metadata?: Record<string, unknown>;
+}
+
+export interface Handle {
+  ready: Promise<{ token: string }>;
+  close: () => void;
+}
+
+const str = (v: unknown) => (typeof v === "string" && v ? v : undefined);
+const int = (v: unknown) => {
+  const n = typeof v === "string" && v.trim() ? Number(v) : v;
+  return typeof n === "number" && Number.isInteger(n) ? n : undefined;
+};
+
+// Visit-tracking parameters; the server canonicalises fully, this is only for matching saved buttons.
+const TRACKING = /^(utm_|pk_|mtm_|hsa_)|^(gclid|fbclid|msclkid|dclid|gbraid|wbraid|yclid|igshid|mc_cid|mc_eid|_ga|_gl|srsltid)$/i;
+
+function urlKey(raw: string): string {
+  try {
+    const url = new URL(raw, location.href);
+    const kept = [...url.searchParams].filter(([k]) => !TRACKING.test(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const query = new URLSearchParams(kept).toString();
+    return stripSlash(url.origin + url.pathname) + (query ? "?" + query : "");
+  } catch {
+    return raw;
+  }
+}
+
+const urlOf = (o: Options) => str(o.productUrl) || str(o.url) || "";
+
+/** SPEC 4.7 product options (with aliases) → the SaveProductInput the dialog receives. */
+function toProduct(o: Options): Product | null {
+  const raw = urlOf(o);
+  if (!raw) return null;
+  let url: string;
+  try {
+    url = new URL(raw, location.href).href;
+  } catch {
+    return null;
+  }
+  const id = o.productId ?? o.id;
+  let metadata = o.metadata && typeof o.metadata === "object" ? { ...(o.metadata as Options) } : undefined;
+  if (id !== undefined && id !== null && id !== "") metadata = { ...metadata, product_id: String(id) };
+  return {
+    url,
+    title: str(o.title),
+    description: str(o.description),
+    imageUrl: str(o.imageUrl),
+    price: int(o.price),
+    currency: str(o.currency),
+    marketCode: str(o.locale) || str(o.marketCode) || "de-DE",
+    offerId: int(o.offerId),
+    metadata,
+  };
+}
+
+/** A `[data-wish]` button's attributes (SPEC 4.7 table) as product options. */
+function buttonOptions(el: HTMLElement): Options {
+  const d = el.dataset;
+  let metadata: unknown;
+  try {
+    metadata = d.metadata ? JSON.parse(d.metadata) : undefined;
+  } catch {
+    metadata = undefined; // malformed JSON from the shop's template: save without it
+  }
+  return {
+    url: d.url,
+    id: d.id,
+    offerId: d.offerId,
+    title: d.title,
+    description: d.description,
+    imageUrl: d.imageUrl,
+    price: d.price,
+    currency: d.currency,
+    marketCode: d.market,
+    metadata,
+  };
+}
+
+function hostAllowed(list: string[]): boolean {
+  const host = location.hostname;
+  if (!list.length || /^(localhost|127\.0\.0\.1|\[::1\])$/.test(host) || /\.localhost$/.test(host)) return true;
+  return list.some((d) => (d.startsWith("*.") ? host.endsWith(d.slice(1)) && host.length > d.length - 1 : host === d));
+}
+
+function createInstance(initial?: Options, page = false) {
+  const listeners: Record<string, Set<Listener>> = {};
+  const buttons = new Map<HTMLElement, () => Options>();
+  const cfg = {
+    key: "",
+    environment: "",
+    locale: "",
+    allowedDomains: [] as string[],
+    apiBase: APP_URL,
+    widgetUrl: APP_URL,
+  };
+  let initialised = false;
+  // Set by subscription_required: the shop's trial ended, buttons stop opening the dialog.
+  let disabled: WidgetError | null = null;
+  let session: { at: number; init: Promise<InitResult> } | null = null;
+  let popup: Window | null = null;
+  let stopWatch: (() => void) | null = null;
+  let listening = false;
+
+  const emit = (event: string, payload?: unknown) => {
+    listeners[event]?.forEach((cb) => {
+      try {
+        cb(payload);
+      } catch (e) {
+        setTimeout(() => {
+          throw e; // a shop's listener error surfaces as its own, without breaking the widget
+        });
+      }
+    });
+  };
+
+  const fail = (err: WidgetError): Handle => {
+    emit("error", err);
+    const ready = Promise.reject(err);
+    ready.catch(() => undefined);
+    return { ready, close: () => undefined };
+  };
+
+  const locale = () => cfg.locale || document.documentElement.lang || "de-DE";
+
+  /** Init once per widget-token lifetime (10 min; renewed a minute early). */
+  const widgetSession = () => {
+    if (!session || Date.now() - session.at > 9 * 60_000) {
+      const current = { at: Date.now(), init: initWidget(cfg.apiBase, cfg.key) };
+      current.init.catch((err: WidgetError) => {
+        if (session === current) session = null;
+        if (err.code === "subscription_required") {
+          err.trial_expired = true;
+          disabled = err;
+        }
+      });
+      session = current;
+    }
+    return session.init;
+  };
+
+  const showSaved = (el: HTMLElement, saved: boolean) => {
+    el.setAttribute("aria-pressed", String(saved));
+    el.classList.toggle("wish-saved", saved);
+  };
+
+  /** Marks buttons of products the shopper saved (stored session for this sid). No sid: no network. */
+  const refreshSaved = async () => {
+    if (!cfg.key || !buttons.size || !getSid() || disabled) return;
+    try {
+      const init = await widgetSession();
+      const access = await restoreAccessToken(cfg.apiBase, init);
+      const saved = new Set<string>();
+      if (access) {
+        const res = await call<{ products: Array<{ url: string | null }> }>(cfg.apiBase, "/widget/saved-products", {
+          bearer: access,
+          widgetToken: init.token,
+        });
+        for (const p of res.products) if (p.url) saved.add(urlKey(p.url));
+      }
+      buttons.forEach((opts, el) => showSaved(el, saved.has(urlKey(urlOf(opts())))));
+    } catch (err) {
+      // Saved state is decoration; only an init refusal is worth telling the shop.
+      if ((err as WidgetError).code === "subscription_required") emit("error", err);
+    }
+  };
+
+  const closed = () => {
+    if (!stopWatch) return;
+    stopWatch();
+    stopWatch = null;
+    emit("close");
+  };
+
+  const onMessage = (ev: MessageEvent) => {
+    const msg = wishMessage(ev, originOf(cfg.widgetUrl), popup);
+    if (!msg) return;
+    if (msg.type === "saved") {
+      const url = (msg.item as { product?: { url?: string } } | undefined)?.product?.url;
+      if (url) buttons.forEach((opts, el) => urlKey(urlOf(opts())) === urlKey(url) && showSaved(el, true));
+      emit("saved", msg.item);
+      void refreshSaved();
+    } else if (msg.type === "session") void refreshSaved();
+    else if (msg.type === "close") closed();
+  };
+
+  function init(options: Options = {}) {
+    const key = str(options.key) || str(options.publicKey);
+    if (!key) {
+      emit("error", widgetError("key_required", "WishWidget.init needs a public key (key)"));
+      return api;
+    }
+    const domains = options.allowedDomains;
+    Object.assign(cfg, {
+      key,
+      environment: str(options.environment) || (key.startsWith("pk_live_") ? "live" : "test"),
+      locale: str(options.locale) || cfg.locale,
+      allowedDomains: Array.isArray(domains)
+        ? domains.map((d) => String(d).toLowerCase())
+        : typeof domains === "string"
+          ? domains.split(",").map((d) => d.trim().toLowerCase()).filter(Boolean)
+          : cfg.allowedDomains,
+      apiBase: str(options.apiBase) || cfg.apiBase,
+      widgetUrl: str(options.widgetUrl) || cfg.widgetUrl,
+    });
+    initialised = true;
+    session = null;
+    if (!listening) {
+      listening = true;
+      addEventListener("message", onMessage);
+    }
+    void refreshSaved();
+    return api;
+  }
+
+  /** Opens the save dialog; call inside a user gesture (the popup opens synchronously). */
+  function open(options: Options = {}): Handle {
+    if (!initialised) return fail(widgetError("not_initialised", "Call WishWidget.init({key}) first"));
+    if (disabled) return fail(disabled);
+    const product = toProduct(options);
+    if (!product) return fail(widgetError("missing_url", "The product needs a url (data-url / productUrl)"));
+    if (!hostAllowed(cfg.allowedDomains)) {
+      return fail(widgetError("origin_not_allowed", location.hostname + " is not in allowedDomains"));
+    }
+    const win = window.open("about:blank", "wish-save", "popup,width=480,height=720");
+    if (!win) return fail(widgetError("popup_blocked", "The browser blocked the popup: open() must run inside a click"));
+    stopWatch?.(); // the named popup is reused: the earlier dialog's watch ends
+    popup = win;
+    const timer = setInterval(() => win.closed && closed(), 500);
+    stopWatch = () => clearInterval(timer);
+    const ready = widgetSession().then(
+      (init) => {
+        const fragment = { token: init.token, product: JSON.stringify(product), locale: locale() };
+        // Closed by the shopper while init ran: `close` was emitted, nothing to open.
+        if (!win.closed) {
+          win.location.href = stripSlash(cfg.widgetUrl) + "/dialog/save#" + new URLSearchParams(fragment).toString();
+          emit("open", { token: init.token });
+        }
+        return { token: init.token };
+      },
+      (err: WidgetError) => {
+        stopWatch?.();
+        stopWatch = null;
+        win.close();
+        emit("error", err);
+        throw err;
+      },
+    );
+    ready.catch(() => undefined);
+    return { ready, close: () => win.close() };
+  }
+
+  function bind(el: HTMLElement, options: () => Options) {
+    if (buttons.has(el)) return;
+    buttons.set(el, options);
+    showSaved(el, false);
+    el.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      open(options());
+    });
+  }
+
+  /** Renders an accessible save button into `target`; returns the function that removes it. */
+  function mount(target: Element | string, options: Options = {}): () => void {
+    const el = typeof target === "string" ? document.querySelector(target) : target;
+    if (!(el instanceof Element)) {
+      const err = widgetError("mount_target_not_found", "No element for " + String(target));
+      emit("error", err);
+      throw err;
+    }
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "wish-button";
+    // The label follows the widget's locale; the product's `locale` is its market.
+    button.textContent = str(options.label) || (isGerman(locale()) ? "Auf die Wunschliste" : "Add to wishlist");
+    bind(button, () => options);
+    el.appendChild(button);
+    void refreshSaved();
+    return () => {
+      buttons.delete(button);
+      button.remove();
+    };
+  }
+
+  function on(event: string, cb: Listener) {
+    (listeners[event] ??= new Set()).add(cb);
+    return () => off(event, cb);
+  }
+
+  function off(event: string, cb: Listener) {
+    listeners[event]?.delete(cb);
+  }
+
+  const api = {
+    init,
+    open,
+    mount,
+    on,
+    off,
+    createInstance: (options?: Options) => createInstance(options),
+    get config() {
+      return { ...cfg };
+    },
+  };
+
+  let pending = false;
+  const scheduleRefresh = () => {
+    if (pending) return;
+    pending = true;
+    setTimeout(() => {
+      pending = false;
+      void refreshSaved();
+    }, 50);
+  };
+
+  if (page) {
+    eachElement("[data-wish]", (el) => {
+      bind(el, () => buttonOptions(el));
+      // Buttons appear after init (late markup): pick up their saved state too.
+      if (initialised) scheduleRefresh();
+    });
+  }
+  if (initial) init(initial);
+  return api;
+}
+
+// The page's instance: configured from the script tag or <html>, binds [data-wish] buttons.
+// A second copy of the script on the page (theme plus app embed) leaves the first in charge.
+const global = window as unknown as { WishWidget?: ReturnType<typeof createInstance> };
+if (!global.WishWidget) {
+  const key = tagAttr("key") || tagAttr("public-key");
+  const WishWidget = (global.WishWidget = createInstance(undefined, true));
+  if (key) {
+    WishWidget.init({
+      key,
+      environment: tagAttr("environment"),
+      locale: tagAttr("locale"),
+      allowedDomains: tagAttr("allowed-domains"),
+    });
+  }
+}
