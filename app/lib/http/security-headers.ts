@@ -2,7 +2,7 @@
 // (Remix documents, entry.server.tsx), the API (endpoint layer) and what the
 // HTTP server answers itself (static files, early 4xx). New pages inherit them
 // by path; nothing has to be added per route.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 /** Where the Shopify admin embeds the app (Shopify's own frame-ancestors guidance for embedded apps). */
 export const SHOPIFY_ADMIN_FRAME_ANCESTORS = "https://admin.shopify.com https://*.myshopify.com";
@@ -13,8 +13,20 @@ export const newNonce = () => randomBytes(16).toString("base64");
 /** Embedded admin pages and the Shopify OAuth/exit-iframe pages run inside the Shopify admin. */
 const embedded = (pathname: string) => /^\/(app|auth)(\/|$)/.test(pathname);
 
+/** Link-preview documents (`/api/v1/og/list/{token}`): crawlers read their tags, people are sent on by one script. */
+const linkPreview = (pathname: string) => /^\/api\/v1\/og\/list\//.test(pathname);
+
+/**
+ * The only inline script of a link-preview document. It is the same text on
+ * every such document (it reads the target from the canonical link), so the
+ * CSP allows it by hash and no nonce has to reach the API layer.
+ */
+export const PREVIEW_REDIRECT_SCRIPT = `location.replace(document.querySelector('link[rel="canonical"]').href)`;
+const PREVIEW_REDIRECT_HASH = `'sha256-${createHash("sha256").update(PREVIEW_REDIRECT_SCRIPT).digest("base64")}'`;
+
 /** Pages whose address carries a secret (share tokens, widget tokens): the address must not leak as a Referer. */
-const carriesToken = (pathname: string) => /^\/[a-z]{2}\/list(\/|$)/.test(pathname) || /^\/dialog(\/|$)/.test(pathname);
+const carriesToken = (pathname: string) =>
+  /^\/[a-z]{2}\/list(\/|$)/.test(pathname) || /^\/dialog(\/|$)/.test(pathname) || linkPreview(pathname);
 
 /** Content-Security-Policy of an HTML page at `pathname`. */
 export function contentSecurityPolicy(pathname: string, nonce?: string): string {
@@ -23,7 +35,7 @@ export function contentSecurityPolicy(pathname: string, nonce?: string): string 
   const shopifyCdn = admin ? " https://cdn.shopify.com" : "";
   return [
     "default-src 'self'",
-    `script-src 'self'${nonce ? ` 'nonce-${nonce}'` : ""}${shopifyCdn}`,
+    `script-src 'self'${nonce ? ` 'nonce-${nonce}'` : ""}${linkPreview(pathname) ? ` ${PREVIEW_REDIRECT_HASH}` : ""}${shopifyCdn}`,
     // React renders style attributes; styles cannot run code.
     `style-src 'self' 'unsafe-inline'${shopifyCdn}`,
     // Product images are stored copies or the shop's own https URLs.
