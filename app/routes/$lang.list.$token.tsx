@@ -3,7 +3,7 @@
 // purchased toggle is a plain form post to this route's action, enhanced
 // into a fetcher when scripts run. Data and rules: app/domains/lists/share-page.server.ts.
 import { json, redirect, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaDescriptor, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, useFetcher, useLoaderData, useParams, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useActionData, useFetcher, useLoaderData, useParams, useRouteError } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { markPurchasedFromPage, sharePage, type ShareItem, type SharePage } from "~/domains/lists/share-page.server";
 import { isShareLang, shareTexts, type ShareLang } from "~/domains/lists/share-texts";
@@ -136,6 +136,8 @@ function PurchasedToggle({ page, item, action }: { page: SharePage; item: ShareI
 
 export default function ShareListPage() {
   const page = useLoaderData<typeof loader>();
+  // A plain form post that failed renders the page again with the action's error.
+  const actionData = useActionData<typeof action>();
   const t = shareTexts(page.lang);
   const base = `/${page.lang}/list/${encodeURIComponent(page.token)}`;
   const action = page.spoiler === "revealed" ? `${base}?reveal=1` : base;
@@ -169,6 +171,11 @@ export default function ShareListPage() {
             </p>
           ) : null}
         </section>
+        {typeof actionData === "object" && actionData !== null && "error" in actionData ? (
+          <p role="alert" className="share-error">
+            {t.saveFailed}
+          </p>
+        ) : null}
         <section aria-labelledby="items-heading">
           <h2 id="items-heading">
             {t.items} <span className="share-count">({t.wishes(page.list.itemCount)})</span>
@@ -189,8 +196,9 @@ export default function ShareListPage() {
                   {item.priority ? <p className="share-priority">{t.priority(item.priority)}</p> : null}
                   {item.productUrl ? (
                     <p>
-                      <a href={item.productUrl} rel="noopener nofollow ugc" target="_blank" aria-label={t.view(item.title)}>
+                      <a href={item.productUrl} rel="noopener nofollow ugc" target="_blank">
                         {t.viewShort}
+                        <span className="visually-hidden">: {item.title}</span>
                       </a>
                     </p>
                   ) : null}

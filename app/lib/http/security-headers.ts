@@ -24,9 +24,20 @@ const linkPreview = (pathname: string) => /^\/api\/v1\/og\/list\//.test(pathname
 export const PREVIEW_REDIRECT_SCRIPT = `location.replace(document.querySelector('link[rel="canonical"]').href)`;
 const PREVIEW_REDIRECT_HASH = `'sha256-${createHash("sha256").update(PREVIEW_REDIRECT_SCRIPT).digest("base64")}'`;
 
+/** Share pages: the address carries the share token. */
+const sharePage = (pathname: string) => /^\/[a-z]{2}\/list(\/|$)/.test(pathname);
+
 /** Pages whose address carries a secret (share tokens, widget tokens): the address must not leak as a Referer. */
-const carriesToken = (pathname: string) =>
-  /^\/[a-z]{2}\/list(\/|$)/.test(pathname) || /^\/dialog(\/|$)/.test(pathname) || linkPreview(pathname);
+const carriesToken = (pathname: string) => sharePage(pathname) || /^\/dialog(\/|$)/.test(pathname) || linkPreview(pathname);
+
+/**
+ * Share pages post their own forms (purchased toggle), and under
+ * `no-referrer` Chromium sends those posts with `Origin: null`, which the
+ * same-origin check of page writes must refuse. `same-origin` keeps the
+ * address from every other site just the same.
+ */
+const referrerPolicy = (pathname: string) =>
+  sharePage(pathname) ? "same-origin" : carriesToken(pathname) ? "no-referrer" : "strict-origin-when-cross-origin";
 
 /** Content-Security-Policy of an HTML page at `pathname`. */
 export function contentSecurityPolicy(pathname: string, nonce?: string): string {
@@ -57,7 +68,7 @@ export function contentSecurityPolicy(pathname: string, nonce?: string): string 
 export function securityHeaders(pathname: string, opts: { html: boolean; nonce?: string }): Record<string, string> {
   const headers: Record<string, string> = {
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": carriesToken(pathname) ? "no-referrer" : "strict-origin-when-cross-origin",
+    "Referrer-Policy": referrerPolicy(pathname),
   };
   if (opts.html) headers["Content-Security-Policy"] = contentSecurityPolicy(pathname, opts.nonce);
   return headers;
