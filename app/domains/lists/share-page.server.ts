@@ -35,18 +35,30 @@ export interface SharePage {
   preview: LinkPreview;
 }
 
+// Building an Intl.NumberFormat costs far more than using one: one per locale and currency.
+const formats = new Map<string, { format: Intl.NumberFormat; digits: number } | null>();
+function currencyFormat(locale: string, currency: string) {
+  const key = `${locale}|${currency}`;
+  if (!formats.has(key)) {
+    let entry: { format: Intl.NumberFormat; digits: number } | null = null;
+    try {
+      const format = new Intl.NumberFormat(locale, currency ? { style: "currency", currency } : { minimumFractionDigits: 2 });
+      entry = { format, digits: currency ? (format.resolvedOptions().maximumFractionDigits ?? 2) : 2 };
+    } catch {
+      entry = null; // not an ISO 4217 code
+    }
+    if (formats.size < 1000) formats.set(key, entry);
+    return entry;
+  }
+  return formats.get(key)!;
+}
+
 /** `Intl.NumberFormat` for the page's locale; an unknown currency code shows as plain number plus code. */
 export function formatPrice(minor: number | null, currency: string | null, lang: ShareLang): string | null {
   if (minor == null) return null;
-  const locale = shareTexts(lang).locale;
-  if (!currency) return new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(minor / 100);
-  try {
-    const format = new Intl.NumberFormat(locale, { style: "currency", currency });
-    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-    return format.format(minor / 10 ** digits);
-  } catch {
-    return `${(minor / 100).toFixed(2)} ${currency}`;
-  }
+  const entry = currencyFormat(shareTexts(lang).locale, currency ?? "");
+  if (!entry) return `${(minor / 100).toFixed(2)} ${currency}`;
+  return entry.format.format(minor / 10 ** entry.digits);
 }
 
 /**
