@@ -157,7 +157,8 @@ describe("GET /og/image/{file}", () => {
     // Stored under DATA_DIR/og by its name; the server rendered it once.
     expect(readdirSync(path.join(dataDir, "og"))).toContain(path.basename(imageUrl));
     expect(server.output().match(/"msg":"preview rendered"/g)?.length).toBe(1);
-    console.log(`og image: first request ${firstMs.toFixed(0)} ms (render), cached ${secondMs.toFixed(1)} ms, ${bytes.length} bytes`);
+    const renderMs = server.output().match(/"msg":"preview rendered","ms":(\d+)/)?.[1];
+    console.log(`og image: first request ${firstMs.toFixed(0)} ms (render in the worker ${renderMs} ms, worker start included), cached ${secondMs.toFixed(1)} ms, ${bytes.length} bytes`);
 
     // The product image (a solid square from the image store) is drawn in the card's right half.
     const context = await browser.newContext();
@@ -182,6 +183,8 @@ describe("GET /og/image/{file}", () => {
     expect(after).not.toBe(before);
     const res = await fetch(after!);
     expect(res.headers.get("cache-control")).toContain("immutable");
+    const renders = [...server.output().matchAll(/"msg":"preview rendered","ms":(\d+)/g)].map((m) => m[1]);
+    console.log(`og image renders (ms): ${renders.join(", ")}`);
     expect(pngSize(new Uint8Array(await res.arrayBuffer()))).toEqual({ width: 1200, height: 630 });
   });
 
