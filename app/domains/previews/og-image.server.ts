@@ -107,12 +107,6 @@ const renderers = () =>
     resourceLimits: { maxOldGenerationSizeMb: 256 },
   }));
 
-/** Stops the render worker (server shutdown, tests). */
-export async function stopPreviewRenderer(): Promise<void> {
-  await pool?.close();
-  pool = undefined;
-}
-
 async function dataUri(file: string): Promise<string | null> {
   const image = await readLocalImage(file);
   return image ? `data:${image.contentType};base64,${image.body.toString("base64")}` : null;
