@@ -1,11 +1,33 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "@remix-run/react";
 import { useNonce } from "~/lib/http/nonce";
+
+type Params = Record<string, string | undefined>;
+type LangSource = { lang?: unknown };
+
+/**
+ * The page language: from the deepest route that declares one, in its loader
+ * data (`lang`) or its `handle.lang` (a string, or a function of the params
+ * so that error pages know it too). Default "en".
+ */
+function usePageLang(): string {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const { data, handle, params } = matches[i]!;
+    const fromData = (data as LangSource | undefined)?.lang;
+    if (typeof fromData === "string") return fromData;
+    const fromHandle = (handle as LangSource | undefined)?.lang;
+    const lang = typeof fromHandle === "function" ? (fromHandle as (p: Params) => unknown)(params) : fromHandle;
+    if (typeof lang === "string") return lang;
+  }
+  return "en";
+}
 
 export function Layout({ children }: { children: React.ReactNode }) {
   // Remix's inline scripts run under the page's CSP only with its nonce.
   const nonce = useNonce();
+  const lang = usePageLang();
   return (
-    <html lang="en">
+    <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

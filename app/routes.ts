@@ -49,6 +49,11 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/hosted/public/lists/:token/items", "api/public/list-items.ts"],
   ["api/v1/hosted/public/lists/:token/items/:itemId/purchased", "api/public/item-purchased.ts"],
 
+  // Link previews (SPEC 4.4)
+  // (og-block)
+  ["api/v1/og/list/:token", "api/og/list.ts"],
+  ["api/v1/og/image/:file", "api/og/image.ts"],
+
   ["api/v1/hosted/scrape-preview", "api/hosted/scrape-preview.ts"],
   // Widget (SPEC 4.1)
   // (widget-block)

@@ -44,10 +44,11 @@ describe("HTML pages", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
-  it("pages whose address carries a token send no Referer; others send only the origin cross-site", async () => {
-    for (const path of ["/en/list/sometoken", "/dialog/save"]) {
+  it("pages whose address carries a token send no Referer (share pages: only to themselves, for their forms); others send only the origin cross-site", async () => {
+    for (const path of ["/dialog/save", "/api/v1/og/list/sometoken"]) {
       expect((await get(path)).headers.get("referrer-policy"), path).toBe("no-referrer");
     }
+    expect((await get("/en/list/sometoken")).headers.get("referrer-policy")).toBe("same-origin");
     for (const path of ["/", "/app/settings"]) {
       expect((await get(path)).headers.get("referrer-policy"), path).toBe("strict-origin-when-cross-origin");
     }

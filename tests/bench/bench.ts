@@ -161,7 +161,7 @@ async function main(): Promise<number> {
       return {
         name: scenario.name,
         method: scenario.method,
-        route: `${scenario.method} /api/v1${scenario.path}`,
+        route: `${scenario.method} ${scenario.site ? "" : "/api/v1"}${scenario.path}`,
         ceiling: scenario === CEILING,
         rps: median(figures.map((f) => f.rps)),
         p50: median(figures.map((f) => f.p50)),

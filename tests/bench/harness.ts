@@ -208,7 +208,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions): Promise
 
   let options: autocannon.Options;
   const fixed = (await scenario.setup?.(api)) ?? {};
-  const pathname = `/api/v1${fixed.path ?? scenario.path}`;
+  const pathname = `${scenario.site ? "" : "/api/v1"}${fixed.path ?? scenario.path}`;
   const base = { url: opts.server.url + pathname, connections, pipelining: 1, duration: opts.durationSeconds };
   if (scenario.chain) {
     const chain = scenario.chain;

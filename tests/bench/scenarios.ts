@@ -29,8 +29,10 @@ export interface Scenario {
   /** Short name, used by BENCH_ONLY and in the results. */
   name: string;
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** Under {base_url} (APP_URL/api/v1), query string included. */
+  /** Under {base_url} (APP_URL/api/v1), query string included; under APP_URL itself when `site` is set. */
   path: string;
+  /** A page of the site (share pages), not an API route: `path` is under APP_URL. */
+  site?: boolean;
   /**
    * Runs before every measured run (so no run inherits state another one
    * consumed) and returns what every request of the run sends.
@@ -70,6 +72,25 @@ export const SCENARIOS: Scenario[] = [
     setup: async (api) => {
       const { token } = await listWithProducts(api, 50, true);
       return { path: `/hosted/public/lists/${token}/items` };
+    },
+  },
+  {
+    name: "share.page",
+    method: "GET",
+    path: "/en/list/{token} (50 items, server-rendered)",
+    site: true,
+    setup: async (api) => {
+      const { token } = await listWithProducts(api, 50, true);
+      return { path: `/en/list/${token}` };
+    },
+  },
+  {
+    name: "og.list",
+    method: "GET",
+    path: "/og/list/{token}?lang=de (50 items)",
+    setup: async (api) => {
+      const { token } = await listWithProducts(api, 50, true);
+      return { path: `/og/list/${token}?lang=de` };
     },
   },
   {

@@ -7,7 +7,8 @@ import { authIssuer } from "~/env.server";
 import { assertSigningKey, getSigningKeyPem } from "~/domains/secrets/secrets.server";
 
 export const ALG = "ES256";
-export type TokenUse = "user" | "widget";
+/** user: access tokens; widget: widget tokens; site: the `wish_user` cookie of the service's own pages. */
+export type TokenUse = "user" | "widget" | "site";
 
 interface SigningKey {
   privateKey: KeyObject;

@@ -150,7 +150,11 @@ export async function publicList(token: string | undefined) {
 
 /** `GET /hosted/public/lists/{token}`: counts a list_view for `viewer` (see listViewer; null counts nothing). */
 export async function publicListDetail(token: string | undefined, locale: Locale, viewer: ListViewer | null) {
-  const list = await publicList(token);
+  return describePublicList(await publicList(token), locale, viewer);
+}
+
+/** HostedListDetail of a list publicList returned, counting a list_view for `viewer` (share pages read the list first). */
+export async function describePublicList(list: Awaited<ReturnType<typeof publicList>>, locale: Locale, viewer: ListViewer | null) {
   // A view is counted, but a metering hiccup must not hide the list from the gift-giver.
   await recordListView(list.id, viewer).catch((err) => log.error("list view not counted", errorFields(err)));
   const occasion = list.occasionSlug ? await db.occasion.findUnique({ where: { slug: list.occasionSlug } }) : null;

@@ -77,17 +77,22 @@ const bearer = (request: Request) => request.headers.get("authorization")?.match
 
 /**
  * The viewer of a public list behind this request, or null for a bot. Takes
- * the Remix loader's `request` and `context` (share pages call it too).
+ * the Remix loader's `request` and `context`; share pages pass the user their
+ * `wish_user` cookie names as `userId` (verified by the caller).
  */
-export async function listViewer({ request, context }: { request: Request; context?: unknown }, now = Date.now()): Promise<ListViewer | null> {
+export async function listViewer(
+  { request, context, userId }: { request: Request; context?: unknown; userId?: string | null },
+  now = Date.now(),
+): Promise<ListViewer | null> {
   if (isbot(request.headers.get("user-agent"))) return null;
   const address = addressUnit(clientAddress(context) ?? "0.0.0.0");
-  const token = bearer(request);
+  const token = userId ? null : bearer(request);
   const identity = token && !token.startsWith("pk_") ? await authenticateUserToken(token) : null;
   const key = await signingKey();
   const cookie = verifyCookie(key, readCookie(request, VIEWER_COOKIE));
   const setCookie = cookie ? null : newCookie(key, now);
-  if (identity) return { key: `u:${identity.userId}`, address, setCookie };
+  const signedIn = userId ?? identity?.userId;
+  if (signedIn) return { key: `u:${signedIn}`, address, setCookie };
   if (cookie && cookie.issued < windowOf(now)) return { key: `c:${cookie.id}`, address, setCookie };
   return { key: `a:${address}`, address, setCookie };
 }

@@ -2,7 +2,7 @@
 // (Remix documents, entry.server.tsx), the API (endpoint layer) and what the
 // HTTP server answers itself (static files, early 4xx). New pages inherit them
 // by path; nothing has to be added per route.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 /** Where the Shopify admin embeds the app (Shopify's own frame-ancestors guidance for embedded apps). */
 export const SHOPIFY_ADMIN_FRAME_ANCESTORS = "https://admin.shopify.com https://*.myshopify.com";
@@ -13,8 +13,31 @@ export const newNonce = () => randomBytes(16).toString("base64");
 /** Embedded admin pages and the Shopify OAuth/exit-iframe pages run inside the Shopify admin. */
 const embedded = (pathname: string) => /^\/(app|auth)(\/|$)/.test(pathname);
 
+/** Link-preview documents (`/api/v1/og/list/{token}`): crawlers read their tags, people are sent on by one script. */
+const linkPreview = (pathname: string) => /^\/api\/v1\/og\/list\//.test(pathname);
+
+/**
+ * The only inline script of a link-preview document. It is the same text on
+ * every such document (it reads the target from the canonical link), so the
+ * CSP allows it by hash and no nonce has to reach the API layer.
+ */
+export const PREVIEW_REDIRECT_SCRIPT = `location.replace(document.querySelector('link[rel="canonical"]').href)`;
+const PREVIEW_REDIRECT_HASH = `'sha256-${createHash("sha256").update(PREVIEW_REDIRECT_SCRIPT).digest("base64")}'`;
+
+/** Share pages: the address carries the share token. */
+const sharePage = (pathname: string) => /^\/[a-z]{2}\/list(\/|$)/.test(pathname);
+
 /** Pages whose address carries a secret (share tokens, widget tokens): the address must not leak as a Referer. */
-const carriesToken = (pathname: string) => /^\/[a-z]{2}\/list(\/|$)/.test(pathname) || /^\/dialog(\/|$)/.test(pathname);
+const carriesToken = (pathname: string) => sharePage(pathname) || /^\/dialog(\/|$)/.test(pathname) || linkPreview(pathname);
+
+/**
+ * Share pages post their own forms (purchased toggle), and under
+ * `no-referrer` Chromium sends those posts with `Origin: null`, which the
+ * same-origin check of page writes must refuse. `same-origin` keeps the
+ * address from every other site just the same.
+ */
+const referrerPolicy = (pathname: string) =>
+  sharePage(pathname) ? "same-origin" : carriesToken(pathname) ? "no-referrer" : "strict-origin-when-cross-origin";
 
 /**
  * A page that specific sites may frame (the basket drawer) names them in this
@@ -29,7 +52,7 @@ export function contentSecurityPolicy(pathname: string, nonce?: string, frameAnc
   const shopifyCdn = admin ? " https://cdn.shopify.com" : "";
   return [
     "default-src 'self'",
-    `script-src 'self'${nonce ? ` 'nonce-${nonce}'` : ""}${shopifyCdn}`,
+    `script-src 'self'${nonce ? ` 'nonce-${nonce}'` : ""}${linkPreview(pathname) ? ` ${PREVIEW_REDIRECT_HASH}` : ""}${shopifyCdn}`,
     // React renders style attributes; styles cannot run code.
     `style-src 'self' 'unsafe-inline'${shopifyCdn}`,
     // Product images are stored copies or the shop's own https URLs.
@@ -51,7 +74,7 @@ export function contentSecurityPolicy(pathname: string, nonce?: string, frameAnc
 export function securityHeaders(pathname: string, opts: { html: boolean; nonce?: string; frameAncestors?: string }): Record<string, string> {
   const headers: Record<string, string> = {
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": carriesToken(pathname) ? "no-referrer" : "strict-origin-when-cross-origin",
+    "Referrer-Policy": referrerPolicy(pathname),
   };
   if (opts.html) headers["Content-Security-Policy"] = contentSecurityPolicy(pathname, opts.nonce, opts.frameAncestors);
   return headers;

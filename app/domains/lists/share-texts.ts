@@ -1,0 +1,64 @@
+// The words of share pages and link previews, German and English. Shared by
+// the server (tags, preview image) and the page component.
+export type ShareLang = "de" | "en";
+export const SHARE_LANGS: readonly ShareLang[] = ["de", "en"];
+
+export const isShareLang = (value: unknown): value is ShareLang => value === "de" || value === "en";
+
+const de = {
+  locale: "de-DE",
+  ogLocale: "de_DE",
+  siteName: "Wunschliste",
+  byOwner: (name: string) => (name ? `von ${name}` : "Eine Wunschliste"),
+  wishes: (n: number) => (n === 1 ? "1 Wunsch" : `${n} Wünsche`),
+  previewDescription: (owner: string, n: number) => `${owner ? `Wunschliste von ${owner}` : "Eine Wunschliste"} · ${n === 1 ? "1 Wunsch" : `${n} Wünsche`}`,
+  defaultTitle: "Wunschliste",
+  ownerAvatar: (name: string) => `Profilbild von ${name}`,
+  occasion: "Anlass",
+  items: "Wünsche",
+  empty: "Auf dieser Liste steht noch nichts.",
+  price: "Preis",
+  priority: (p: number) => `Priorität ${p} von 4`,
+  viewShort: "Zum Produkt",
+  purchased: "Gekauft",
+  markPurchased: "Als gekauft markieren",
+  unmark: "Markierung aufheben",
+  spoilerHidden: "Das ist deine eigene Liste: Was schon gekauft wurde, bleibt verborgen, damit die Geschenke eine Überraschung bleiben.",
+  spoilerShow: "Zeigen, was gekauft wurde",
+  spoilerRevealed: "Du siehst, was schon gekauft wurde.",
+  spoilerHide: "Wieder verbergen",
+  languages: "Sprache",
+  notFoundTitle: "Liste nicht gefunden",
+  notFoundText: "Diese Liste gibt es nicht, oder sie ist nicht öffentlich geteilt.",
+  saveFailed: "Das hat nicht geklappt. Bitte versuche es noch einmal.",
+};
+
+const en: typeof de = {
+  locale: "en-US",
+  ogLocale: "en_US",
+  siteName: "Wishlist",
+  byOwner: (name) => (name ? `by ${name}` : "A wishlist"),
+  wishes: (n) => (n === 1 ? "1 wish" : `${n} wishes`),
+  previewDescription: (owner, n) => `${owner ? `A wishlist by ${owner}` : "A wishlist"} · ${n === 1 ? "1 wish" : `${n} wishes`}`,
+  defaultTitle: "Wishlist",
+  ownerAvatar: (name) => `Profile picture of ${name}`,
+  occasion: "Occasion",
+  items: "Wishes",
+  empty: "Nothing on this list yet.",
+  price: "Price",
+  priority: (p) => `Priority ${p} of 4`,
+  viewShort: "View product",
+  purchased: "Purchased",
+  markPurchased: "Mark as purchased",
+  unmark: "Unmark",
+  spoilerHidden: "This is your own list: what has been bought stays hidden so your gifts remain a surprise.",
+  spoilerShow: "Show what was bought",
+  spoilerRevealed: "You are seeing what has been bought.",
+  spoilerHide: "Hide again",
+  languages: "Language",
+  notFoundTitle: "List not found",
+  notFoundText: "This list does not exist or is not shared publicly.",
+  saveFailed: "That did not work. Please try again.",
+};
+
+export const shareTexts = (lang: ShareLang) => (lang === "de" ? de : en);

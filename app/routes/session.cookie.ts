@@ -1,0 +1,20 @@
+// `POST /session/cookie` {access_token} and `DELETE /session/cookie`: the
+// hosted dialog tells the service's own pages who is signed in (a first-party
+// `wish_user` cookie, see site-session.server.ts). Not under /api/v1: it is
+// part of the site, so the HTTP server accepts it from this origin only
+// (app/lib/http/page-guard.ts).
+import { json } from "@remix-run/node";
+import { z } from "zod";
+import { endpoint, route } from "~/api/endpoint.server";
+import { clearedSiteSessionCookie, siteSessionCookie } from "~/domains/identity/site-session.server";
+
+const body = z.object({ access_token: z.string().min(1).max(8192) });
+
+export const loader = endpoint({
+  POST: route("none", { body }, async ({ body }) => {
+    const { setCookie, expiresAt } = await siteSessionCookie(body.access_token);
+    return json({ ok: true, expires_at: expiresAt }, { headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" } });
+  }),
+  DELETE: route("none", () => json({ ok: true }, { headers: { "Set-Cookie": clearedSiteSessionCookie(), "Cache-Control": "no-store" } })),
+});
+export const action = loader;

@@ -1,0 +1,106 @@
+// Lists for the share-page and link-preview tests: a public list with a
+// named owner (and avatar), an occasion, priced items with priorities and a
+// product image stored in the server's image store.
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Resvg } from "@resvg/resvg-js";
+import type { Api } from "../support/api.ts";
+import { sql } from "../support/sql.ts";
+
+export const newDataDir = () => mkdtempSync(path.join(tmpdir(), "wish-share-"));
+
+/** A real PNG (a coloured square) put into DATA_DIR/images as the image store would; returns its URL there. */
+export function storeProductImage(server: { url: string }, dataDir: string, colour: string): string {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="160"><rect width="160" height="160" fill="${colour}"/></svg>`;
+  const png = new Resvg(svg).render().asPng();
+  const name = `${createHash("sha256").update(png).digest("hex")}.png`;
+  mkdirSync(path.join(dataDir, "images"), { recursive: true });
+  writeFileSync(path.join(dataDir, "images", name), png);
+  return `${server.url}/media/images/${name}`;
+}
+
+export interface SharedList {
+  token: string;
+  dbId: number;
+  owner: { userId: string; accessToken: string };
+  /** item_id of each saved product, in save order. */
+  itemIds: number[];
+}
+
+type Product = { title: string; price?: number; currency?: string; priority?: number; imageUrl?: string };
+
+/** A public list of `products` owned by a user called `ownerName`. */
+export async function sharedList(
+  api: Api,
+  databaseUrl: string,
+  opts: { name: string; description?: string; ownerName: string; ownerAvatar?: string; occasion?: string; products: Product[]; makePublic?: boolean },
+): Promise<SharedList> {
+  const owner = await api.anonymousUser();
+  await sql(databaseUrl, `UPDATE "User" SET "displayName" = ?, "avatarUrl" = ? WHERE id = ?`, [
+    opts.ownerName,
+    opts.ownerAvatar ?? null,
+    owner.userId,
+  ]);
+  const created = await api.post("/hosted/me/lists", { token: owner.accessToken, body: { name: opts.name } });
+  if (created.status !== 200) throw new Error(`list create: ${created.status} ${created.text}`);
+  const token: string = created.body.token;
+  const dbId: number = created.body.list.db_id;
+  const itemIds: number[] = [];
+  for (const [i, p] of opts.products.entries()) {
+    const res = await api.post("/hosted/save", {
+      token: owner.accessToken,
+      body: {
+        wishlistId: dbId,
+        product: {
+          url: `https://shop.example.com/products/${Math.random().toString(36).slice(2)}-${i}`,
+          title: p.title,
+          price: p.price,
+          currency: p.currency,
+          priority: p.priority,
+          imageUrl: p.imageUrl,
+          marketCode: "de-DE",
+        },
+      },
+    });
+    if (res.status !== 200) throw new Error(`save: ${res.status} ${res.text}`);
+    itemIds.push(res.body.item_id ?? res.body.item?.item_id);
+  }
+  const update = await api.put(`/hosted/lists/${token}`, {
+    token: owner.accessToken,
+    body: { share_public: opts.makePublic ?? true, description: opts.description ?? "", occasion_slug: opts.occasion ?? "" },
+  });
+  if (update.status !== 200) throw new Error(`list update: ${update.status} ${update.text}`);
+  return { token, dbId, owner: { userId: owner.userId, accessToken: owner.accessToken }, itemIds };
+}
+
+/** The big-endian width and height in a PNG's IHDR chunk (bytes 16–23). */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } {
+  const signature = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  if (!signature.every((b, i) => bytes[i] === b)) throw new Error("not a PNG");
+  if (Buffer.from(bytes.subarray(12, 16)).toString("latin1") !== "IHDR") throw new Error("no IHDR first");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+/** Meta/link tags of an HTML document, by property or name (first wins), plus canonical and alternates. */
+export function headTags(html: string) {
+  const attrs = (tag: string) =>
+    Object.fromEntries([...tag.matchAll(/([a-zA-Z:-]+)="([^"]*)"/g)].map((m) => [m[1]!.toLowerCase(), decode(m[2]!)]));
+  const meta: Record<string, string> = {};
+  for (const [tag] of html.matchAll(/<meta\s[^>]*>/g)) {
+    const a = attrs(tag);
+    const key = a.property ?? a.name;
+    if (key && a.content !== undefined && !(key in meta)) meta[key] = a.content;
+  }
+  const links = [...html.matchAll(/<link\s[^>]*>/g)].map(([tag]) => attrs(tag));
+  return {
+    meta,
+    canonical: links.find((l) => l.rel === "canonical")?.href,
+    alternates: Object.fromEntries(links.filter((l) => l.rel === "alternate").map((l) => [l.hreflang, l.href])),
+  };
+}
+
+const decode = (s: string) =>
+  s.replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
