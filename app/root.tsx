@@ -1,4 +1,5 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "@remix-run/react";
+import type { LinksFunction } from "@remix-run/node";
 import { useNonce } from "~/lib/http/nonce";
 
 type Params = Record<string, string | undefined>;
@@ -22,10 +23,19 @@ function usePageLang(): string {
   return "en";
 }
 
+/** Pages framed on other sites (the basket drawer) have no first-party storage, which scroll restoration needs. */
+function useFramed(): boolean {
+  return useMatches().some((m) => (m.handle as { framed?: boolean } | undefined)?.framed === true);
+}
+
+// Every page names its icon, so browsers do not ask for a favicon.ico the app does not have.
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
 export function Layout({ children }: { children: React.ReactNode }) {
   // Remix's inline scripts run under the page's CSP only with its nonce.
   const nonce = useNonce();
   const lang = usePageLang();
+  const framed = useFramed();
   return (
     <html lang={lang}>
       <head>
@@ -36,7 +46,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce} />
+        {!framed && <ScrollRestoration nonce={nonce} />}
         <Scripts nonce={nonce} />
       </body>
     </html>

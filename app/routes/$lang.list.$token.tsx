@@ -16,13 +16,7 @@ const langOf = (value: string | undefined): ShareLang => (value === "de" ? "de" 
 // root.tsx sets <html lang> from this, also on the 404 page.
 export const handle = { lang: (params: Record<string, string | undefined>) => langOf(params.lang) };
 
-// An inline icon: the app serves no favicon.ico, and browsers would log its 404.
-const ICON = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="4" fill="#8a3b17"/></svg>')}`;
-
-export const links = () => [
-  { rel: "stylesheet", href: styles },
-  { rel: "icon", href: ICON, type: "image/svg+xml" },
-];
+export const links = () => [{ rel: "stylesheet", href: styles }];
 
 function notFound(lang: ShareLang): never {
   throw json({ lang }, { status: 404, headers: { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" } });

@@ -14,6 +14,8 @@ import dialogCss from "~/storefront/dialog.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dialogCss }];
 export const meta: MetaFunction = () => [{ title: "Wishlist" }, { name: "robots", content: "noindex" }];
+/** Framed on the shop's page (root.tsx leaves out what needs first-party storage). */
+export const handle = { framed: true };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);

@@ -32,6 +32,8 @@ export async function call<T = unknown>(path: string, opts: CallOptions = {}): P
       headers,
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       credentials: "same-origin",
+      // The dialog pages send no Referer elsewhere; to their own origin a real Origin header is wanted.
+      referrerPolicy: "same-origin",
     });
   } catch {
     throw new ApiFailure(0, "network", "No connection");

@@ -25,17 +25,19 @@ function read(): UserSession | null {
 export function remember(session: UserSession): UserSession {
   localStorage.setItem(KEY, JSON.stringify(session));
   // Lets the share pages know who is looking (the owner's spoiler protection).
+  // (Under the dialog's no-referrer policy a page POST would carry `Origin: null`, which page writes refuse.)
   void fetch("/session/cookie", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ access_token: session.access_token }),
+    referrerPolicy: "same-origin",
   }).catch(() => undefined);
   return session;
 }
 
 export function forget(): void {
   localStorage.removeItem(KEY);
-  void fetch("/session/cookie", { method: "DELETE" }).catch(() => undefined);
+  void fetch("/session/cookie", { method: "DELETE", referrerPolicy: "same-origin" }).catch(() => undefined);
 }
 
 /**

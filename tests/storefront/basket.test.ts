@@ -61,6 +61,11 @@ async function arrange(opts: { domains?: string[] } = {}) {
   return { partner, key: key.key as string, basketId: basket.basket.id as string, sid: w.sid };
 }
 
+/** Init scripts run in every frame; only the shop's own page may (and can) hold its widget session id. */
+const seedSid = ({ sid, origin }: { sid: string; origin: string }) => {
+  if (location.origin === origin) localStorage.setItem("wish:sid", sid);
+};
+
 function shopPage(path: string, key: string, basketId: string, appUrl: string) {
   shop.page(
     path,
@@ -88,7 +93,7 @@ describe("basket drawer", () => {
     shopPage("/with-basket", a.key, a.basketId, api.server.url);
     const context = await browser.newContext();
     const console = watchConsole(context);
-    await context.addInitScript((sid) => localStorage.setItem("wish:sid", sid), a.sid);
+    await context.addInitScript(seedSid, { sid: a.sid, origin: origin() });
     const page = await context.newPage();
     await page.goto(`${origin()}/with-basket`);
     await page.getByRole("button", { name: "My wishlist" }).click();
@@ -112,7 +117,7 @@ describe("basket drawer", () => {
     const a = await arrange();
     shopPage("/add-all", a.key, a.basketId, api.server.url);
     const context = await browser.newContext();
-    await context.addInitScript((sid) => localStorage.setItem("wish:sid", sid), a.sid);
+    await context.addInitScript(seedSid, { sid: a.sid, origin: origin() });
     const page = await context.newPage();
     await page.goto(`${origin()}/add-all`);
     await page.getByRole("button", { name: "My wishlist" }).click();

@@ -60,6 +60,8 @@ export async function startShop(): Promise<ShopServer> {
   const server: Server = createServer((req, res) => {
     requests.push(req.url ?? "/");
     const path = new URL(req.url ?? "/", "http://x").pathname;
+    // Browsers ask every site for an icon; a 404 would be logged as a console error.
+    if (path === "/favicon.ico") return void res.writeHead(204).end();
     const html = pages.get(path);
     if (html === undefined) {
       res.writeHead(404, { "content-type": "text/html" }).end("<!doctype html><title>Not found</title><h1>Not found</h1>");
