@@ -8,21 +8,12 @@ import { ApiFailure, call, formatPrice, tell, widgetClaims, type WidgetTokenClai
 import { errorText, langOf, texts, type Lang } from "~/storefront/i18n";
 import { currentSession, remember, signIn, signOut, signUpGuest, type UserSession } from "~/storefront/session";
 import dialogCss from "~/storefront/dialog.css?url";
+import type { DialogProduct } from "~/sdk/protocol";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dialogCss }];
 export const meta: MetaFunction = () => [{ title: "Wishlist" }, { name: "robots", content: "noindex" }];
 
-interface Product {
-  url: string;
-  title?: string;
-  description?: string;
-  imageUrl?: string;
-  price?: number;
-  currency?: string;
-  marketCode?: string;
-  offerId?: number;
-  metadata?: Record<string, unknown>;
-}
+type Product = DialogProduct;
 
 interface Context {
   token: string;

@@ -1,5 +1,6 @@
 // widget.js: the save-to-wishlist button on shop pages (SPEC 4.7, 6.1). Global
 // `WishWidget`; the popup flow and messages follow docs/storefront-protocol.md.
+import type { DialogProduct } from "./protocol";
 import {
   APP_URL,
   call,
@@ -20,17 +21,7 @@ import {
 type Listener = (payload?: unknown) => void;
 type Options = Record<string, unknown>;
 
-interface Product {
-  url: string;
-  title?: string;
-  description?: string;
-  imageUrl?: string;
-  price?: number;
-  currency?: string;
-  marketCode: string;
-  offerId?: number;
-  metadata?: Record<string, unknown>;
-}
+type Product = DialogProduct;
 
 export interface Handle {
   ready: Promise<{ token: string }>;

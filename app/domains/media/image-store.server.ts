@@ -2,12 +2,13 @@
 // working when a shop's CDN URL changes, and so list pages never hotlink a
 // third party. Names are content hashes: the same image is stored once and
 // its URL never changes (served as immutable).
-import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { AwsClient } from "aws4fetch";
 import { env } from "~/env.server";
 import { FetchError, guardedFetch } from "~/lib/net/guarded-fetch.server";
+import { writeFileAtomic } from "~/lib/fs/write-atomic.server";
 
 export interface StoredImage {
   /** Local: the app path (`/media/images/<sha256>.<ext>`); s3: the object key (`images/<sha256>.<ext>`). */
@@ -69,16 +70,7 @@ async function storeLocal(name: string, body: Buffer): Promise<void> {
   const target = path.join(dir, name);
   // Content-addressed: an existing file already holds exactly these bytes.
   if (await stat(target).then(() => true, () => false)) return;
-  await mkdir(dir, { recursive: true });
-  // Temp file + rename, so a reader never sees a half-written image.
-  const temp = path.join(dir, `.${name}.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    await writeFile(temp, body);
-    await rename(temp, target);
-  } catch (err) {
-    await unlink(temp).catch(() => {});
-    throw err;
-  }
+  await writeFileAtomic(target, body);
 }
 
 async function storeS3(key: string, body: Buffer, contentType: string): Promise<void> {

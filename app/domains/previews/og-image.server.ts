@@ -6,13 +6,14 @@
 // beside them. Unknown names and failed renders get the default card.
 // Several instances share the card files the way they share locally stored
 // product images: through a shared DATA_DIR.
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
+import { writeFileAtomic } from "~/lib/fs/write-atomic.server";
 import { WorkerPool } from "~/lib/worker-pool.server";
 import { readLocalImage } from "~/domains/media/image-store.server";
 import { shareTexts, type ShareLang } from "~/domains/lists/share-texts";
@@ -55,18 +56,6 @@ export function listCard(input: { name: string; ownerName: string; itemCount: nu
 const fileName = (spec: CardSpec) =>
   `${createHash("sha256").update(JSON.stringify({ v: LAYOUT_VERSION, ...spec })).digest("hex")}.png`;
 
-async function writeAtomic(target: string, body: Buffer | string): Promise<void> {
-  await mkdir(path.dirname(target), { recursive: true });
-  const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    await writeFile(temp, body);
-    await rename(temp, target);
-  } catch (err) {
-    await unlink(temp).catch(() => {});
-    throw err;
-  }
-}
-
 // Names whose inputs this instance already recorded: a share-page view costs no disk access for them.
 const recorded = new Set<string>();
 
@@ -76,7 +65,7 @@ export async function cardFile(spec: CardSpec): Promise<string> {
   if (recorded.has(name)) return name;
   const specPath = path.join(cardsDir(), name.replace(/\.png$/, ".json"));
   try {
-    if (!existsSync(specPath)) await writeAtomic(specPath, JSON.stringify(spec));
+    if (!existsSync(specPath)) await writeFileAtomic(specPath, JSON.stringify(spec));
     if (recorded.size >= 50_000) recorded.clear();
     recorded.add(name);
   } catch (err) {
@@ -130,7 +119,7 @@ async function renderStored(name: string): Promise<Buffer | null> {
   const spec = JSON.parse(specText) as CardSpec;
   const images = (await Promise.all(spec.imageFiles.map(dataUri))).filter((u): u is string => u !== null);
   const png = await render({ title: spec.title, subtitle: spec.subtitle, caption: spec.caption, images });
-  await writeAtomic(pngPath, png);
+  await writeFileAtomic(pngPath, png);
   return png;
 }
 
