@@ -117,7 +117,15 @@ describe("/dialog/save", () => {
     });
     expect(products.body.products.map((x: { url: string }) => x.url)).toContain(prod.url);
 
-    await popup.getByRole("button", { name: "Schließen" }).click();
+    // The click closes the window, which may end Playwright's click before it returns.
+    const closed = popup.waitForEvent("close");
+    await popup
+      .getByRole("button", { name: "Schließen" })
+      .click()
+      .catch((err) => {
+        if (!popup.isClosed()) throw err;
+      });
+    await closed;
     await expect.poll(async () => (await messages(page)).map((m) => m.type)).toContain("close");
     expect(console.errors).toEqual([]);
     await context.close();

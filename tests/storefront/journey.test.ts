@@ -75,7 +75,15 @@ describe("shopper journey", () => {
     expect(await page.getAttribute("#scarf", "class")).toContain("wish-saved");
     expect(await page.getAttribute("#hat", "aria-pressed")).toBe("false");
 
-    await popup.getByRole("button", { name: "Schließen" }).click();
+    // The click closes the window, which may end Playwright's click before it returns.
+    const closed = popup.waitForEvent("close");
+    await popup
+      .getByRole("button", { name: "Schließen" })
+      .click()
+      .catch((err) => {
+        if (!popup.isClosed()) throw err;
+      });
+    await closed;
     await expect.poll(() => eventNames(page)).toEqual(["open", "saved", "close"]);
 
     // A later visit: the widget session restores the shopper, the server says what is saved.
