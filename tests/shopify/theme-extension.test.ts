@@ -39,8 +39,8 @@ describe("theme-check", () => {
     const copy = mkdtempSync(path.join(tmpdir(), "wish-ext-"));
     try {
       cpSync(EXT, copy, { recursive: true });
-      const file = path.join(copy, "blocks/app-embed.liquid");
-      writeFileSync(file, read("blocks/app-embed.liquid").replace(/\n\s*async\n/, "\n"));
+      const file = path.join(copy, "snippets/wish-widget-script.liquid");
+      writeFileSync(file, read("snippets/wish-widget-script.liquid").replace(/\n\s*async\n/, "\n"));
       const { offenses } = await themeCheckRun(copy, undefined, () => undefined);
       expect(offenses.map((o) => o.check)).toContain("ParserBlockingScript");
     } finally {
@@ -216,7 +216,10 @@ const KEY = "pk_live_0123456789abcdef";
 async function render(block: "app-embed" | "save-button", sample: Sample = {}): Promise<string> {
   const liquid = shopifyLiquid(sample.lang ?? "en", sample.assetBase ?? "https://cdn.shopify.test");
   const settings = block === "app-embed" ? { ...EMBED_DEFAULTS, ...sample.embedSettings } : { ...BUTTON_DEFAULTS, ...sample.buttonSettings };
-  return liquid.parseAndRender(read(`blocks/${block}.liquid`), sampleContext(sample, settings));
+  const context = sampleContext(sample, settings);
+  // Shopify's objects are global: snippets see them inside {% render %} too (liquidjs: `globals`).
+  const { block: _block, ...globals } = context;
+  return liquid.parseAndRender(read(`blocks/${block}.liquid`), context, { globals });
 }
 
 const installed = (extra: Record<string, unknown> = {}) => ({
@@ -271,9 +274,11 @@ describe("app embed (rendered)", () => {
     expect(opener.text.trim()).toBe("Wunschliste");
   });
 
-  it("app URL: the embed setting overrides the stored one, a trailing slash is dropped, a non-http value loads nothing", async () => {
-    const override = await render("app-embed", { metafields: installed(), embedSettings: { app_url: " https://wish.other.example/ " } });
-    expect(scriptTags(override)[0]!.getAttribute("src")).toBe("https://wish.other.example/sdk/v1/widget.js");
+  it("app URL: the stored one wins, the embed setting is the fallback, a trailing slash is dropped, a non-http value loads nothing", async () => {
+    const stored = await render("app-embed", { metafields: installed(), embedSettings: { app_url: "https://wish.other.example" } });
+    expect(scriptTags(stored)[0]!.getAttribute("src")).toBe("https://wish.example/sdk/v1/widget.js");
+    const fallback = await render("app-embed", { metafields: { public_key: { value: KEY } }, embedSettings: { app_url: " https://wish.other.example/ " } });
+    expect(scriptTags(fallback)[0]!.getAttribute("src")).toBe("https://wish.other.example/sdk/v1/widget.js");
     const hostile = await render("app-embed", { metafields: installed({ app_url: "javascript:alert(1)//" }) });
     expect(scriptTags(hostile)).toHaveLength(0);
     expect(hostile).toContain("no app URL");
@@ -328,6 +333,16 @@ describe("save button block (rendered)", () => {
     expect(button.querySelector(".wish-button__label")!.text).toBe("Add to wishlist");
     expect(button.querySelector("svg")!.getAttribute("aria-hidden")).toBe("true");
     expect(button.classList.contains("wish-button--outline")).toBe(true);
+
+    // The block loads widget.js itself too (async), so it works before the embed is on.
+    const scripts = scriptTags(html);
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]!.getAttribute("src")).toBe("https://wish.example/sdk/v1/widget.js");
+    expect(scripts[0]!.hasAttribute("async")).toBe(true);
+    expect(scripts[0]!.getAttribute("data-wish-key")).toBe(KEY);
+    expect(scripts[0]!.getAttribute("data-wish-locale")).toBe("en-DE");
+    // Without a stored key: the button, no script.
+    expect(scriptTags(await render("save-button", { metafields: { app_url: { value: "https://wish.example" } } }))).toHaveLength(0);
   });
 
   it("settings: custom label (escaped), filled style, bookmark or no icon, alignment; German default label", async () => {
