@@ -1,0 +1,523 @@
+// The theme app extension (issue 9, extensions/wishlist): theme-check with no
+// offences, the block schemas (what theme-check does not check), both blocks
+// rendered with liquidjs and a sample Shopify context, and the rendered
+// storefront in Chromium with the real widget.js and basket-integration.js of
+// the test server (buttons bind, the variant follows the shopper's pick).
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { Liquid, Tag, type TagToken, type TopLevelToken } from "liquidjs";
+import { parse, type HTMLElement } from "node-html-parser";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { themeCheckRun } from "@shopify/theme-check-node";
+import { sharedApi } from "../support/api.ts";
+import { launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import { provisioner } from "../support/provision.ts";
+import { root } from "../support/server.ts";
+
+const EXT = path.join(root, "extensions/wishlist");
+const read = (file: string) => readFileSync(path.join(EXT, file), "utf8");
+const readJson = (file: string) => JSON.parse(read(file)) as Record<string, unknown>;
+
+// ------------------------------------------------------------ theme-check
+
+describe("theme-check", () => {
+  it("reports no offence for the extension (the theme-app-extension checks, chosen from shopify.extension.toml)", async () => {
+    const { offenses, theme, config } = await themeCheckRun(EXT, undefined, () => undefined);
+    expect(config.context).toBe("app");
+    // It really looked at the blocks, snippets and locales.
+    const files = theme.map((f) => path.relative(EXT, new URL(f.uri).pathname)).sort();
+    expect(files).toEqual(
+      expect.arrayContaining(["blocks/app-embed.liquid", "blocks/save-button.liquid", "locales/de.json", "locales/en.default.json", "snippets/wish-icon.liquid"]),
+    );
+    expect(offenses.map((o) => `${o.check} ${o.uri}: ${o.message}`)).toEqual([]);
+  });
+
+  it("would catch a parser-blocking script (the check is live, not a no-op)", async () => {
+    const { mkdtempSync, cpSync, writeFileSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const copy = mkdtempSync(path.join(tmpdir(), "wish-ext-"));
+    try {
+      cpSync(EXT, copy, { recursive: true });
+      const file = path.join(copy, "snippets/wish-widget-script.liquid");
+      writeFileSync(file, read("snippets/wish-widget-script.liquid").replace(/\n\s*async\n/, "\n"));
+      const { offenses } = await themeCheckRun(copy, undefined, () => undefined);
+      expect(offenses.map((o) => o.check)).toContain("ParserBlockingScript");
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
+
+// ------------------------------------------------------------ schemas
+
+function schemaOf(block: string): Record<string, any> {
+  const match = /\{%-?\s*schema\s*-?%\}([\s\S]*?)\{%-?\s*endschema\s*-?%\}/.exec(read(`blocks/${block}`));
+  expect(match, `${block} has a schema`).not.toBeNull();
+  return JSON.parse(match![1]!);
+}
+
+// Keys Shopify accepts in an app block / app embed schema.
+const SCHEMA_KEYS = new Set(["name", "target", "javascript", "stylesheet", "settings", "available_if", "enabled_on", "disabled_on", "class", "tag", "default"]);
+const SETTING_KEYS = new Set(["type", "id", "label", "info", "default", "options", "placeholder", "min", "max", "step", "unit", "visible_if"]);
+
+/** "t:a.b.c" → the value at a.b.c of `locale`. */
+function lookup(locale: Record<string, unknown>, key: string): unknown {
+  return key.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), locale);
+}
+
+function translationKeys(node: unknown, out: string[] = []): string[] {
+  if (typeof node === "string" && node.startsWith("t:")) out.push(node.slice(2));
+  else if (Array.isArray(node)) node.forEach((n) => translationKeys(n, out));
+  else if (node && typeof node === "object") Object.values(node).forEach((n) => translationKeys(n, out));
+  return out;
+}
+
+function leafKeys(node: unknown, prefix = ""): string[] {
+  if (!node || typeof node !== "object") return [prefix];
+  return Object.entries(node).flatMap(([k, v]) => leafKeys(v, prefix ? `${prefix}.${k}` : k));
+}
+
+describe("block schemas", () => {
+  const blocks = readdirSync(path.join(EXT, "blocks")).sort();
+
+  it("the extension has the two blocks and a theme extension toml", () => {
+    expect(blocks).toEqual(["app-embed.liquid", "save-button.liquid"]);
+    const toml = read("shopify.extension.toml");
+    expect(toml).toMatch(/^type = "theme"$/m);
+    expect(toml).toMatch(/^name = "Wishlist"$/m);
+    expect(toml).toMatch(/^handle = "wishlist"$/m);
+  });
+
+  it("targets: the embed goes into body, the save button into product sections", () => {
+    const embed = schemaOf("app-embed.liquid");
+    const button = schemaOf("save-button.liquid");
+    expect(embed.target).toBe("body");
+    expect(button.target).toBe("section");
+    expect(button.enabled_on).toEqual({ templates: ["product"] });
+    expect(button.javascript).toBe("wish-variant.js");
+    expect(button.stylesheet).toBe("wish.css");
+    expect(embed.stylesheet).toBe("wish.css");
+  });
+
+  it.each(["app-embed.liquid", "save-button.liquid"])("%s: known keys only, unique setting ids, defaults among the options, assets exist", (block) => {
+    const schema = schemaOf(block);
+    expect(Object.keys(schema).filter((k) => !SCHEMA_KEYS.has(k))).toEqual([]);
+    const settings = schema.settings as Array<Record<string, any>>;
+    const ids = settings.map((s) => s.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const setting of settings) {
+      expect(Object.keys(setting).filter((k) => !SETTING_KEYS.has(k)), setting.id).toEqual([]);
+      expect(setting.id).toMatch(/^[a-z][a-z0-9_]*$/);
+      if (setting.type === "select") expect(setting.options.map((o: { value: string }) => o.value)).toContain(setting.default);
+    }
+    for (const asset of [schema.javascript, schema.stylesheet].filter(Boolean)) {
+      expect(statSync(path.join(EXT, "assets", asset)).isFile()).toBe(true);
+    }
+  });
+
+  it("every t: label exists in English and German; storefront and schema locales have the same keys in both languages", () => {
+    const keys = ["app-embed.liquid", "save-button.liquid"].flatMap((b) => translationKeys(schemaOf(b)));
+    expect(keys.length).toBeGreaterThan(20);
+    for (const file of ["locales/en.default.schema.json", "locales/de.schema.json"]) {
+      const locale = readJson(file);
+      expect(keys.filter((k) => typeof lookup(locale, k) !== "string"), file).toEqual([]);
+    }
+    expect(leafKeys(readJson("locales/de.schema.json")).sort()).toEqual(leafKeys(readJson("locales/en.default.schema.json")).sort());
+    expect(leafKeys(readJson("locales/de.json")).sort()).toEqual(leafKeys(readJson("locales/en.default.json")).sort());
+  });
+
+  it("the block JavaScript stays under Shopify's 10,000-byte limit", () => {
+    for (const asset of ["wish-variant.js", "wish-basket.js"]) {
+      const size = statSync(path.join(EXT, "assets", asset)).size;
+      console.log(`theme extension asset ${asset}: ${size} B`);
+      expect(size).toBeLessThan(10_000);
+    }
+  });
+});
+
+// ------------------------------------------------------------ rendering with liquidjs
+
+/** `{% schema %}…{% endschema %}` renders nothing on the storefront. */
+class SchemaTag extends Tag {
+  constructor(token: TagToken, remain: TopLevelToken[], liquid: Liquid) {
+    super(token, remain, liquid);
+    while (remain.length) {
+      const next = remain.shift()!;
+      if ((next as TagToken).name === "endschema") return;
+    }
+    throw new Error("schema tag not closed");
+  }
+  *render(): Generator<unknown, void, unknown> {}
+}
+
+/** A Liquid engine with the few Shopify filters and tags the extension uses; `lang` picks the storefront locale file. */
+function shopifyLiquid(lang: "en" | "de", assetBase: string) {
+  const liquid = new Liquid({ root: [path.join(EXT, "snippets")], extname: ".liquid", strictFilters: true });
+  const locale = readJson(lang === "de" ? "locales/de.json" : "locales/en.default.json");
+  liquid.registerTag("schema", SchemaTag);
+  liquid.registerFilter("t", (key: string) => {
+    const value = lookup(locale, key);
+    if (typeof value !== "string") throw new Error(`missing translation ${key}`);
+    return value;
+  });
+  // Shopify's image_url: a protocol-relative CDN address with the requested width.
+  liquid.registerFilter("image_url", (image: { src: string } | null, ...args: Array<[string, unknown]>) => {
+    if (!image) throw new Error("image_url on nil");
+    const width = args.find(([k]) => k === "width")?.[1];
+    return `//cdn.shopify.test/s/files/${image.src}?width=${width}`;
+  });
+  liquid.registerFilter("asset_url", (name: string) => `${assetBase}/cdn/extension-assets/${name}`);
+  return liquid;
+}
+
+const TITLE = `Mug "Deluxe" <Limited> & Co's`;
+
+interface Sample {
+  lang?: "en" | "de";
+  metafields?: Record<string, { value: unknown }>;
+  embedSettings?: Record<string, unknown>;
+  buttonSettings?: Record<string, unknown>;
+  shopUrl?: string;
+  assetBase?: string;
+}
+
+function sampleContext(sample: Sample, settings: Record<string, unknown>) {
+  const variants = [
+    { id: 40001, title: "Small", price: 1299, featured_image: null },
+    { id: 40002, title: "Large", price: 1899, featured_image: { src: "mug-large.jpg" } },
+  ];
+  return {
+    shop: {
+      url: sample.shopUrl ?? "https://mug-shop.example",
+      metafields: { "$app:wishlist": sample.metafields ?? {} },
+    },
+    request: { locale: { iso_code: sample.lang ?? "en" } },
+    localization: { country: { iso_code: "DE" } },
+    cart: { currency: { iso_code: "EUR" } },
+    routes: { cart_add_url: "/cart/add", root_url: "/" },
+    product: {
+      id: 8001,
+      title: TITLE,
+      url: "/products/mug-deluxe",
+      featured_image: { src: "mug.jpg" },
+      variants,
+      // The shopper arrived with ?variant=40002.
+      selected_or_first_available_variant: variants[1],
+    },
+    block: { id: "b1", settings, shopify_attributes: "" },
+  };
+}
+
+const EMBED_DEFAULTS = { app_url: "", basket_button: false, basket_button_position: "bottom-right" };
+const BUTTON_DEFAULTS = { label: "", style: "outline", icon: "heart", alignment: "left" };
+const KEY = "pk_live_0123456789abcdef";
+
+async function render(block: "app-embed" | "save-button", sample: Sample = {}): Promise<string> {
+  const liquid = shopifyLiquid(sample.lang ?? "en", sample.assetBase ?? "https://cdn.shopify.test");
+  const settings = block === "app-embed" ? { ...EMBED_DEFAULTS, ...sample.embedSettings } : { ...BUTTON_DEFAULTS, ...sample.buttonSettings };
+  const context = sampleContext(sample, settings);
+  // Shopify's objects are global: snippets see them inside {% render %} too (liquidjs: `globals`).
+  const { block: _block, ...globals } = context;
+  return liquid.parseAndRender(read(`blocks/${block}.liquid`), context, { globals });
+}
+
+const installed = (extra: Record<string, unknown> = {}) => ({
+  public_key: { value: KEY },
+  app_url: { value: "https://wish.example" },
+  ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, { value: v }])),
+});
+
+const scriptTags = (html: string) => parse(html).querySelectorAll("script");
+
+describe("app embed (rendered)", () => {
+  it("loads widget.js asynchronously with the key, locale (language + country) and environment; no basket without basket_id", async () => {
+    const html = await render("app-embed", { metafields: installed() });
+    const scripts = scriptTags(html);
+    expect(scripts).toHaveLength(1);
+    const widget = scripts[0]!;
+    expect(widget.getAttribute("src")).toBe("https://wish.example/sdk/v1/widget.js");
+    expect(widget.hasAttribute("async")).toBe(true);
+    expect(widget.getAttribute("data-wish-key")).toBe(KEY);
+    expect(widget.getAttribute("data-wish-locale")).toBe("en-DE");
+    expect(widget.getAttribute("data-wish-environment")).toBe("live");
+    expect(html).not.toContain("data-wish-basket");
+  });
+
+  it("German storefront: de-DE", async () => {
+    const html = await render("app-embed", { lang: "de", metafields: installed() });
+    expect(scriptTags(html)[0]!.getAttribute("data-wish-locale")).toBe("de-DE");
+  });
+
+  it("with a basket: basket-integration.js and the init script, both deferred, with Shopify's cart permalink; the opener is optional and hidden until init", async () => {
+    const metafields = installed({ basket_id: "bkt_abc123" });
+    const html = await render("app-embed", { metafields });
+    const scripts = scriptTags(html);
+    expect(scripts.map((s) => s.getAttribute("src"))).toEqual([
+      "https://wish.example/sdk/v1/widget.js",
+      "https://wish.example/sdk/v1/basket-integration.js",
+      "https://cdn.shopify.test/cdn/extension-assets/wish-basket.js",
+    ]);
+    expect(scripts.slice(1).every((s) => s.hasAttribute("defer") && !s.hasAttribute("async"))).toBe(true);
+    const init = scripts[2]!;
+    expect(init.getAttribute("data-wish-basket-config")).toBe("bkt_abc123");
+    expect(init.getAttribute("data-wish-basket-key")).toBe(KEY);
+    expect(init.getAttribute("data-wish-basket-locale")).toBe("en-DE");
+    expect(init.getAttribute("data-wish-basket-cart-url")).toBe("/cart/add?id={variant_id}&quantity={quantity}");
+    expect(parse(html).querySelector("[data-wish-basket]")).toBeNull();
+
+    const withButton = parse(await render("app-embed", { lang: "de", metafields, embedSettings: { basket_button: true, basket_button_position: "bottom-left" } }));
+    const opener = withButton.querySelector("button[data-wish-basket]")!;
+    expect(opener.getAttribute("type")).toBe("button");
+    expect(opener.hasAttribute("hidden")).toBe(true);
+    expect(opener.classList.contains("wish-basket-opener--bottom-left")).toBe(true);
+    expect(opener.text.trim()).toBe("Wunschliste");
+  });
+
+  it("app URL: the stored one wins, the embed setting is the fallback, a trailing slash is dropped, a non-http value loads nothing", async () => {
+    const stored = await render("app-embed", { metafields: installed(), embedSettings: { app_url: "https://wish.other.example" } });
+    expect(scriptTags(stored)[0]!.getAttribute("src")).toBe("https://wish.example/sdk/v1/widget.js");
+    const fallback = await render("app-embed", { metafields: { public_key: { value: KEY } }, embedSettings: { app_url: " https://wish.other.example/ " } });
+    expect(scriptTags(fallback)[0]!.getAttribute("src")).toBe("https://wish.other.example/sdk/v1/widget.js");
+    const hostile = await render("app-embed", { metafields: installed({ app_url: "javascript:alert(1)//" }) });
+    expect(scriptTags(hostile)).toHaveLength(0);
+    expect(hostile).toContain("no app URL");
+  });
+
+  it("without a stored key nothing loads (a comment says why)", async () => {
+    const html = await render("app-embed", { metafields: { app_url: { value: "https://wish.example" } } });
+    expect(scriptTags(html)).toHaveLength(0);
+    expect(html).toContain("no public key");
+  });
+
+  it("a hostile key or basket id stays inside its attribute", async () => {
+    const evil = `x"><script>alert(1)</script>`;
+    const html = await render("app-embed", { metafields: installed({ public_key: evil, basket_id: evil }) });
+    const scripts = scriptTags(html);
+    expect(scripts).toHaveLength(3);
+    expect(scripts[0]!.getAttribute("data-wish-key")).toBe(evil);
+    expect(scripts[2]!.getAttribute("data-wish-basket-config")).toBe(evil);
+  });
+});
+
+function saveButton(html: string): HTMLElement {
+  const buttons = parse(html).querySelectorAll("button");
+  expect(buttons).toHaveLength(1);
+  return buttons[0]!;
+}
+
+describe("save button block (rendered)", () => {
+  it("a real button with every data attribute of the selected variant, escaped; metadata is JSON", async () => {
+    const html = await render("save-button", { metafields: installed() });
+    // The title with quotes and < arrives escaped: no markup breaks out.
+    // (Shopify writes &quot;, liquidjs &#34;: both are the same character entity.)
+    expect(html).toMatch(/data-title="Mug &(quot|#34);Deluxe&(quot|#34); &lt;Limited&gt; &amp; Co&#39;s"/);
+    expect(html).not.toContain("<Limited>");
+    const button = saveButton(html);
+    expect(button.getAttribute("type")).toBe("button");
+    expect(button.hasAttribute("data-wish")).toBe(true);
+    expect(button.getAttribute("data-url")).toBe("https://mug-shop.example/products/mug-deluxe");
+    expect(button.getAttribute("data-id")).toBe("8001");
+    expect(button.getAttribute("data-title")).toBe(TITLE);
+    // The selected variant's own image, absolute https, 800 wide.
+    expect(button.getAttribute("data-image-url")).toBe("https://cdn.shopify.test/s/files/mug-large.jpg?width=800");
+    expect(button.getAttribute("data-price")).toBe("1899");
+    expect(button.getAttribute("data-currency")).toBe("EUR");
+    expect(button.getAttribute("data-market")).toBe("en-DE");
+    expect(JSON.parse(button.getAttribute("data-metadata")!)).toEqual({ variant_id: 40002, quantity: 1 });
+    expect(JSON.parse(button.getAttribute("data-wish-variants")!)).toEqual([
+      { id: 40001, price: 1299, image: "" },
+      { id: 40002, price: 1899, image: "https://cdn.shopify.test/s/files/mug-large.jpg?width=800" },
+    ]);
+    // Label text from the locale, a decorative icon, the chosen style.
+    expect(button.querySelector(".wish-button__label")!.text).toBe("Add to wishlist");
+    expect(button.querySelector("svg")!.getAttribute("aria-hidden")).toBe("true");
+    expect(button.classList.contains("wish-button--outline")).toBe(true);
+
+    // The block loads widget.js itself too (async), so it works before the embed is on.
+    const scripts = scriptTags(html);
+    expect(scripts).toHaveLength(1);
+    expect(scripts[0]!.getAttribute("src")).toBe("https://wish.example/sdk/v1/widget.js");
+    expect(scripts[0]!.hasAttribute("async")).toBe(true);
+    expect(scripts[0]!.getAttribute("data-wish-key")).toBe(KEY);
+    expect(scripts[0]!.getAttribute("data-wish-locale")).toBe("en-DE");
+    // Without a stored key: the button, no script.
+    expect(scriptTags(await render("save-button", { metafields: { app_url: { value: "https://wish.example" } } }))).toHaveLength(0);
+  });
+
+  it("settings: custom label (escaped), filled style, bookmark or no icon, alignment; German default label", async () => {
+    const custom = saveButton(
+      await render("save-button", { metafields: installed(), buttonSettings: { label: "Merken <3", style: "filled", icon: "none", alignment: "center" } }),
+    );
+    expect(custom.text.trim()).toBe("Merken <3");
+    expect(custom.querySelector("svg")).toBeNull();
+    expect(custom.classList.contains("wish-button--filled")).toBe(true);
+    expect(custom.parentNode.classList.contains("wish-save--center")).toBe(true);
+
+    const german = saveButton(await render("save-button", { lang: "de", metafields: installed(), buttonSettings: { icon: "bookmark", style: "link" } }));
+    expect(german.querySelector(".wish-button__label")!.text).toBe("Auf die Wunschliste");
+    expect(german.getAttribute("data-market")).toBe("de-DE");
+    expect(german.querySelector("svg path")!.getAttribute("d")).toMatch(/^M6 3h12/);
+    expect(german.classList.contains("wish-button--link")).toBe(true);
+  });
+
+  it("branding badge: shown when badge is true or not stored (linking the app), absent when false", async () => {
+    for (const metafields of [installed({ badge: true }), installed()]) {
+      const badge = parse(await render("save-button", { metafields })).querySelector(".wish-badge")!;
+      expect(badge.tagName).toBe("A");
+      expect(badge.getAttribute("href")).toBe("https://wish.example");
+      expect(badge.text).toBe("Wishlist by Wish");
+    }
+    const german = parse(await render("save-button", { lang: "de", metafields: installed({ badge: true }) })).querySelector(".wish-badge")!;
+    expect(german.text).toBe("Wunschliste von Wish");
+    const hidden = await render("save-button", { metafields: installed({ badge: false }) });
+    expect(hidden).not.toContain("wish-badge");
+    expect(hidden).not.toContain("Wishlist by");
+  });
+});
+
+// ------------------------------------------------------------ in Chromium with the real scripts
+
+describe("rendered storefront in Chromium", () => {
+  let api: Awaited<ReturnType<typeof sharedApi>>;
+  let browser: Browser;
+  let shop: ShopServer;
+  const contexts: Array<{ context: BrowserContext; console: { errors: string[] } }> = [];
+  let key: string;
+  let basketId: string;
+
+  beforeAll(async () => {
+    api = await sharedApi();
+    const p = await provisioner(api.server);
+    [browser, shop] = await Promise.all([launchBrowser(), startShop()]);
+    const partner = await p.partner();
+    key = (await p.key(partner.id)).key as string;
+    const baskets = await import("~/domains/baskets/baskets.server");
+    basketId = (await baskets.createBasketConfig(partner.id, { layout: "drawer" })).basket.id;
+  });
+
+  afterAll(async () => {
+    for (const { context, console } of contexts) {
+      await context.close().catch(() => undefined);
+      expect(console.errors).toEqual([]);
+    }
+    await browser?.close();
+    await shop?.stop();
+  });
+
+  /**
+   * A product page as Shopify would serve it: a stand-in product form whose variant
+   * picker behaves like Dawn's (input[name=id] change, then ?variant= rewritten after
+   * an asynchronous section fetch), the save button block and the app embed at the end
+   * of body. Extension assets come from the repository, as Shopify's CDN would serve them.
+   */
+  async function productPage(metafields: Record<string, { value: unknown }>, embedSettings: Record<string, unknown> = {}) {
+    const origin = shop.origin("mug.shop.test");
+    const sample = { metafields, shopUrl: origin, assetBase: origin };
+    const block = await render("save-button", sample);
+    const embed = await render("app-embed", { ...sample, embedSettings });
+    const context = await browser.newContext();
+    contexts.push({ context, console: watchConsole(context) });
+    await context.route(
+      (url) => url.origin === origin && url.pathname.startsWith("/cdn/extension-assets/"),
+      (route) => {
+        const name = path.basename(new URL(route.request().url()).pathname);
+        route.fulfill({ contentType: name.endsWith(".css") ? "text/css" : "text/javascript", body: read(`assets/${name}`) });
+      },
+    );
+    // The save dialog and the basket drawer: stand-ins at the app's real addresses (the scripts' side is under test).
+    await context.route(
+      (url) => url.origin === api.server.url && url.pathname.startsWith("/dialog/"),
+      (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><html lang='en'><head><title>Dialog</title></head><body><main><h1>Dialog</h1></main></body></html>" }),
+    );
+    const pathname = `/products/mug-deluxe`;
+    shop.page(
+      pathname,
+      `<!doctype html><html lang="en"><head><title>Mug</title><link rel="icon" href="data:,">
+        <link rel="stylesheet" href="${origin}/cdn/extension-assets/wish.css">
+        <script src="${origin}/cdn/extension-assets/wish-variant.js" defer></script></head>
+      <body><main><h1>Mug</h1>
+        <form action="/cart/add" id="product-form">
+          <input type="hidden" name="id" value="40002">
+          <fieldset><legend>Size</legend>
+            <label><input type="radio" name="Size" value="40001"> Small</label>
+            <label><input type="radio" name="Size" value="40002" checked> Large</label>
+          </fieldset>
+        </form>
+        ${block}
+      </main>
+      <script>
+        // Dawn-like picker: sets the hidden id input (firing change), and only after a
+        // simulated section fetch rewrites ?variant= with replaceState.
+        document.getElementById("product-form").addEventListener("change", function (e) {
+          if (e.target.name !== "Size") return;
+          var hidden = this.querySelector("input[name=id]");
+          var mode = document.body.getAttribute("data-mode");
+          if (mode === "input") {
+            hidden.value = e.target.value;
+            hidden.dispatchEvent(new Event("change", { bubbles: true }));
+          } else {
+            setTimeout(function () { history.replaceState({}, "", "?variant=" + e.target.value); }, 400);
+          }
+        });
+      </script>
+      ${embed}</body></html>`,
+    );
+    const page = await context.newPage();
+    await page.goto(origin + pathname + "?variant=40002");
+    return { page, context, origin };
+  }
+
+  async function savedProduct(page: Page, context: BrowserContext) {
+    const [popup] = await Promise.all([context.waitForEvent("page"), page.click("button[data-wish]")]);
+    await popup.waitForURL(/\/dialog\/save#/);
+    const product = JSON.parse(new URLSearchParams(new URL(popup.url()).hash.slice(1)).get("product")!);
+    await popup.close();
+    return product;
+  }
+
+  it("widget.js binds the block's button (aria-pressed) and opens the dialog with the product; the variant follows the picker", async () => {
+    const { page, context, origin } = await productPage({ public_key: { value: key }, app_url: { value: api.server.url } });
+    await expect.poll(() => page.getAttribute("button[data-wish]", "aria-pressed")).toBe("false");
+    expect(await page.evaluate(() => (window as any).WishWidget.config)).toMatchObject({ key, locale: "en-DE", apiBase: api.server.url });
+
+    expect(await savedProduct(page, context)).toEqual({
+      url: `${origin}/products/mug-deluxe`,
+      title: TITLE,
+      imageUrl: "https://cdn.shopify.test/s/files/mug-large.jpg?width=800",
+      price: 1899,
+      currency: "EUR",
+      marketCode: "en-DE",
+      metadata: { variant_id: 40002, quantity: 1, product_id: "8001" },
+    });
+
+    // A theme that only rewrites ?variant= later (after its section fetch).
+    await page.evaluate(() => document.body.setAttribute("data-mode", "url"));
+    await page.check("input[name=Size][value='40001']");
+    await expect.poll(() => page.getAttribute("button[data-wish]", "data-price"), { timeout: 5000 }).toBe("1299");
+    expect(JSON.parse((await page.getAttribute("button[data-wish]", "data-metadata"))!)).toEqual({ variant_id: 40001, quantity: 1 });
+    const small = await savedProduct(page, context);
+    // The small variant has no image of its own: the product image stays.
+    expect(small).toMatchObject({ price: 1299, metadata: { variant_id: 40001, quantity: 1, product_id: "8001" } });
+
+    // A theme that fires change on input[name=id] (and leaves the URL alone).
+    await page.evaluate(() => document.body.setAttribute("data-mode", "input"));
+    await page.check("input[name=Size][value='40002']");
+    await expect.poll(() => page.getAttribute("button[data-wish]", "data-price")).toBe("1899");
+    expect(await savedProduct(page, context)).toMatchObject({ price: 1899, metadata: { variant_id: 40002, quantity: 1, product_id: "8001" } });
+
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it("with a basket: the floating opener appears once WishBasket is initialised and opens the drawer; no badge when badge = false", async () => {
+    const { page } = await productPage(
+      { public_key: { value: key }, app_url: { value: api.server.url }, basket_id: { value: basketId }, badge: { value: false } },
+      { basket_button: true },
+    );
+    const opener = page.locator("button.wish-basket-opener");
+    await expect.poll(() => opener.isVisible()).toBe(true);
+    await opener.click();
+    await expect.poll(() => page.getAttribute("iframe", "src")).toBe(`${api.server.url}/dialog/basket?config=${basketId}&locale=en-DE`);
+    expect(await page.locator(".wish-badge").count()).toBe(0);
+  });
+});
