@@ -80,11 +80,13 @@ export async function productChanged(hook: PlatformWebhook): Promise<void> {
   for (const product of products) {
     await db.$transaction(async (tx) => {
       // Every market the entry is shown in gets the shop's title and image;
-      // the price only where it is kept in the shop's currency.
-      const markets = product.localizations.length ? product.localizations : [{ market: "", currency: null }];
+      // the price only where it is kept in the shop's currency, else in the
+      // market-less entry.
+      const compatible = (loc: { currency: string | null }) => !loc.currency || loc.currency === facts.currency;
+      const markets: Array<{ market: string; currency: string | null }> = [...product.localizations];
+      if (!markets.some(compatible)) markets.push({ market: "", currency: null });
       for (const loc of markets) {
-        const samePrice = !loc.currency || loc.currency === facts.currency;
-        await recordCatalogFacts(tx, product.id, loc.market, samePrice ? facts : { ...facts, priceMinor: null, compareAtPriceMinor: null });
+        await recordCatalogFacts(tx, product.id, loc.market, compatible(loc) ? facts : { ...facts, priceMinor: null, compareAtPriceMinor: null });
       }
       await tx.product.update({ where: { id: product.id }, data: { available, rawProductId: product.rawProductId ?? id } });
     });

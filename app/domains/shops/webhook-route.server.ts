@@ -1,8 +1,7 @@
 // The shape every `/webhooks/*` route shares: Shopify's signature check
 // (`authenticate.webhook`: wrong HMAC → 401, missing headers → 400, not POST →
 // 405), the topic the route is for, once-only processing by webhook id, and
-// SPEC error bodies throughout. A route is one line: its topics and handler.
-import type { ActionFunctionArgs } from "@remix-run/node";
+// SPEC error bodies throughout. A route names its topics and handler.
 import { json } from "@remix-run/node";
 import { errorResponse } from "~/api/endpoint.server";
 import { db } from "~/db.server";
@@ -59,32 +58,31 @@ async function claim(hook: PlatformWebhook): Promise<boolean> {
   }
 }
 
-/** Loader and action of a webhook route for `topics`. */
-export function platformWebhook(topics: readonly string[], handle: WebhookHandler) {
-  const action = async ({ request }: ActionFunctionArgs): Promise<Response> => {
-    try {
-      const hook = await verified(request);
-      if (!topics.includes(hook.topic)) {
-        throw badRequest("invalid_topic", `This address receives ${topics.join(", ")}, not ${hook.topic}`);
-      }
-      if (!(await claim(hook))) {
-        log.info("webhook duplicate", { topic: hook.topic, shop: hook.shop, webhookId: hook.webhookId });
-        return json({ ok: true, duplicate: true });
-      }
-      try {
-        await handle(hook);
-      } catch (err) {
-        // Not processed: let Shopify's retry do it again.
-        await db.processedWebhook.delete({ where: { webhookId: hook.webhookId.slice(0, 200) } }).catch(() => undefined);
-        throw err;
-      }
-      log.info("webhook processed", { topic: hook.topic, shop: hook.shop, webhookId: hook.webhookId });
-      return json({ ok: true });
-    } catch (err) {
-      return errorResponse(err, request);
+/**
+ * The answer to a webhook delivery for `topics` (loader and action of a
+ * webhook route: GET and friends get the library's 405, or 404 while the app
+ * is off).
+ */
+export async function receiveWebhook(request: Request, topics: readonly string[], handle: WebhookHandler): Promise<Response> {
+  try {
+    const hook = await verified(request);
+    if (!topics.includes(hook.topic)) {
+      throw badRequest("invalid_topic", `This address receives ${topics.join(", ")}, not ${hook.topic}`);
     }
-  };
-  // GET and friends: the library's 405 (or 404 while the app is off).
-  const loader = action;
-  return { loader, action };
+    if (!(await claim(hook))) {
+      log.info("webhook duplicate", { topic: hook.topic, shop: hook.shop, webhookId: hook.webhookId });
+      return json({ ok: true, duplicate: true });
+    }
+    try {
+      await handle(hook);
+    } catch (err) {
+      // Not processed: let Shopify's retry do it again.
+      await db.processedWebhook.delete({ where: { webhookId: hook.webhookId.slice(0, 200) } }).catch(() => undefined);
+      throw err;
+    }
+    log.info("webhook processed", { topic: hook.topic, shop: hook.shop, webhookId: hook.webhookId });
+    return json({ ok: true });
+  } catch (err) {
+    return errorResponse(err, request);
+  }
 }
