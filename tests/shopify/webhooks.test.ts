@@ -423,6 +423,9 @@ describe("orders/create", () => {
     const cartUrl = fillCartUrl(`https://${s.primary}/cart/add?id={variant_id}&quantity={quantity}`, { variantId: "4711", quantity: 2, ref });
     const property = new URL(cartUrl).searchParams.get("properties[_wish_ref]");
     expect(property).toBe(ref);
+    // An explicit placeholder is filled instead; anything not shaped like a reference is left out.
+    expect(fillCartUrl("/cart/add?id={variant_id}&ref={wish_ref}", { variantId: 1, ref })).toBe(`/cart/add?id=1&ref=${ref}`);
+    expect(fillCartUrl("/cart/add?id={variant_id}", { variantId: 1, ref: "1.<script>" })).toBe("/cart/add?id=1");
 
     const order = { id: 6_600_000_001, customer: { id: 42 }, line_items: [{ id: 1, properties: [{ name: "_wish_ref", value: property }] }] };
     expect((await deliver("orders/create", "orders/create", s.domain, order)).status).toBe(200);
