@@ -18,6 +18,10 @@ beforeAll(async () => {
   server = await startServer({ SHOPIFY_API_KEY: "test-client-id", SHOPIFY_API_SECRET: SECRET });
   api = await apiFor(server);
   p = await provisioner(server);
+  // A delivery id from long ago: forgotten once the first delivery of this server prunes.
+  const { db: prisma } = await import("~/db.server");
+  await prisma.processedWebhook.create({ data: { webhookId: "ancient", topic: "shop/update", shopDomain: "x.myshopify.com", processedAt: new Date(Date.now() - 31 * 86_400_000) } });
+  await prisma.processedWebhook.create({ data: { webhookId: "recent", topic: "shop/update", shopDomain: "x.myshopify.com", processedAt: new Date(Date.now() - 3 * 86_400_000) } });
 });
 afterAll(() => server?.stop());
 
@@ -336,6 +340,9 @@ describe("products/create, products/update, products/delete", () => {
       [`https://${s.primary}/products/twice`],
     );
     expect(points).toHaveLength(1);
+    // Ids older than 30 days were pruned by the first processed delivery; younger ones stay.
+    expect(await processedCount("ancient")).toBe(0);
+    expect(await processedCount("recent")).toBe(1);
   });
 });
 

@@ -47,10 +47,19 @@ async function verified(request: Request): Promise<PlatformWebhook> {
   }
 }
 
+// Shopify stops retrying a delivery after 48 hours; ids are kept far longer, then forgotten.
+const KEEP_IDS_MS = 30 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
+let lastPrune = 0;
+
 /** Records the delivery; false when it was processed before (or is being processed now). */
 async function claim(hook: PlatformWebhook): Promise<boolean> {
   try {
     await db.processedWebhook.create({ data: { webhookId: hook.webhookId.slice(0, 200), topic: hook.topic, shopDomain: hook.shop } });
+    if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
+      lastPrune = Date.now();
+      await db.processedWebhook.deleteMany({ where: { processedAt: { lt: new Date(Date.now() - KEEP_IDS_MS) } } });
+    }
     return true;
   } catch (err) {
     if (isUniqueViolation(err)) return false;
