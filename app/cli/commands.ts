@@ -225,6 +225,16 @@ const list: Command[] = [
     },
   },
   {
+    name: "shop data-requests",
+    usage: "--domain x.myshopify.com",
+    options: { domain: str },
+    async run(values) {
+      const { normalizeShopDomain } = await import("~/domains/shops/shops.server");
+      const { dataRequestsOf } = await import("~/domains/shops/compliance.server");
+      return { data_requests: await dataRequestsOf(normalizeShopDomain(required(values, "domain"))) };
+    },
+  },
+  {
     name: "pat create",
     usage: "--partner ID [--name N] [--expires-in-days 365]",
     options: { partner: str, name: str, "expires-in-days": str },

@@ -42,11 +42,14 @@ interface Saved {
   currency: string | null;
   variantId: string | null;
   checkoutMeta: Record<string, unknown> | null;
+  wish_ref?: string;
 }
 
 interface CartLine {
   variantId: string;
   quantity: number;
+  /** The item's signed reference; the shop page's cart URL passes it on as a line-item property. */
+  ref?: string;
 }
 
 /** The checkout line of a saved product: its variant and quantity (default 1), or null without a variant. */
@@ -55,7 +58,11 @@ function lineOf(p: Saved): CartLine | null {
   const variant = p.variantId ?? meta.variantId ?? meta.variant_id;
   if (variant === undefined || variant === null || variant === "") return null;
   const quantity = Number(meta.quantity);
-  return { variantId: String(variant), quantity: Number.isInteger(quantity) && quantity > 0 && quantity <= 999 ? quantity : 1 };
+  return {
+    variantId: String(variant),
+    quantity: Number.isInteger(quantity) && quantity > 0 && quantity <= 999 ? quantity : 1,
+    ...(p.wish_ref ? { ref: p.wish_ref } : {}),
+  };
 }
 
 type State = { name: "waiting" } | { name: "signed-out" } | { name: "list"; products: Saved[] } | { name: "error"; code: string };

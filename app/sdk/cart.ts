@@ -4,17 +4,33 @@
 export interface CartLine {
   variantId: string | number;
   quantity?: number;
+  /** The list item's signed reference (`wish_ref` of the saved product). */
+  ref?: string;
 }
+
+const REF = /^\d{1,10}\.[\w-]{22}$/;
 
 const quantityOf = (q: unknown) => (typeof q === "number" && Number.isInteger(q) && q > 0 ? q : 1);
 
-/** `cartUrl` with `{variant_id}` and `{quantity}` filled (URL-encoded); quantity defaults to 1. */
+/**
+ * `cartUrl` with `{variant_id}`, `{quantity}` and `{wish_ref}` filled
+ * (URL-encoded); quantity defaults to 1. A line's reference also goes onto a
+ * Shopify `/cart/add` URL without `{wish_ref}` as `properties[_wish_ref]`, the
+ * line-item property the shop's orders webhook reads.
+ */
 export function fillCartUrl(pattern: string, line: CartLine): string {
-  return pattern
+  const ref = typeof line.ref === "string" && REF.test(line.ref) ? line.ref : "";
+  const url = pattern
     .split("{variant_id}")
     .join(encodeURIComponent(String(line.variantId)))
     .split("{quantity}")
-    .join(String(quantityOf(line.quantity)));
+    .join(String(quantityOf(line.quantity)))
+    .split("{wish_ref}")
+    .join(encodeURIComponent(ref));
+  if (!ref || pattern.includes("{wish_ref}") || !/\/cart\/add(?:\.js)?(?:[?#]|$)/.test(url)) return url;
+  const [beforeHash, hash] = url.split("#", 2) as [string, string | undefined];
+  const joiner = beforeHash.includes("?") ? "&" : "?";
+  return `${beforeHash}${joiner}${encodeURIComponent("properties[_wish_ref]")}=${encodeURIComponent(ref)}${hash !== undefined ? `#${hash}` : ""}`;
 }
 
 /** What the page does for `lines`: request all but the last URL in the background, then navigate to the last. */

@@ -107,7 +107,17 @@ describe("basket drawer", () => {
     const frame = page.frames().find((f) => f.url().startsWith(`${api.server.url}/dialog/basket`))!;
     expect(await seriousA11yViolations(frame)).toEqual([]);
 
-    await Promise.all([page.waitForURL(`${origin()}/cart/add?id=4001&quantity=2`), drawer.getByRole("button", { name: "Add to cart: Blue mug" }).click()]);
+    // Each line carries its item's signed reference as a Shopify line-item property (README "Shopify webhooks").
+    await Promise.all([
+      page.waitForURL(
+        (u) =>
+          u.pathname === "/cart/add" &&
+          u.searchParams.get("id") === "4001" &&
+          u.searchParams.get("quantity") === "2" &&
+          /^\d+\.[\w-]{22}$/.test(u.searchParams.get("properties[_wish_ref]") ?? ""),
+      ),
+      drawer.getByRole("button", { name: "Add to cart: Blue mug" }).click(),
+    ]);
     await expect.poll(() => events(a.basketId)).toEqual(["open", "checkout_started"]);
     expect(console.errors).toEqual([]);
     await context.close();
@@ -126,7 +136,11 @@ describe("basket drawer", () => {
     const before = shop.requests.length;
     await Promise.all([page.waitForURL(/\/cart\/add\?id=400[12]/), drawer.getByRole("button", { name: "Add all to cart" }).click()]);
     const cartRequests = shop.requests.slice(before).filter((r) => r.startsWith("/cart/add"));
-    expect(cartRequests.sort()).toEqual(["/cart/add?id=4001&quantity=2", "/cart/add?id=4002&quantity=1"]);
+    const lines = cartRequests.map((r) => new URL(r, origin()).searchParams);
+    expect(lines.map((q) => `${q.get("id")}x${q.get("quantity")}`).sort()).toEqual(["4001x2", "4002x1"]);
+    const refs = lines.map((q) => q.get("properties[_wish_ref]") ?? "");
+    expect(refs.every((r) => /^\d+\.[\w-]{22}$/.test(r))).toBe(true);
+    expect(new Set(refs).size).toBe(2);
     await context.close();
   });
 

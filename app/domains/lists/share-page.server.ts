@@ -12,6 +12,7 @@ import { readListItems } from "./items-query.server";
 import { setPurchasedPublic } from "./items.server";
 import { hostedProduct } from "./serialize";
 import { shareTexts, type ShareLang } from "./share-texts";
+import { withShopWishRefs } from "./wish-ref.server";
 
 export interface ShareItem {
   itemId: number;
@@ -91,7 +92,8 @@ export async function sharePage(args: {
       occasionTitle: detail.occasion_title,
       itemCount: detail.productCount,
     },
-    items: products.map((p) => ({
+    // Links into a shop with the app carry the item's reference: its order confirms the purchase.
+    items: await withShopWishRefs(products.map((p) => ({
       itemId: p.item_id,
       title: p.title,
       imageUrl: p.imageUrl,
@@ -99,7 +101,7 @@ export async function sharePage(args: {
       priority: p.priority,
       productUrl: p.affiliateUrl && isHttpUrl(p.affiliateUrl) ? p.affiliateUrl : null,
       purchased: hideMarks ? null : p.purchased,
-    })),
+    }))),
     spoiler: isOwner ? (hideMarks ? "hidden" : "revealed") : null,
     preview: await linkPreview(detail, products.map((p) => p.imageUrl), args.lang),
   };

@@ -7,6 +7,8 @@ const TRACKING_PARAMS = new Set([
   "gclid", "gclsrc", "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "yclid", "twclid", "ttclid", "li_fat_id",
   "igshid", "mc_cid", "mc_eid", "_ga", "_gl", "_hsenc", "_hsmi", "mkt_tok", "oly_anon_id", "oly_enc_id", "vero_id",
   "wickedid", "srsltid", "ref_", "spm", "_pos", "_sid", "_ss", "_fid", "_psq", "epik", "s_kwcid", "ef_id",
+  // Our own signed list-item reference on share-page links (lists/wish-ref.server.ts).
+  "wish_ref",
 ]);
 const TRACKING_PREFIXES = ["utm_", "pk_", "mtm_", "hsa_"];
 

@@ -44,6 +44,11 @@ export const getEncryptionKey = memo(async () =>
   ),
 );
 
+/** HMAC key of the signed list-item references that travel through a shop's cart into its orders (lists/wish-ref.server.ts). */
+export const getWishRefKey = memo(async () =>
+  Buffer.from(await storedSecret("wish_ref_key", () => randomBytes(32).toString("base64url")), "base64url"),
+);
+
 export function assertSigningKey(pem: string): void {
   const key = createPrivateKey(pem);
   if (key.asymmetricKeyType !== "ec" || key.asymmetricKeyDetails?.namedCurve !== "prime256v1") {

@@ -41,13 +41,18 @@ export async function initWidget({ publicKey, body }: InitRequest) {
         select: {
           id: true,
           plan: true,
-          shops: { where: { active: true }, orderBy: { installedAt: "asc" } },
+          shops: { orderBy: { installedAt: "asc" } },
           basketConfigs: { orderBy: { createdAt: "desc" }, take: 1 },
         },
       },
     },
   });
   if (!row || !isKeyUsable(row, now)) throw forbidden("unknown_key", "This public key does not exist or is not active");
+  // A platform partner whose every shop uninstalled the app: its keys are not active any more.
+  const activeShops = row.partner.shops.filter((s) => s.active);
+  if (row.partner.shops.length > 0 && activeShops.length === 0) {
+    throw forbidden("unknown_key", "This public key's shop has uninstalled the app");
+  }
 
   const allowList = allowedDomainsOf(row);
   if (row.environment === "live" && row.createdAt > ALLOWLIST_RULE_DATE && allowList.length === 0) {
@@ -60,7 +65,7 @@ export async function initWidget({ publicKey, body }: InitRequest) {
   }
 
   const partner = row.partner;
-  const shop = partner.shops.find((s) => s.domain === host) ?? partner.shops[0] ?? null;
+  const shop = activeShops.find((s) => s.domain === host || s.primaryDomain === host) ?? activeShops[0] ?? null;
   const plan = getPlan(partner.plan);
   if (!plan) throw new ApiError(500, "plan_limits_not_found", `Unknown plan ${JSON.stringify(partner.plan)}`);
   if (shop && shop.subscriptionStatus !== "active" && shop.trialEndsAt <= now && plan.id === "free") {

@@ -5,6 +5,7 @@ import { notFound } from "~/lib/api/errors";
 import { parseItemId } from "~/domains/lists/access.server";
 import { itemInclude } from "~/domains/lists/items.server";
 import { savedProduct, type Locale } from "~/domains/lists/serialize";
+import { wishRefSigner } from "~/domains/lists/wish-ref.server";
 import { originHost } from "./origin";
 import type { WidgetClaims } from "./token.server";
 
@@ -24,7 +25,10 @@ export async function savedProductsForWidget(userId: string, widget: WidgetClaim
   const query = { include: itemInclude, orderBy: [{ addedAt: "desc" as const }, { id: "desc" as const }] };
   let items = await db.listItem.findMany({ where: { ...mine, ...fromThisPartner(widget) }, ...query });
   if (items.length === 0) items = await db.listItem.findMany({ where: mine, ...query });
-  return { products: items.map((i) => savedProduct(i, locale)) };
+  // `wish_ref`: the item's signed reference, which the basket drawer puts on its
+  // cart lines so the shop's order can confirm the purchase (README "Shopify webhooks").
+  const sign = await wishRefSigner();
+  return { products: items.map((i) => ({ ...savedProduct(i, locale), wish_ref: sign(i.id) })) };
 }
 
 /** `DELETE /widget/saved-products/{itemId}`: only an item of the user saved from this partner's domain. */

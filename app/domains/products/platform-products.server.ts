@@ -1,0 +1,106 @@
+// products/create, products/update, products/delete: the shop's platform is
+// an entitled source of facts about its own products (catalog.server.ts). The
+// catalogue entry is the product page on the shop's primary domain
+// (`https://<primary>/products/<handle>`); an entry under the myshopify domain
+// (saved from there) is kept up to date too.
+import { db } from "~/db.server";
+import { isHttpUrl } from "~/lib/api/schemas";
+import { findPlatformShop, shopHosts } from "~/domains/shops/platform-webhooks.server";
+import { currencyCode, items, minorUnits, record, shopifyId, text, type Fields } from "~/domains/shops/payload";
+import type { PlatformWebhook } from "~/domains/shops/webhook-route.server";
+import { canonicalUrl } from "./canonical-url";
+import { recordCatalogFacts, upsertProduct, withStoredImage, type ProductFacts } from "./catalog.server";
+
+const productUrl = (host: string, handle: string) => canonicalUrl(`https://${host}/products/${encodeURIComponent(handle)}`);
+
+function imageOf(p: Fields): string | null {
+  const candidates = [
+    record(p.image).src,
+    record(items(p.images)[0]).src,
+    record(record(items(p.media)[0]).preview_image).src,
+  ];
+  for (const c of candidates) {
+    const url = text(c, 2048);
+    if (url && isHttpUrl(url)) return url;
+  }
+  return null;
+}
+
+/** Active and at least one variant can be bought (untracked, oversell allowed or in stock). */
+function availableOf(p: Fields, variants: Fields[]): boolean {
+  const status = text(p.status);
+  if (status && status !== "active") return false;
+  if (variants.length === 0) return true;
+  return variants.some((v) => {
+    if (typeof v.available === "boolean") return v.available;
+    if (!text(v.inventory_management)) return true;
+    if (text(v.inventory_policy) === "continue") return true;
+    return typeof v.inventory_quantity === "number" && v.inventory_quantity > 0;
+  });
+}
+
+/** The facts a product payload carries; the price is the first variant's, in the shop's currency. */
+function factsOf(p: Fields, currency: string | null): ProductFacts {
+  const variants = items(p.variants).map(record);
+  const first = variants[0] ?? {};
+  const price = currency ? minorUnits(first.price, currency) : null;
+  const compareAt = currency ? minorUnits(first.compare_at_price, currency) : null;
+  const tags = typeof p.tags === "string" ? p.tags.split(",").map((t) => t.trim()).filter(Boolean).slice(0, 50) : null;
+  return {
+    title: text(p.title, 500),
+    imageUrl: imageOf(p),
+    priceMinor: price,
+    currency: price !== null ? currency : null,
+    compareAtPriceMinor: compareAt !== null && price !== null && compareAt > price ? compareAt : null,
+    brand: text(p.vendor, 200),
+    productType: text(p.product_type, 200),
+    tags: tags?.length ? tags : null,
+  };
+}
+
+/** products/create and products/update. */
+export async function productChanged(hook: PlatformWebhook): Promise<void> {
+  const shop = await findPlatformShop(hook.shop);
+  if (!shop?.active) return;
+  const p = record(hook.payload);
+  const id = shopifyId(p.id);
+  const handle = text(p.handle, 255);
+  if (!id || !handle) return; // nothing to key a catalogue entry on
+  const urls = shopHosts(shop)
+    .map((host) => productUrl(host, handle))
+    .filter((u): u is string => u !== null);
+  const variants = items(p.variants).map(record);
+  const facts = await withStoredImage(factsOf(p, shop.currency ?? currencyCode(record(variants[0]).currency)));
+  const available = availableOf(p, variants);
+
+  const existing = await db.product.findMany({ where: { canonicalUrl: { in: urls } }, include: { localizations: true } });
+  const products = existing.length
+    ? existing
+    : [{ ...(await upsertProduct(db, urls[0]!, facts, { partnerId: shop.partnerId, shopId: shop.id, domain: shopHosts(shop)[0]! })), localizations: [] }];
+  for (const product of products) {
+    await db.$transaction(async (tx) => {
+      // Every market the entry is shown in gets the shop's title and image;
+      // the price only where it is kept in the shop's currency, else in the
+      // market-less entry.
+      const compatible = (loc: { currency: string | null }) => !loc.currency || loc.currency === facts.currency;
+      const markets: Array<{ market: string; currency: string | null }> = [...product.localizations];
+      if (!markets.some(compatible)) markets.push({ market: "", currency: null });
+      for (const loc of markets) {
+        await recordCatalogFacts(tx, product.id, loc.market, compatible(loc) ? facts : { ...facts, priceMinor: null, compareAtPriceMinor: null });
+      }
+      await tx.product.update({ where: { id: product.id }, data: { available, rawProductId: product.rawProductId ?? id } });
+    });
+  }
+}
+
+/** products/delete: the shop's entries of that product (by its id) are no longer available. */
+export async function productDeleted(hook: PlatformWebhook): Promise<void> {
+  const shop = await findPlatformShop(hook.shop);
+  if (!shop) return;
+  const id = shopifyId(record(hook.payload).id);
+  if (!id) return;
+  await db.product.updateMany({
+    where: { rawProductId: id, OR: shopHosts(shop).map((host) => ({ canonicalUrl: { startsWith: `https://${host}/products/` } })) },
+    data: { available: false },
+  });
+}

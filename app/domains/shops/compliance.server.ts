@@ -1,0 +1,115 @@
+// Shopify's mandatory compliance webhooks (README "Shopify webhooks"). The
+// only customer data the app holds for a shop is what orders/create derived:
+// purchase confirmations (order id, customer id, list item). Shoppers' own
+// lists belong to the shoppers, not to the shop, and are never touched here.
+import { db } from "~/db.server";
+import type { Prisma } from "~/db.server";
+import type { PlatformWebhook } from "./webhook-route.server";
+import { findPlatformShop } from "./platform-webhooks.server";
+import { items, record, shopifyId } from "./payload";
+
+/** The confirmations of one customer of a shop: by customer id, or by the orders named. */
+function customerConfirmations(shopDomain: string, payload: unknown) {
+  const body = record(payload);
+  const customerId = shopifyId(record(body.customer).id);
+  const orderIds = [...items(body.orders_requested), ...items(body.orders_to_redact)]
+    .map(shopifyId)
+    .filter((id): id is string => id !== null)
+    .slice(0, 1000);
+  const or: Prisma.PurchaseConfirmationWhereInput[] = [];
+  if (customerId) or.push({ customerId });
+  if (orderIds.length) or.push({ orderId: { in: orderIds } });
+  return { customerId, where: or.length ? { shopDomain, OR: or } : null };
+}
+
+/**
+ * customers/data_request: recorded with a copy of what the app holds about
+ * the customer, which the merchant reads with `wish shop data-requests
+ * --domain <shop>` and hands to the customer.
+ */
+export async function customerDataRequested(hook: PlatformWebhook): Promise<void> {
+  const { customerId, where } = customerConfirmations(hook.shop, hook.payload);
+  const found = where
+    ? await db.purchaseConfirmation.findMany({
+        where,
+        orderBy: { id: "asc" },
+        include: { listItem: { select: { id: true, wishlistId: true, purchasedAt: true } } },
+      })
+    : [];
+  const dataRequestId = shopifyId(record(record(hook.payload).data_request).id);
+  await db.complianceRequest.create({
+    data: {
+      shopDomain: hook.shop,
+      topic: "customers/data_request",
+      customerId,
+      data: {
+        data_request_id: dataRequestId,
+        purchase_confirmations: found.map((c) => ({
+          order_id: c.orderId,
+          customer_id: c.customerId,
+          list_item_id: c.listItemId,
+          confirmed_at: c.createdAt.toISOString(),
+        })),
+      },
+    },
+  });
+}
+
+/** customers/redact: that customer's purchase confirmations go (the items stay purchased: that is the list owner's data). */
+export async function customerRedacted(hook: PlatformWebhook): Promise<void> {
+  const { where } = customerConfirmations(hook.shop, hook.payload);
+  const deleted = where ? (await db.purchaseConfirmation.deleteMany({ where })).count : 0;
+  // What was asked and done, without the customer's id.
+  await db.complianceRequest.create({
+    data: { shopDomain: hook.shop, topic: "customers/redact", data: { purchase_confirmations_deleted: deleted } },
+  });
+  // Data requests answered earlier carry the same data.
+  const customerId = shopifyId(record(record(hook.payload).customer).id);
+  if (customerId) await db.complianceRequest.deleteMany({ where: { shopDomain: hook.shop, customerId } });
+}
+
+/**
+ * shop/redact (48 hours after uninstall): the shop's partner-side data goes —
+ * Shopify sessions, purchase confirmations, compliance records, the shop row's
+ * name, e-mail and primary domain, and the partner's keys (with their request
+ * counters), basket configurations (with events) and usage. When the partner
+ * has other shops, only the keys and baskets of this shop go, and its usage
+ * stays. Shoppers' lists and items are kept.
+ */
+export async function shopRedacted(hook: PlatformWebhook): Promise<void> {
+  const shop = await findPlatformShop(hook.shop);
+  await db.$transaction(async (tx) => {
+    await tx.session.deleteMany({ where: { shop: hook.shop } });
+    await tx.purchaseConfirmation.deleteMany({ where: { shopDomain: hook.shop } });
+    await tx.complianceRequest.deleteMany({ where: { shopDomain: hook.shop } });
+    if (!shop) return;
+    const hosts = [shop.domain, shop.primaryDomain].filter((h): h is string => h !== null);
+    await tx.platformShop.update({ where: { id: shop.id }, data: { name: null, email: null, primaryDomain: null, active: false } });
+    const soleShop = (await tx.platformShop.count({ where: { partnerId: shop.partnerId } })) === 1;
+    const keys = await tx.apiKey.findMany({ where: { partnerId: shop.partnerId }, select: { id: true, allowedDomains: true } });
+    const shopKeys = keys.filter(
+      (k) => soleShop || (Array.isArray(k.allowedDomains) && k.allowedDomains.length > 0 && k.allowedDomains.every((d) => hosts.includes(String(d)))),
+    );
+    const keyIds = shopKeys.map((k) => k.id);
+    await tx.apiKeyRequestCounter.deleteMany({ where: { apiKeyId: { in: keyIds } } });
+    await tx.apiKey.deleteMany({ where: { id: { in: keyIds } } });
+    await tx.basketConfig.deleteMany({ where: soleShop ? { partnerId: shop.partnerId } : { partnerId: shop.partnerId, shopId: shop.id } });
+    if (soleShop) {
+      await tx.usageCounter.deleteMany({ where: { partnerId: shop.partnerId } });
+      await tx.usageDedup.deleteMany({ where: { partnerId: shop.partnerId } });
+    }
+    await tx.complianceRequest.create({
+      data: { shopDomain: hook.shop, topic: "shop/redact", data: { keys_deleted: keyIds.length, sole_shop: soleShop } },
+    });
+  });
+}
+
+/** `wish shop data-requests --domain <shop>`: the recorded data requests with the data found, newest first. */
+export async function dataRequestsOf(shopDomain: string) {
+  const rows = await db.complianceRequest.findMany({
+    where: { shopDomain, topic: "customers/data_request" },
+    orderBy: { id: "desc" },
+    take: 100,
+  });
+  return rows.map((r) => ({ id: r.id, shop_domain: r.shopDomain, customer_id: r.customerId, received_at: r.createdAt.toISOString(), data: r.data }));
+}

@@ -1,0 +1,7 @@
+// POST /webhooks/app/uninstalled: the shop turns inactive, its sessions go (README "Shopify webhooks").
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { receiveWebhook } from "~/domains/shops/webhook-route.server";
+import { shopUninstalled } from "~/domains/shops/platform-webhooks.server";
+
+export const action = ({ request }: ActionFunctionArgs) => receiveWebhook(request, ["app/uninstalled"], shopUninstalled);
+export const loader = action;

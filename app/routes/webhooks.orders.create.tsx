@@ -1,0 +1,7 @@
+// POST /webhooks/orders/create: items bought through a signed list-item reference become purchased (README "Shopify webhooks").
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { receiveWebhook } from "~/domains/shops/webhook-route.server";
+import { orderCreated } from "~/domains/lists/order-confirmations.server";
+
+export const action = ({ request }: ActionFunctionArgs) => receiveWebhook(request, ["orders/create"], orderCreated);
+export const loader = action;

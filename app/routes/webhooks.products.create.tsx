@@ -1,0 +1,7 @@
+// POST /webhooks/products/create: the catalogue entry of the new product (README "Shopify webhooks").
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { receiveWebhook } from "~/domains/shops/webhook-route.server";
+import { productChanged } from "~/domains/products/platform-products.server";
+
+export const action = ({ request }: ActionFunctionArgs) => receiveWebhook(request, ["products/create"], productChanged);
+export const loader = action;

@@ -1,0 +1,7 @@
+// POST /webhooks/products/delete: the catalogue entry is no longer available (README "Shopify webhooks").
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { receiveWebhook } from "~/domains/shops/webhook-route.server";
+import { productDeleted } from "~/domains/products/platform-products.server";
+
+export const action = ({ request }: ActionFunctionArgs) => receiveWebhook(request, ["products/delete"], productDeleted);
+export const loader = action;

@@ -1,0 +1,7 @@
+// POST /webhooks/products/update: title, image, price and availability of the catalogue entry (README "Shopify webhooks").
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { receiveWebhook } from "~/domains/shops/webhook-route.server";
+import { productChanged } from "~/domains/products/platform-products.server";
+
+export const action = ({ request }: ActionFunctionArgs) => receiveWebhook(request, ["products/update"], productChanged);
+export const loader = action;

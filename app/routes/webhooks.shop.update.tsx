@@ -1,0 +1,7 @@
+// POST /webhooks/shop/update: name, e-mail, currency, primary domain (and the keys' allow-lists) (README "Shopify webhooks").
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { receiveWebhook } from "~/domains/shops/webhook-route.server";
+import { shopUpdated } from "~/domains/shops/platform-webhooks.server";
+
+export const action = ({ request }: ActionFunctionArgs) => receiveWebhook(request, ["shop/update"], shopUpdated);
+export const loader = action;
