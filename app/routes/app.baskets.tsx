@@ -13,7 +13,7 @@ import { getPlan } from "~/domains/metering/plans";
 export async function loader({ request }: LoaderFunctionArgs) {
   const { partnerId } = await requireAdmin(request);
   const [{ baskets }, partner] = await Promise.all([listBasketConfigs(partnerId), getPartner(partnerId)]);
-  return json({ baskets, webhooks: getPlan(partner.plan)?.webhooks ?? false, planName: getPlan(partner.plan)?.name ?? partner.plan });
+  return json({ baskets, layouts: LAYOUTS, webhooks: getPlan(partner.plan)?.webhooks ?? false, planName: getPlan(partner.plan)?.name ?? partner.plan });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -40,7 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
 type Basket = Awaited<ReturnType<typeof listBasketConfigs>>["baskets"][number];
 
 export default function Baskets() {
-  const { baskets, webhooks, planName } = useLoaderData<typeof loader>();
+  const { baskets, layouts, webhooks, planName } = useLoaderData<typeof loader>();
   return (
     <Page title="Wishlist drawer">
       <Layout>
@@ -53,7 +53,7 @@ export default function Baskets() {
         )}
         {baskets.map((basket) => (
           <Layout.Section key={basket.id}>
-            <BasketForm basket={basket} webhooks={webhooks} planName={planName} />
+            <BasketForm basket={basket} layouts={layouts} webhooks={webhooks} planName={planName} />
           </Layout.Section>
         ))}
       </Layout>
@@ -61,7 +61,7 @@ export default function Baskets() {
   );
 }
 
-function BasketForm({ basket, webhooks, planName }: { basket: Basket; webhooks: boolean; planName: string }) {
+function BasketForm({ basket, layouts, webhooks, planName }: { basket: Basket; layouts: readonly string[]; webhooks: boolean; planName: string }) {
   const fetcher = useFetcher<typeof action>();
   const checkout = basket.checkout as { mode: string; cartUrl?: string };
   const [layout, setLayout] = useState(basket.layout);
@@ -98,7 +98,7 @@ function BasketForm({ basket, webhooks, planName }: { basket: Basket; webhooks: 
           </Banner>
         )}
         <InlineStack gap="400" wrap>
-          <Select label="Layout" options={LAYOUTS.map((l) => ({ label: l, value: l }))} value={layout} onChange={setLayout} />
+          <Select label="Layout" options={layouts.map((l) => ({ label: l, value: l }))} value={layout} onChange={setLayout} />
           <TextField label="Colour" value={color} onChange={setColor} autoComplete="off" helpText="Like #1f5f4a" maxLength={7} />
           <Select
             label="Checkout"
