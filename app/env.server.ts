@@ -112,6 +112,11 @@ const schema = z
     SHOPIFY_API_SECRET: z.string().min(1).optional(),
     SCOPES: z.string().default("write_products,read_products,write_metafields,read_orders"),
     SHOP_CUSTOM_DOMAIN: z.string().optional(),
+    /**
+     * Billing API charges are test charges (no money moves; development stores
+     * need them). Default: true unless NODE_ENV=production.
+     */
+    SHOPIFY_BILLING_TEST: z.enum(["true", "false", "1", "0"]).optional(),
   })
   .superRefine((env, ctx) => {
     const external = [env.AUTH_EXTERNAL_JWKS_URL, env.AUTH_EXTERNAL_ISSUER, env.AUTH_EXTERNAL_AUDIENCE];
@@ -133,6 +138,12 @@ const schema = z
   });
 
 export type Env = z.infer<typeof schema>;
+
+/** SHOPIFY_BILLING_TEST as a boolean, with its environment-dependent default. */
+export function billingIsTest(config: Pick<Env, "NODE_ENV" | "SHOPIFY_BILLING_TEST">): boolean {
+  if (config.SHOPIFY_BILLING_TEST === undefined) return config.NODE_ENV !== "production";
+  return config.SHOPIFY_BILLING_TEST === "true" || config.SHOPIFY_BILLING_TEST === "1";
+}
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   // Empty strings count as unset, as in most .env tooling.

@@ -56,7 +56,18 @@ async function increment(
       "total" = "UsageCounter"."total" + 1
     WHERE "UsageCounter"."total" < ${ceiling}
     RETURNING "total"`;
-  return rows.length ? Number(rows[0]!.total) : null;
+  if (!rows.length) return null;
+  // The day's row feeds the admin's usage chart; it follows the counted action (same transaction for saves).
+  const day = new Date().toISOString().slice(0, 10);
+  await client.$queryRaw`
+    INSERT INTO "UsageDay" ("partnerId", "day", "saves", "shares", "listViews")
+    VALUES (${partnerId}, ${day}, ${d.saves}, ${d.shares}, ${d.listViews})
+    ON CONFLICT ("partnerId", "day") DO UPDATE SET
+      "saves" = "UsageDay"."saves" + excluded."saves",
+      "shares" = "UsageDay"."shares" + excluded."shares",
+      "listViews" = "UsageDay"."listViews" + excluded."listViews"
+    RETURNING "day"`;
+  return Number(rows[0]!.total);
 }
 
 export function upgradeUrl(): string {

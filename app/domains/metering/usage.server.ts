@@ -19,3 +19,31 @@ export async function usageRecord(partnerId: number, now: Date = new Date()) {
   });
   return { partner_id: partner.id, ...computeUsageRecord(plan, counter ?? NO_USAGE, period) };
 }
+
+/**
+ * The month's actions per UTC day (every day from the 1st to today, zeros
+ * included) and the month's requests per key of the partner: the admin's
+ * usage page.
+ */
+export async function usageHistory(partnerId: number, now: Date = new Date()) {
+  const { period } = currentPeriod(now);
+  const [days, keys] = await Promise.all([
+    db.usageDay.findMany({ where: { partnerId, day: { startsWith: period } } }),
+    db.apiKey.findMany({ where: { partnerId }, select: { id: true, key: true, environment: true, status: true }, orderBy: { id: "asc" } }),
+  ]);
+  const counters = await db.apiKeyRequestCounter.findMany({ where: { window: period, apiKeyId: { in: keys.map((k) => k.id) } } });
+  const byDay = new Map(days.map((d) => [d.day, d]));
+  const today = now.getUTCDate();
+  const daily = Array.from({ length: today }, (_, i) => {
+    const day = `${period}-${String(i + 1).padStart(2, "0")}`;
+    const row = byDay.get(day);
+    return { day, saves: row?.saves ?? 0, shares: row?.shares ?? 0, listViews: row?.listViews ?? 0 };
+  });
+  const requests = new Map(counters.map((c) => [c.apiKeyId, c.count]));
+  return {
+    period,
+    daily,
+    keys: keys.map((k) => ({ id: k.id, key: k.key, environment: k.environment, status: k.status, requests: requests.get(k.id) ?? 0 })),
+  };
+}
+

@@ -1,0 +1,68 @@
+// The embedded admin's one door: every /app loader and action calls
+// requireAdmin(request), and this is the only module that calls
+// shopify.authenticate.admin. The result is memoised per Request, so the
+// layout (app.tsx) and the child route's loader share one authentication,
+// one shop lookup and one subscription check.
+import { db } from "~/db.server";
+import { BILLING_IS_TEST, shopify, type Shopify } from "~/shopify.server";
+import { provisionShop } from "~/domains/shops/provisioning.server";
+import { fetchActiveSubscriptions, syncSubscription } from "~/domains/shops/subscription.server";
+import { shopifyOffResponse } from "./shopify-off";
+
+type AdminAuth = Awaited<ReturnType<Shopify["authenticate"]["admin"]>>;
+
+export interface AdminContext {
+  admin: AdminAuth["admin"];
+  billing: AdminAuth["billing"];
+  session: AdminAuth["session"];
+  /** Our PlatformShop row for the authenticated shop (provisioned, active, subscription synced). */
+  shop: NonNullable<Awaited<ReturnType<typeof findShop>>>;
+  partnerId: number;
+}
+
+const authentications = new WeakMap<Request, Promise<AdminAuth>>();
+const contexts = new WeakMap<Request, Promise<AdminContext>>();
+
+function findShop(domain: string) {
+  return db.platformShop.findUnique({ where: { domain }, include: { partner: true } });
+}
+
+/**
+ * Shopify's authentication alone (token exchange, OAuth and bounce pages):
+ * for /auth/*, where no shop data is needed. Throws the library's responses
+ * (redirects, 401 with a reauthorize header) and a 503 while Shopify is off.
+ */
+export function authenticateAdmin(request: Request): Promise<AdminAuth> {
+  let auth = authentications.get(request);
+  if (!auth) {
+    auth = shopify ? shopify.authenticate.admin(request) : Promise.reject(shopifyOffResponse());
+    authentications.set(request, auth);
+  }
+  return auth;
+}
+
+async function load(request: Request): Promise<AdminContext> {
+  const { admin, billing, session } = await authenticateAdmin(request);
+  let shop = await findShop(session.shop);
+  // afterAuth normally provisioned already; this covers a shop whose session
+  // outlived its records (installed before provisioning existed, or a failed run).
+  if (!shop || !shop.active) {
+    await provisionShop({ shopDomain: session.shop, graphql: admin.graphql });
+  }
+  // Subscription state follows Shopify on every admin load.
+  const subscriptions = await fetchActiveSubscriptions(admin.graphql);
+  await syncSubscription(session.shop, subscriptions, { acceptTest: BILLING_IS_TEST, graphql: admin.graphql });
+  shop = await findShop(session.shop);
+  if (!shop) throw new Error(`shop ${session.shop} missing after provisioning`);
+  return { admin, billing, session, shop, partnerId: shop.partnerId };
+}
+
+/** The authenticated shop's admin context; see the file comment. */
+export function requireAdmin(request: Request): Promise<AdminContext> {
+  let context = contexts.get(request);
+  if (!context) {
+    context = load(request);
+    contexts.set(request, context);
+  }
+  return context;
+}

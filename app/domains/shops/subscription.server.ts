@@ -1,0 +1,143 @@
+// Subscription state follows Shopify (SPEC 3, 8.1): an active subscription
+// sets the partner's plan and the shop's subscription_status = active (which
+// lifts the Free pause and the trial's subscription_required at once); a
+// subscription that ends returns the partner to Free. Two sources call in:
+// every admin load (the shop's full list of active subscriptions) and the
+// app_subscriptions/update webhook (one subscription's new status).
+import { db } from "~/db.server";
+import { log, errorFields } from "~/lib/log.server";
+import { getPlan, type PlanId } from "~/domains/metering/plans";
+import { adminQuery, type AdminGraphql } from "./admin-graphql.server";
+import { billingPlanByName } from "./billing-plans";
+import { fetchShopInfo, writeShopMetafields } from "./provisioning.server";
+
+export interface ShopifySubscription {
+  /** gid://shopify/AppSubscription/… */
+  id: string;
+  name: string;
+  /** ACTIVE, PENDING, CANCELLED, DECLINED, EXPIRED, FROZEN (any case). */
+  status: string;
+  test?: boolean | null;
+}
+
+export const ACTIVE_SUBSCRIPTIONS_QUERY = `#graphql
+query WishlistSubscriptions {
+  currentAppInstallation { id activeSubscriptions { id name status test trialDays currentPeriodEnd } }
+}`;
+
+export async function fetchActiveSubscriptions(graphql: AdminGraphql): Promise<ShopifySubscription[]> {
+  const data = await adminQuery<{ currentAppInstallation: { activeSubscriptions: ShopifySubscription[] } }>(
+    graphql,
+    ACTIVE_SUBSCRIPTIONS_QUERY,
+  );
+  return data.currentAppInstallation.activeSubscriptions;
+}
+
+/** Statuses after which a subscription no longer pays for a plan. */
+const ENDED = new Set(["CANCELLED", "DECLINED", "EXPIRED"]);
+/** Plans a Shopify subscription sells; a partner on another plan (Enterprise) is never downgraded by Shopify. */
+const SOLD_PLANS = new Set<string>(["starter", "growth", "scale"]);
+const RANK: Record<string, number> = { starter: 1, growth: 2, scale: 3 };
+
+export interface SyncOptions {
+  /** Whether test charges count (SHOPIFY_BILLING_TEST). */
+  acceptTest: boolean;
+  /** When given, a downgrade also puts the branding badge back on in the shop metafield. */
+  graphql?: AdminGraphql;
+}
+
+export type SyncResult = { changed: "activated" | "ended" | null; plan: string } | null;
+
+async function shopByDomain(shopDomain: string) {
+  return db.platformShop.findUnique({ where: { domain: shopDomain.toLowerCase() }, include: { partner: true } });
+}
+type ShopWithPartner = NonNullable<Awaited<ReturnType<typeof shopByDomain>>>;
+
+async function activate(shop: ShopWithPartner, sub: ShopifySubscription, plan: PlanId): Promise<SyncResult> {
+  const same =
+    shop.subscriptionStatus === "active" && shop.subscriptionId === sub.id && shop.partner.plan === plan;
+  if (same) return { changed: null, plan };
+  await db.$transaction([
+    db.partner.update({
+      where: { id: shop.partnerId },
+      data: { plan, ...(shop.partner.plan !== plan ? { planChangedAt: new Date() } : {}) },
+    }),
+    db.platformShop.update({
+      where: { id: shop.id },
+      data: { subscriptionStatus: "active", plan: sub.name, subscriptionId: sub.id },
+    }),
+  ]);
+  log.info("shop subscription active", { shop: shop.domain, plan, subscription: sub.id });
+  return { changed: "activated", plan };
+}
+
+async function end(shop: ShopWithPartner, opts: SyncOptions): Promise<SyncResult> {
+  const downgrade = SOLD_PLANS.has(shop.partner.plan);
+  await db.$transaction([
+    ...(downgrade
+      ? [db.partner.update({ where: { id: shop.partnerId }, data: { plan: "free", planChangedAt: new Date() } })]
+      : []),
+    db.platformShop.update({
+      where: { id: shop.id },
+      data: { subscriptionStatus: "cancelled", plan: null, subscriptionId: null },
+    }),
+  ]);
+  log.info("shop subscription ended", { shop: shop.domain, previousPlan: shop.partner.plan });
+  const plan = downgrade ? "free" : shop.partner.plan;
+  if (opts.graphql && !(getPlan(plan)?.canHideBadge ?? false)) {
+    // The badge may only be off on paid plans; a failure here is retried on the next admin load.
+    try {
+      const info = await fetchShopInfo(opts.graphql);
+      if (info.badge?.value === "false") await writeShopMetafields(opts.graphql, info.id, { badge: true });
+    } catch (err) {
+      log.warn("could not restore the branding badge", { shop: shop.domain, ...errorFields(err) });
+    }
+  }
+  return { changed: "ended", plan };
+}
+
+function planOf(sub: ShopifySubscription, opts: SyncOptions): PlanId | null {
+  if (sub.status.toUpperCase() !== "ACTIVE" || (sub.test && !opts.acceptTest)) return null;
+  return billingPlanByName(sub.name)?.plan ?? null;
+}
+
+/**
+ * Reconciles the shop with its complete list of active subscriptions (from
+ * `currentAppInstallation.activeSubscriptions`); null for an unknown shop.
+ */
+export async function syncSubscription(
+  shopDomain: string,
+  activeSubscriptions: readonly ShopifySubscription[],
+  opts: SyncOptions,
+): Promise<SyncResult> {
+  const shop = await shopByDomain(shopDomain);
+  if (!shop) return null;
+  let best: { sub: ShopifySubscription; plan: PlanId } | null = null;
+  for (const sub of activeSubscriptions) {
+    const plan = planOf(sub, opts);
+    if (plan && (!best || RANK[plan]! > RANK[best.plan]!)) best = { sub, plan };
+  }
+  if (best) return activate(shop, best.sub, best.plan);
+  if (shop.subscriptionStatus === "active") return end(shop, opts);
+  return { changed: null, plan: shop.partner.plan };
+}
+
+/**
+ * One subscription changed status (app_subscriptions/update). An ended
+ * subscription downgrades only if it is the shop's current one: on a plan
+ * change Shopify cancels the old subscription, possibly after activating the
+ * new one, and a declined new subscription leaves the current plan alone.
+ */
+export async function applySubscriptionUpdate(
+  shopDomain: string,
+  sub: ShopifySubscription,
+  opts: SyncOptions,
+): Promise<SyncResult> {
+  const shop = await shopByDomain(shopDomain);
+  if (!shop) return null;
+  const plan = planOf(sub, opts);
+  if (plan) return activate(shop, sub, plan);
+  const isCurrent = shop.subscriptionId === sub.id || shop.subscriptionId === null;
+  if (ENDED.has(sub.status.toUpperCase()) && isCurrent && shop.subscriptionStatus === "active") return end(shop, opts);
+  return { changed: null, plan: shop.partner.plan };
+}

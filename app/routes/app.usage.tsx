@@ -1,0 +1,107 @@
+// Admin: this month's wishlist actions by kind and by day (SPEC 2.7, 8), and
+// the month's API requests per key (SPEC 8.3).
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { BlockStack, Card, DataTable, InlineGrid, Layout, Page, Text } from "@shopify/polaris";
+import { requireAdmin } from "~/admin/session.server";
+import { usageHistory, usageRecord } from "~/domains/metering/usage.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { partnerId } = await requireAdmin(request);
+  const [usage, history] = await Promise.all([usageRecord(partnerId), usageHistory(partnerId)]);
+  return json({ usage, history });
+}
+
+const KINDS = [
+  { key: "saves", label: "Saves", color: "#1f5f4a" },
+  { key: "shares", label: "Shares", color: "#b98900" },
+  { key: "listViews", label: "List views", color: "#5c6ac4" },
+] as const;
+
+export default function Usage() {
+  const { usage, history } = useLoaderData<typeof loader>();
+  const limit = usage.actions_limit === null ? "unlimited" : usage.actions_limit.toLocaleString("en");
+  return (
+    <Page title="Usage" subtitle={`${usage.plan_name} plan · ${history.period}`}>
+      <Layout>
+        <Layout.Section>
+          <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="400">
+            <Figure label="Actions this month" value={`${usage.actions_used.toLocaleString("en")} of ${limit}`} />
+            <Figure label="Saves" value={String(usage.breakdown.save)} />
+            <Figure label="Shares" value={String(usage.breakdown.share)} />
+            <Figure label="List views" value={String(usage.breakdown.list_view)} />
+          </InlineGrid>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                By day
+              </Text>
+              <DailyChart daily={history.daily} />
+              <DataTable
+                columnContentTypes={["text", "numeric", "numeric", "numeric"]}
+                headings={["Day", "Saves", "Shares", "List views"]}
+                rows={history.daily
+                  .filter((d) => d.saves + d.shares + d.listViews > 0)
+                  .map((d) => [d.day, d.saves, d.shares, d.listViews])}
+                footerContent={history.daily.every((d) => d.saves + d.shares + d.listViews === 0) ? "No actions yet this month." : undefined}
+              />
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                API requests per key this month
+              </Text>
+              <DataTable
+                columnContentTypes={["text", "text", "text", "numeric"]}
+                headings={["Key", "Environment", "Status", "Requests"]}
+                rows={history.keys.map((k) => [k.key, k.environment, k.status, k.requests.toLocaleString("en")])}
+              />
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <Card>
+      <BlockStack gap="100">
+        <Text as="p" tone="subdued">
+          {label}
+        </Text>
+        <Text as="p" variant="headingLg">
+          {value}
+        </Text>
+      </BlockStack>
+    </Card>
+  );
+}
+
+type Day = { day: string; saves: number; shares: number; listViews: number };
+
+/** Stacked bars per day; the table beside it carries the same numbers for screen readers. */
+function DailyChart({ daily }: { daily: Day[] }) {
+  const width = 600;
+  const height = 120;
+  const max = Math.max(1, ...daily.map((d) => d.saves + d.shares + d.listViews));
+  const bar = width / Math.max(daily.length, 1);
+  return (
+    <svg viewBox={`0 0 ${width} ${height}`} width="100%" height={height} role="img" aria-label="Actions per day this month (numbers in the table below)">
+      {daily.map((d, i) => {
+        let y = height;
+        return KINDS.map(({ key, color }) => {
+          const h = (d[key] / max) * (height - 4);
+          y -= h;
+          return h > 0 ? <rect key={`${d.day}-${key}`} x={i * bar + 1} y={y} width={Math.max(bar - 2, 1)} height={h} fill={color} /> : null;
+        });
+      })}
+    </svg>
+  );
+}
