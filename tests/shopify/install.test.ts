@@ -195,6 +195,11 @@ describe("with Shopify off", () => {
     expect(webhook.status).toBe(503);
     expect(await webhook.json()).toEqual({ error: "shopify_not_configured", message: SHOPIFY_OFF_MESSAGE });
     expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
+    // Shopify opens the app at its application_url with ?shop=: that goes to the admin.
+    const opened = await fetch(`${server.url}/?shop=alpha-store.myshopify.com&host=abc`, { redirect: "manual" });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("location")).toBe("/app?shop=alpha-store.myshopify.com&host=abc");
+    expect((await fetch(`${server.url}/`)).status).toBe(200);
   });
 });
 
