@@ -3,7 +3,7 @@
 // run, `shopify` is null and /app, /auth and the Shopify webhooks answer a
 // 503 page (app/admin/shopify-off.ts).
 import "@shopify/shopify-app-remix/adapters/node";
-import { ApiVersion, AppDistribution, BillingInterval, shopifyApp } from "@shopify/shopify-app-remix/server";
+import { ApiVersion, AppDistribution, BillingInterval, LogSeverity, shopifyApp } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { db } from "~/db.server";
 import { billingIsTest, env } from "~/env.server";
@@ -31,6 +31,13 @@ const billing = Object.fromEntries(
   ]),
 ) as Record<string, { trialDays: number; lineItems: [{ amount: number; currencyCode: string; interval: BillingInterval.Every30Days | BillingInterval.Annual }] }>;
 
+const LOG_SEVERITY = {
+  debug: LogSeverity.Debug,
+  info: LogSeverity.Info,
+  warn: LogSeverity.Warning,
+  error: LogSeverity.Error,
+} as const;
+
 function createShopify() {
   if (!env.SHOPIFY_API_KEY || !env.SHOPIFY_API_SECRET) return null;
   return shopifyApp({
@@ -44,6 +51,8 @@ function createShopify() {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     sessionStorage: new PrismaSessionStorage(db as any),
     distribution: AppDistribution.AppStore,
+    // The library logs at the app's LOG_LEVEL.
+    logger: { level: LOG_SEVERITY[env.LOG_LEVEL] },
     future: { unstable_newEmbeddedAuthStrategy: true, expiringOfflineAccessTokens: true },
     billing,
     hooks: {

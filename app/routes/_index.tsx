@@ -1,4 +1,12 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+
+// Shopify opens the app at its application_url with ?shop=…&host=…: that is the embedded admin.
+export const loader = ({ request }: LoaderFunctionArgs) => {
+  const url = new URL(request.url);
+  if (url.searchParams.has("shop")) throw redirect(`/app?${url.searchParams.toString()}`);
+  return null;
+};
 
 export const meta: MetaFunction = () => [
   { title: "Wishlist — save-to-wishlist for your shop" },

@@ -1,0 +1,89 @@
+// The admin pages render the loaders' real data: each page component is
+// rendered to HTML inside Polaris with the loader's answer (Remix's hooks
+// stand in through a mock, the rest is real), so the banners and texts the
+// merchant sees are checked, not only the data.
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { renderToString } from "react-dom/server";
+import { createElement, type ReactNode } from "react";
+import { adminRequest, FakeAdminApi, shopifyTestApp } from "../support/shopify.ts";
+
+const current = vi.hoisted(() => ({ data: undefined as unknown }));
+vi.mock("@remix-run/react", async (original) => {
+  const actual = await original<typeof import("@remix-run/react")>();
+  const { createElement: h } = await import("react");
+  return {
+    ...actual,
+    useLoaderData: () => current.data,
+    useActionData: () => undefined,
+    useNavigation: () => ({ state: "idle" }),
+    Form: (props: { children?: ReactNode }) => h("form", { method: "post" }, props.children),
+    Link: (props: { to: string; children?: ReactNode }) => h("a", { href: props.to }, props.children),
+  };
+});
+
+let api: FakeAdminApi;
+let db: typeof import("~/db.server").db;
+let period: string;
+
+beforeAll(async () => {
+  ({ api } = await shopifyTestApp());
+  ({ db } = await import("~/db.server"));
+  period = (await import("~/domains/metering/usage")).currentPeriod().period;
+});
+
+async function render(route: "app._index" | "app.plans", shop: string) {
+  const mod = route === "app._index" ? await import("~/routes/app._index") : await import("~/routes/app.plans");
+  const request = await adminRequest(shop, `/app${route === "app.plans" ? "/plans" : ""}`);
+  current.data = await mod.loader({ request, params: {}, context: {} });
+  const { AppProvider } = await import("@shopify/polaris");
+  const en = (await import("@shopify/polaris/locales/en.json")).default;
+  const html = renderToString(createElement(AppProvider, { i18n: en }, createElement(mod.default)));
+  return html.replace(/<!-- -->/g, "");
+}
+
+async function shopWithUsage(name: string, total: number, plan?: string) {
+  const fake = api.addShop(`${name}.myshopify.com`);
+  if (plan) fake.activeSubscriptions = [{ id: `gid://shopify/AppSubscription/${name}`, name: plan, status: "ACTIVE", test: true, trialDays: 14, currentPeriodEnd: null }];
+  await render("app._index", fake.domain);
+  const shop = await db.platformShop.findUniqueOrThrow({ where: { domain: fake.domain } });
+  if (total) await db.usageCounter.create({ data: { partnerId: shop.partnerId, period, saves: total, total } });
+  return fake.domain;
+}
+
+describe("home page", () => {
+  it("shows plan, trial, usage and the checklist", async () => {
+    const html = await render("app._index", await shopWithUsage("home-fresh", 12));
+    expect(html).toContain("Plan: Free");
+    expect(html).toContain("Trial: 14 days left");
+    expect(html).toContain("Actions this month: 12 of 200");
+    expect(html).toMatch(/<progress aria-labelledby="usage-label"[^>]*value="6" max="100">/);
+    expect(html).toContain("https://home-fresh.myshopify.com/admin/themes/current/editor?context=apps");
+    expect(html).toContain("Your store&#x27;s public key is active.");
+    expect(html).toContain("Shoppers are saving products.");
+    expect(html).not.toContain("Saves are paused");
+  });
+
+  it("warns at 80% and says until when saves are paused at 100% on Free", async () => {
+    const warned = await render("app._index", await shopWithUsage("home-warn", 160));
+    expect(warned).toContain("You have used 80% of this month&#x27;s actions");
+    const paused = await render("app._index", await shopWithUsage("home-paused", 200));
+    expect(paused).toMatch(/Saves are paused until [A-Z][a-z]+ \d+/);
+  });
+
+  it("shows the overage so far on a paid plan", async () => {
+    const html = await render("app._index", await shopWithUsage("home-over", 2100, "Starter"));
+    expect(html).toContain("Plan: Starter");
+    expect(html).toContain("Overage so far: 100 actions at 2.5 ct each, 2.50 in total");
+    expect(html).not.toContain("Trial:");
+  });
+});
+
+describe("plans page", () => {
+  it("lists the plans with Choose buttons and the badge setting", async () => {
+    const html = await render("app.plans", await shopWithUsage("plans-page", 0));
+    for (const text of ["$19.00 every 30 days", "$182.40 a year (−20%)", "$49.00 every 30 days", "$950.40 a year (−20%)", "Choose", "It can be switched off on a paid plan."]) {
+      expect(html).toContain(text);
+    }
+    expect(html.match(/>Choose</g)).toHaveLength(6);
+  });
+});
