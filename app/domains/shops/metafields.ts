@@ -10,4 +10,6 @@ export const SHOP_METAFIELD_KEYS = {
   basketId: "basket_id",
   /** "true" while the branding badge is shown; "false" only on paid plans (SPEC 8.1). */
   badge: "badge",
+  /** The app's APP_URL, where the extension loads widget.js and basket-integration.js from. */
+  appUrl: "app_url",
 } as const;

@@ -6,6 +6,7 @@
 // idempotent: everything keys off the shop's unique domain inside one
 // transaction, and a run that loses the race to create the shop retries and
 // finds the winner's records.
+import { env } from "~/env.server";
 import { db, type Db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { log } from "~/lib/log.server";
@@ -168,6 +169,7 @@ export async function provisionShop({ shopDomain, graphql, now = new Date() }: P
     publicKey: records.apiKey.key,
     basketId: records.basket.publicId,
     badge,
+    appUrl: env.APP_URL.replace(/\/$/, ""),
   });
   log.info("shop provisioned", {
     shop: domain,

@@ -4,12 +4,16 @@
 // subscription that ends returns the partner to Free. Two sources call in:
 // every admin load (the shop's full list of active subscriptions) and the
 // app_subscriptions/update webhook (one subscription's new status).
+import { z } from "zod";
 import { db } from "~/db.server";
+import { billingIsTest, env } from "~/env.server";
+import { badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { getPlan, type PlanId } from "~/domains/metering/plans";
 import { adminQuery, type AdminGraphql } from "./admin-graphql.server";
 import { billingPlanByName } from "./billing-plans";
 import { fetchShopInfo, writeShopMetafields } from "./provisioning.server";
+import type { PlatformWebhook } from "./webhook-route.server";
 
 export interface ShopifySubscription {
   /** gid://shopify/AppSubscription/… */
@@ -140,4 +144,20 @@ export async function applySubscriptionUpdate(
   const isCurrent = shop.subscriptionId === sub.id || shop.subscriptionId === null;
   if (ENDED.has(sub.status.toUpperCase()) && isCurrent && shop.subscriptionStatus === "active") return end(shop, opts);
   return { changed: null, plan: shop.partner.plan };
+}
+
+const subscriptionEventSchema = z.object({
+  app_subscription: z.object({ admin_graphql_api_id: z.string().min(1), name: z.string(), status: z.string().min(1) }),
+});
+
+/** The `app_subscriptions/update` webhook: one subscription of the shop changed status. */
+export async function subscriptionUpdated(hook: PlatformWebhook): Promise<void> {
+  const parsed = subscriptionEventSchema.safeParse(hook.payload);
+  if (!parsed.success) throw badRequest("invalid_input", "app_subscription with admin_graphql_api_id, name and status is required");
+  const sub = parsed.data.app_subscription;
+  // A shop never provisioned has nothing to update (applySubscriptionUpdate answers null).
+  await applySubscriptionUpdate(hook.shop, { id: sub.admin_graphql_api_id, name: sub.name, status: sub.status }, {
+    acceptTest: billingIsTest(env),
+    graphql: hook.graphql,
+  });
 }

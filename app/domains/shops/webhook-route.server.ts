@@ -9,6 +9,7 @@ import { isUniqueViolation } from "~/db/errors";
 import { ApiError, badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { log } from "~/lib/log.server";
 import { shopify } from "~/shopify.server";
+import type { AdminGraphql } from "./admin-graphql.server";
 
 export interface PlatformWebhook {
   /** `orders/create` style (lowercase, slash), whatever form the header used. */
@@ -17,6 +18,8 @@ export interface PlatformWebhook {
   shop: string;
   webhookId: string;
   payload: unknown;
+  /** The shop's Admin API, when the app holds an offline session for it. */
+  graphql?: AdminGraphql;
 }
 
 export type WebhookHandler = (hook: PlatformWebhook) => Promise<void>;
@@ -38,7 +41,13 @@ async function verified(request: Request): Promise<PlatformWebhook> {
   if (!shopify) throw notFound("not_found", "The Shopify app is not configured on this server");
   try {
     const hook = await shopify.authenticate.webhook(request);
-    return { topic: topicName(hook.topic), shop: hook.shop.toLowerCase(), webhookId: hook.webhookId, payload: hook.payload };
+    return {
+      topic: topicName(hook.topic),
+      shop: hook.shop.toLowerCase(),
+      webhookId: hook.webhookId,
+      payload: hook.payload,
+      graphql: hook.admin?.graphql as AdminGraphql | undefined,
+    };
   } catch (err) {
     if (err instanceof Response) throw refusal(err.status);
     // Signed but not JSON: the library's JSON.parse failed.
