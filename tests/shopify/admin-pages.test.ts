@@ -3,11 +3,10 @@
 // and a fake Admin API. Each shop sees and changes only its own records.
 import { createServer } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
-import { sharedApi } from "../support/api.ts";
-import { adminHarness } from "../support/shopify-admin.ts";
+import { adminRequest, FakeAdminApi, shopifyTestApp } from "../support/shopify.ts";
 import { freePort } from "../support/net.ts";
 
-let h: Awaited<ReturnType<typeof adminHarness>>;
+let api: FakeAdminApi;
 let keysPage: typeof import("~/routes/app.keys");
 let basketsPage: typeof import("~/routes/app.baskets");
 let usagePage: typeof import("~/routes/app.usage");
@@ -15,7 +14,6 @@ let hookPort: number;
 const hookCalls: string[] = [];
 
 beforeAll(async () => {
-  const api = await sharedApi();
   hookPort = await freePort();
   createServer((req, res) => {
     let body = "";
@@ -25,11 +23,25 @@ beforeAll(async () => {
       res.writeHead(200).end("ok");
     });
   }).listen(hookPort, "127.0.0.1");
-  h = await adminHarness(api.server, { FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${hookPort}` });
+  // Read at the app's first import: the drawer's test webhook may reach this local server.
+  process.env.FETCH_TEST_ALLOW_HOSTS = `127.0.0.1:${hookPort}`;
+  ({ api } = await shopifyTestApp());
   keysPage = await import("~/routes/app.keys");
   basketsPage = await import("~/routes/app.baskets");
   usagePage = await import("~/routes/app.usage");
 });
+
+/** A shop that installs the app on its first admin request (token exchange against the fake Admin API). */
+const h = {
+  installed: async (name: string) => api.addShop(`${name}.myshopify.com`).domain,
+  request: (shop: string, path: string, form?: Record<string, string>) => adminRequest(shop, path, form ? { method: "POST", form } : {}),
+  /** The shop bought `plan`: Shopify now reports the subscription as active. */
+  subscribe: (shop: string, plan: string) => {
+    api.shops.get(shop)!.activeSubscriptions = [
+      { id: `gid://shopify/AppSubscription/${plan}-${shop}`, name: plan, status: "ACTIVE", test: true, trialDays: 14, currentPeriodEnd: null },
+    ];
+  },
+};
 
 const unique = () => `shop-${Math.random().toString(36).slice(2, 9)}`;
 const args = (request: Request) => ({ request, params: {}, context: {} });
