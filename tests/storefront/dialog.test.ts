@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { sharedApi } from "../support/api.ts";
-import { launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import { clickAndClose, launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
 import { provisioner } from "../support/provision.ts";
 import { sql } from "../support/sql.ts";
 
@@ -117,15 +117,7 @@ describe("/dialog/save", () => {
     });
     expect(products.body.products.map((x: { url: string }) => x.url)).toContain(prod.url);
 
-    // The click closes the window, which may end Playwright's click before it returns.
-    const closed = popup.waitForEvent("close");
-    await popup
-      .getByRole("button", { name: "Schließen" })
-      .click()
-      .catch((err) => {
-        if (!popup.isClosed()) throw err;
-      });
-    await closed;
+    await clickAndClose(popup, "Schließen");
     await expect.poll(async () => (await messages(page)).map((m) => m.type)).toContain("close");
     expect(console.errors).toEqual([]);
     await context.close();

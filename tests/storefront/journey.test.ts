@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { sharedApi } from "../support/api.ts";
-import { launchBrowser, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import { clickAndClose, launchBrowser, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
 import { provisioner } from "../support/provision.ts";
 
 let api: Awaited<ReturnType<typeof sharedApi>>;
@@ -75,15 +75,7 @@ describe("shopper journey", () => {
     expect(await page.getAttribute("#scarf", "class")).toContain("wish-saved");
     expect(await page.getAttribute("#hat", "aria-pressed")).toBe("false");
 
-    // The click closes the window, which may end Playwright's click before it returns.
-    const closed = popup.waitForEvent("close");
-    await popup
-      .getByRole("button", { name: "Schließen" })
-      .click()
-      .catch((err) => {
-        if (!popup.isClosed()) throw err;
-      });
-    await closed;
+    await clickAndClose(popup, "Schließen");
     await expect.poll(() => eventNames(page)).toEqual(["open", "saved", "close"]);
 
     // A later visit: the widget session restores the shopper, the server says what is saved.

@@ -103,3 +103,15 @@ export async function seriousA11yViolations(page: Pick<Page, "evaluate">): Promi
   });
   return (violations as AxeViolation[]).filter((v) => v.impact === "serious" || v.impact === "critical");
 }
+
+/** Clicks a button that closes its own window (Playwright's click may end with the page before it returns). */
+export async function clickAndClose(page: Page, name: string): Promise<void> {
+  const closed = page.waitForEvent("close");
+  await page
+    .getByRole("button", { name })
+    .click()
+    .catch((err) => {
+      if (!page.isClosed()) throw err;
+    });
+  await closed;
+}
