@@ -81,6 +81,45 @@ export async function startServer(databaseUrl: string, dir: string): Promise<Ben
   } finally {
     closeSync(fd);
   }
+  return waitUntilListening(child, logFile, '"msg":"listening"', { url, baseUrl: `${url}/api/v1`, logFile });
+}
+
+/**
+ * The reference server (reference-server.ts) on the bench's SQLite file,
+ * signing and verifying like the app at `appUrl` (same key, same issuer).
+ */
+export async function startReference(databaseUrl: string, appUrl: string, dir: string): Promise<BenchServer> {
+  if (!databaseUrl.startsWith("file:")) throw new Error("the reference server runs on SQLite only");
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const logFile = path.join(dir, "reference.log");
+  const fd = openSync(logFile, "a");
+  let child: ChildProcess;
+  try {
+    child = spawn(process.execPath, ["--import", "tsx", path.join(root, "tests/bench/reference-server.ts")], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        REFERENCE_DB: databaseUrl.slice("file:".length),
+        AUTH_ISSUER: `${appUrl}/api/v1/auth`,
+      },
+      stdio: ["ignore", fd, fd],
+    });
+  } finally {
+    closeSync(fd);
+  }
+  return waitUntilListening(child, logFile, "listening http://", { url, baseUrl: `${url}/api/v1`, logFile });
+}
+
+async function waitUntilListening(
+  child: ChildProcess,
+  logFile: string,
+  marker: string,
+  server: Omit<BenchServer, "stop">,
+): Promise<BenchServer> {
   const log = () => readFileSync(logFile, "utf8");
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const stop = async () => {
@@ -94,7 +133,7 @@ export async function startServer(databaseUrl: string, dir: string): Promise<Ben
   const deadline = Date.now() + 60_000;
   let exitCode: number | null | undefined;
   void exited.then((code) => (exitCode = code));
-  while (!log().includes('"msg":"listening"')) {
+  while (!log().includes(marker)) {
     if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${log()}`);
     if (Date.now() > deadline) {
       await stop();
@@ -102,7 +141,7 @@ export async function startServer(databaseUrl: string, dir: string): Promise<Ben
     }
     await sleep(100);
   }
-  return { url, baseUrl: `${url}/api/v1`, logFile, stop };
+  return { ...server, stop };
 }
 
 const execFileAsync = promisify(execFile);
@@ -190,7 +229,9 @@ export interface RunResult {
 }
 
 export interface RunOptions {
+  /** The server measured (the app or the reference). */
   server: BenchServer;
+  /** Fixtures: the app's API. */
   api: BenchApi;
   connections: number;
   durationSeconds: number;
@@ -207,7 +248,9 @@ export async function runScenario(scenario: Scenario, opts: RunOptions): Promise
   };
 
   let options: autocannon.Options;
-  const fixed = (await scenario.setup?.(api)) ?? {};
+  // Tokens a server mints itself (widget tokens) come from the server measured.
+  const target = new BenchApi(opts.server.baseUrl, api.anonKey, api.wish);
+  const fixed = (await scenario.setup?.(api, target)) ?? {};
   const pathname = `${scenario.site ? "" : "/api/v1"}${fixed.path ?? scenario.path}`;
   const base = { url: opts.server.url + pathname, connections, pipelining: 1, duration: opts.durationSeconds };
   if (scenario.chain) {

@@ -35,9 +35,13 @@ export interface Scenario {
   site?: boolean;
   /**
    * Runs before every measured run (so no run inherits state another one
-   * consumed) and returns what every request of the run sends.
+   * consumed) and returns what every request of the run sends. `api` is the
+   * app's (fixtures); `target` is the server measured, for what it mints
+   * itself (a widget token).
    */
-  setup?: (api: BenchApi) => Promise<RequestSpec>;
+  setup?: (api: BenchApi, target: BenchApi) => Promise<RequestSpec>;
+  /** Also measured on the reference server (reference-server.ts), which answers this route with the same SQL and JSON. */
+  reference?: boolean;
   /** Instead of one fixed request: chained requests per connection (over what setup returned). */
   chain?: Chain<any>;
 }
@@ -45,7 +49,7 @@ export interface Scenario {
 export const chain = <S>(c: Chain<S>): Chain<S> => c;
 
 /** The framework ceiling: the service status route (no database, no auth). */
-export const CEILING: Scenario = { name: "ceiling", method: "GET", path: "/" };
+export const CEILING: Scenario = { name: "ceiling", method: "GET", path: "/", reference: true };
 
 export const SCENARIOS: Scenario[] = [
   { name: "health", method: "GET", path: "/health" },
@@ -61,12 +65,14 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: "auth.user",
+    reference: true,
     method: "GET",
     path: "/auth/user",
     setup: async (api) => ({ headers: { authorization: `Bearer ${(await api.anonymousUser()).access_token}` } }),
   },
   {
     name: "public.items",
+    reference: true,
     method: "GET",
     path: "/hosted/public/lists/{token}/items (50 items)",
     setup: async (api) => {
@@ -108,6 +114,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: "widget.init",
+    reference: true,
     method: "POST",
     path: "/widget/init",
     setup: async (api) => {
@@ -119,9 +126,10 @@ export const SCENARIOS: Scenario[] = [
     name: "widget.save",
     method: "POST",
     path: "/widget/save (product known)",
-    setup: async (api) => {
+    reference: true,
+    setup: async (api, target) => {
       const { key } = await partnerKey(api);
-      const init = await api.request("POST", "/widget/init", {
+      const init = await target.request("POST", "/widget/init", {
         headers: { authorization: `Bearer ${key}` },
         body: { origin: "https://bench-shop.example.com" },
       });
