@@ -91,6 +91,8 @@ const schema = z
 
     /** How often per-key request counts are written to the database (SPEC 8.3 headers). */
     REQUEST_COUNTER_FLUSH_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+    /** How often old request-counter minute windows and usage dedup keys are pruned. */
+    PRUNE_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
     /** How often the outbox worker looks for e-mails and webhooks to deliver. */
     OUTBOX_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
     /** TEST ONLY: multiplies the outbox retry delays (0.001 turns 30 s into 30 ms). */

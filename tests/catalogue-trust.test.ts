@@ -98,6 +98,43 @@ describe("shared catalogue integrity", () => {
     expect(await itemsOf(a, "?market=de-DE")).toMatchObject({ title: "My lamp note", price_minor: 999 });
   });
 
+  it("a price point is written only when the market's price (amount or currency) changes", async () => {
+    const origin = `http://127.0.0.1:${pagePort}`;
+    const url = `${origin}/products/kettle-${Date.now()}`;
+    const partner = await p.partner("growth");
+    const key = await p.key(partner.id);
+    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${key.key}` }, body: { origin } });
+    const a = await shopper();
+    const b = await shopper();
+    const widgetSave = (s: Shopper, price: number, currency: string) =>
+      api.post("/widget/save", {
+        token: s.accessToken,
+        headers: { "x-widget-token": init.body.token, origin },
+        body: { wishlistId: s.dbId, product: { url, title: "Kettle", price, currency, marketCode: "de-DE" } },
+      });
+    const history = async (productId: number) =>
+      (
+        await sql<{ priceMinor: number; currency: string }>(
+          server.databaseUrl,
+          `SELECT "priceMinor", currency FROM "PricePoint" WHERE "productId" = ? ORDER BY id`,
+          [productId],
+        )
+      ).map((h) => `${Number(h.priceMinor)} ${h.currency}`);
+
+    const first = await widgetSave(a, 3900, "EUR");
+    expect(first.status, first.text).toBe(200);
+    const productId = first.body.product_id as number;
+    // The same price again, from the same shopper and from another one: no new point.
+    expect((await widgetSave(a, 3900, "EUR")).status).toBe(200);
+    expect((await widgetSave(b, 3900, "EUR")).status).toBe(200);
+    expect(await history(productId)).toEqual(["3900 EUR"]);
+    // A new amount, then a new currency with the same amount: one point each.
+    expect((await widgetSave(b, 3500, "EUR")).status).toBe(200);
+    expect((await widgetSave(a, 3500, "CHF")).status).toBe(200);
+    expect((await widgetSave(b, 3500, "CHF")).status).toBe(200);
+    expect(await history(productId)).toEqual(["3900 EUR", "3500 EUR", "3500 CHF"]);
+  });
+
   it("a widget on another domain is a client like any other: its facts stay on its item", async () => {
     const url = `https://brand.example.com/products/vase-${Date.now()}`;
     const partner = await p.partner("growth");

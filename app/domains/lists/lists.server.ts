@@ -21,25 +21,53 @@ const MAX_PATH = 2048;
 export const newShareToken = () => randomBytes(18).toString("base64url");
 
 const ownerFields = { id: true, displayName: true, username: true, email: true, avatarUrl: true, isPremium: true } as const;
-const listInclude = {
-  owner: { select: ownerFields },
-  _count: { select: { items: true, members: { where: { role: "editor" } } } },
-} as const;
+const listInclude = { owner: { select: ownerFields } } as const;
 
-type ListWithCounts = ListRow & { _count: { items: number; members: number } };
-
-function present(list: ListWithCounts, role: ListRole) {
-  return hostedList(list, role, { products: list._count.items, collaborators: list._count.members });
+interface ListCounts {
+  products: number;
+  collaborators: number;
 }
+
+/**
+ * Items and editors of the given lists, counted from those lists' rows
+ * through the indexes leading with `wishlistId`. (A Prisma `_count` include
+ * groups the whole ListItem table on every call: its cost grows with all
+ * lists' items.)
+ */
+async function countsOf(ids: number[]): Promise<Map<number, ListCounts>> {
+  const counts = new Map(ids.map((id) => [id, { products: 0, collaborators: 0 }]));
+  if (ids.length === 0) return counts;
+  const [items, editors] = await Promise.all([
+    db.listItem.groupBy({ by: ["wishlistId"], where: { wishlistId: { in: ids } }, _count: { _all: true } }),
+    db.wishlistMember.groupBy({ by: ["wishlistId"], where: { wishlistId: { in: ids }, role: "editor" }, _count: { _all: true } }),
+  ]);
+  for (const row of items) counts.get(row.wishlistId)!.products = row._count._all;
+  for (const row of editors) counts.get(row.wishlistId)!.collaborators = row._count._all;
+  return counts;
+}
+
+/** The lists in the API's shape, with their counts. */
+async function present<T extends ListRow>(lists: T[], roleOf: (list: T) => ListRole) {
+  const counts = await countsOf(lists.map((l) => l.id));
+  return lists.map((l) => hostedList(l, roleOf(l), counts.get(l.id)!));
+}
+
+const presentOne = async (list: ListRow, role: ListRole) => (await present([list], () => role))[0]!;
+
+/** Items on one list, from that list's rows (index on `wishlistId`). */
+export const itemCount = (wishlistId: number) => db.listItem.count({ where: { wishlistId } });
 
 /** `POST /hosted/lists`: lists the user owns or edits, most recently updated first. */
 export async function listsOfUser(userId: string) {
+  // The lists the user edits first (index on the member's userId), so the
+  // list read below is two index lookups rather than a scan testing each list.
+  const edited = await db.wishlistMember.findMany({ where: { userId, role: "editor" }, select: { wishlistId: true } });
   const lists = await db.wishlist.findMany({
-    where: { OR: [{ ownerId: userId }, { members: { some: { userId, role: "editor" } } }] },
+    where: edited.length ? { OR: [{ ownerId: userId }, { id: { in: edited.map((m) => m.wishlistId) } }] } : { ownerId: userId },
     include: listInclude,
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
   });
-  return { lists: lists.map((l) => present(l, l.ownerId === userId ? "owner" : "editor")) };
+  return { lists: await present(lists, (l) => (l.ownerId === userId ? "owner" : "editor")) };
 }
 
 function text(value: unknown, field: string, max: number): string | undefined {
@@ -59,7 +87,7 @@ export async function createList(userId: string, body: unknown) {
     data: { shareToken: newShareToken(), ownerId: userId, name, description },
     include: listInclude,
   });
-  return { ok: true, list: present(list, "owner"), token: list.shareToken };
+  return { ok: true, list: await presentOne(list, "owner"), token: list.shareToken };
 }
 
 /** `GET /hosted/lists/{token}`: owner or editor. */
@@ -67,7 +95,7 @@ export async function getList(token: string | undefined, userId: string, locale:
   const { list, role } = await listWithRole(token, userId, "editor");
   const full = await db.wishlist.findUniqueOrThrow({ where: { id: list.id }, include: listInclude });
   const occasion = full.occasionSlug ? await db.occasion.findUnique({ where: { slug: full.occasionSlug } }) : null;
-  return { list: { ...present(full, role), occasion_title: occasionTitle(occasion, locale) } };
+  return { list: { ...(await presentOne(full, role)), occasion_title: occasionTitle(occasion, locale) } };
 }
 
 /** `PUT /hosted/lists/{token}`: owner only. Making a list public counts a share action. */
@@ -97,7 +125,7 @@ export async function updateList(token: string | undefined, userId: string, body
   }
   const updated = await db.wishlist.update({ where: { id: list.id }, data, include: listInclude });
   if (!list.sharePublic && updated.sharePublic) await recordShare(updated.id);
-  return { ok: true, list: present(updated, "owner") };
+  return { ok: true, list: await presentOne(updated, "owner") };
 }
 
 /** `DELETE /hosted/lists/{token}`: owner only; items go with the list, other lists are untouched. */
@@ -135,14 +163,14 @@ export async function initUser(identity: Identity, locale: Locale) {
       });
     }
   }
-  return { ok: true, user: { id: user.id, is_anonymous: user.isAnonymous }, list: present(list, "owner") };
+  return { ok: true, user: { id: user.id, is_anonymous: user.isAnonymous }, list: await presentOne(list, "owner") };
 }
 
 /** A public list by share token; private and unknown lists are indistinguishable (404). */
 export async function publicList(token: string | undefined) {
   const list = await db.wishlist.findUnique({
     where: { shareToken: requireToken(token) },
-    include: { owner: { select: ownerFields }, _count: { select: { items: true } } },
+    include: listInclude,
   });
   if (!list || !list.sharePublic) throw notFound("not_found", "List not found");
   return list;
@@ -158,7 +186,7 @@ export async function describePublicList(list: Awaited<ReturnType<typeof publicL
   // A view is counted, but a metering hiccup must not hide the list from the gift-giver.
   await recordListView(list.id, viewer).catch((err) => log.error("list view not counted", errorFields(err)));
   const occasion = list.occasionSlug ? await db.occasion.findUnique({ where: { slug: list.occasionSlug } }) : null;
-  return { list: hostedListDetail(list, list._count.items, occasion, locale) };
+  return { list: hostedListDetail(list, await itemCount(list.id), occasion, locale) };
 }
 
 /** `GET /hosted/occasions`. */

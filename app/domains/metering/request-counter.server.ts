@@ -23,7 +23,7 @@ const states = new Map<number, KeyState>();
 let pending = new Map<string, number>();
 
 const monthWindow = (d: Date) => d.toISOString().slice(0, 7);
-const minuteWindow = (d: Date) => d.toISOString().slice(0, 16);
+export const minuteWindow = (d: Date) => d.toISOString().slice(0, 16);
 
 function stateOf(apiKeyId: number, now: Date): KeyState {
   const month = monthWindow(now);
@@ -73,7 +73,6 @@ export function localCounts(apiKeyId: number): { month: number; minute: number }
 }
 
 let flushing: Promise<void> | null = null;
-let flushes = 0;
 
 /** Writes pending deltas; safe to call any time (calls overlap into one). */
 export function flushRequestCounts(): Promise<void> {
@@ -101,13 +100,7 @@ async function doFlush() {
       log.error("request counter flush failed", errorFields(err));
     }
   }
-  // Minute windows are only needed for the current minute; prune old ones now and then.
-  if (++flushes % 30 === 0) {
-    const cutoff = minuteWindow(new Date(Date.now() - 60 * 60_000));
-    await db.apiKeyRequestCounter
-      .deleteMany({ where: { window: { lt: cutoff, contains: "T" } } })
-      .catch((err) => log.error("request counter prune failed", errorFields(err)));
-  }
+  // Old minute windows are deleted by the prune job (pruning.server.ts).
 }
 
 let timer: NodeJS.Timeout | null = null;

@@ -70,8 +70,8 @@ export async function withStoredImage(facts: ProductFacts): Promise<StoredFacts>
 /**
  * Writes what an entitled source (the page's own scrape, the shop's platform,
  * a widget on the product's own domain) knows about the product in one
- * market: given values replace stored ones, missing ones are kept; a price is
- * recorded in the history. Shared by every list holding the product, so
+ * market: given values replace stored ones, missing ones are kept; a price
+ * that differs from the current one is recorded in the history. Shared by every list holding the product, so
  * nothing a shopper typed ever comes through here.
  */
 export async function recordCatalogFacts(client: Client, productId: number, market: string, facts: StoredFacts) {
@@ -101,15 +101,13 @@ export async function recordCatalogFacts(client: Client, productId: number, mark
       update: data,
     });
   }
-  if (facts.priceMinor != null) {
+  // The history records changes: a price point only when the amount or the
+  // currency differs from the market's current price (repeat saves would
+  // otherwise add a row each).
+  const currency = facts.currency ?? current?.currency ?? "EUR";
+  if (facts.priceMinor != null && (facts.priceMinor !== current?.priceMinor || currency !== current?.currency)) {
     await client.pricePoint.create({
-      data: {
-        productId,
-        market,
-        priceMinor: facts.priceMinor,
-        currency: facts.currency ?? current?.currency ?? "EUR",
-        compareAtPriceMinor: facts.compareAtPriceMinor ?? null,
-      },
+      data: { productId, market, priceMinor: facts.priceMinor, currency, compareAtPriceMinor: facts.compareAtPriceMinor ?? null },
     });
   }
   const product: Record<string, unknown> = {};

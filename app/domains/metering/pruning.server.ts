@@ -1,0 +1,95 @@
+// Deletes metering rows that only serve a short window: request-counter
+// minute windows (only the current minute is read) and usage dedup keys (a
+// share counts once per UTC day, a view once per 10-minute window). Every
+// statement deletes at most PRUNE_BATCH rows found through an index range,
+// and the job yields to the event loop between statements, so a backlog of
+// any size never blocks requests for long (SQLite statements run
+// synchronously) and the cost does not grow with the tables.
+import { db } from "~/db.server";
+import { env } from "~/env.server";
+import { log, errorFields } from "~/lib/log.server";
+import { minuteWindow } from "./request-counter.server";
+
+export const PRUNE_BATCH = 500;
+/** Minute windows older than this go. */
+const MINUTE_WINDOWS_KEPT_MS = 60 * 60_000;
+/** Dedup keys older than this go: well past the longest window a key serves (one UTC day). */
+export const DEDUP_KEYS_KEPT_MS = 2 * 86_400_000;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+// Windows below this were deleted by an earlier run of this process, so a run
+// starts its range there instead of walking past every month row again. It
+// trails the last cutoff by an hour for counts another instance flushed late.
+let counterFloor = "";
+
+/** Deletes minute windows older than an hour (month windows stay); returns how many. */
+export async function pruneRequestCounters(now = new Date()): Promise<number> {
+  const cutoff = minuteWindow(new Date(now.getTime() - MINUTE_WINDOWS_KEPT_MS));
+  let from = counterFloor;
+  let deleted = 0;
+  for (;;) {
+    // Month windows (`2026-11`, 7 characters) sort among the minute windows and are skipped.
+    const rows = await db.$queryRaw<{ window: string }[]>`
+      DELETE FROM "ApiKeyRequestCounter" WHERE ("apiKeyId", "window") IN (
+        SELECT "apiKeyId", "window" FROM "ApiKeyRequestCounter"
+        WHERE "window" >= ${from} AND "window" < ${cutoff} AND length("window") > 7
+        ORDER BY "window" LIMIT ${PRUNE_BATCH})
+      RETURNING "window"`;
+    deleted += rows.length;
+    if (rows.length < PRUNE_BATCH) break;
+    from = rows.reduce((max, r) => (r.window > max ? r.window : max), from);
+    await yieldToEventLoop();
+  }
+  counterFloor = minuteWindow(new Date(now.getTime() - 2 * MINUTE_WINDOWS_KEPT_MS));
+  return deleted;
+}
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC): how the databases' CURRENT_TIMESTAMP default writes `createdAt`. */
+const sqlTimestamp = (d: Date) => d.toISOString().slice(0, 19).replace("T", " ");
+
+/** Deletes usage dedup keys older than DEDUP_KEYS_KEPT_MS, oldest first; returns how many. */
+export async function pruneUsageDedup(now = new Date()): Promise<number> {
+  const cutoff = sqlTimestamp(new Date(now.getTime() - DEDUP_KEYS_KEPT_MS));
+  let deleted = 0;
+  for (;;) {
+    const count = await db.$executeRaw`
+      DELETE FROM "UsageDedup" WHERE "dedupKey" IN (
+        SELECT "dedupKey" FROM "UsageDedup" WHERE "createdAt" < ${cutoff} ORDER BY "createdAt" LIMIT ${PRUNE_BATCH})`;
+    deleted += count;
+    if (count < PRUNE_BATCH) break;
+    await yieldToEventLoop();
+  }
+  return deleted;
+}
+
+let running: Promise<void> | null = null;
+
+/** One pass over both tables; overlapping calls share the pass. */
+export function prune(): Promise<void> {
+  return (running ??= (async () => {
+    for (const [table, job] of [["ApiKeyRequestCounter", pruneRequestCounters], ["UsageDedup", pruneUsageDedup]] as const) {
+      try {
+        const deleted = await job();
+        if (deleted > 0) log.debug("pruned", { table, deleted });
+      } catch (err) {
+        log.error("prune failed", { table, ...errorFields(err) });
+      }
+    }
+  })().finally(() => (running = null)));
+}
+
+let timer: NodeJS.Timeout | null = null;
+
+export function startPruning(): void {
+  if (timer) return;
+  timer = setInterval(() => void prune(), env.PRUNE_INTERVAL_MS);
+  timer.unref();
+}
+
+/** Stops the timer and waits for a pass under way, so shutdown does not close the database under it. */
+export async function stopPruning(): Promise<void> {
+  if (timer) clearInterval(timer);
+  timer = null;
+  await running;
+}

@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "ApiKeyRequestCounter_window_idx" ON "ApiKeyRequestCounter"("window");
+
