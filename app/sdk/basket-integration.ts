@@ -26,6 +26,8 @@ const emit = (event: string, payload?: unknown) => listeners[event]?.forEach((cb
 
 let opts: Required<Omit<BasketOptions, "locale">> & { locale: string };
 let config: BasketConfig | null = null;
+/** The configuration request of init, while it runs: an opener clicked meanwhile waits for it. */
+let loading: Promise<unknown> | null = null;
 let frame: HTMLIFrameElement | null = null;
 let backdrop: HTMLDivElement | null = null;
 let bound = false;
@@ -39,7 +41,8 @@ const LAYOUT: Record<string, string> = {
 
 function open(): void {
   if (!config) {
-    emit("error", widgetError("not_initialised", "Call WishBasket.init first"));
+    if (loading) void loading.then(() => config && open(), () => undefined);
+    else emit("error", widgetError("not_initialised", "Call WishBasket.init first"));
     return;
   }
   if (frame) return;
@@ -110,13 +113,23 @@ async function init(options: BasketOptions = {}): Promise<BasketConfig> {
     apiBase: options.apiBase || APP_URL,
     widgetUrl: options.widgetUrl || APP_URL,
   };
+  const request = call<BasketConfig>(opts.apiBase, "/baskets/" + encodeURIComponent(opts.configId));
+  loading = request;
+  // Openers work from now on: a shopper may click before the configuration arrived.
+  bind();
   try {
-    config = await call<BasketConfig>(opts.apiBase, "/baskets/" + encodeURIComponent(opts.configId));
+    config = await request;
   } catch (err) {
     config = null;
     emit("error", err);
     throw err;
+  } finally {
+    if (loading === request) loading = null;
   }
+  return config;
+}
+
+function bind(): void {
   if (!bound) {
     bound = true;
     addEventListener("message", onMessage);
@@ -128,7 +141,6 @@ async function init(options: BasketOptions = {}): Promise<BasketConfig> {
       }),
     );
   }
-  return config;
 }
 
 function on(event: string, cb: Listener) {

@@ -144,6 +144,27 @@ describe("basket drawer", () => {
     await context.close();
   });
 
+  it("an opener clicked before the drawer's configuration arrived opens the drawer once it has", async () => {
+    const a = await arrange();
+    shopPage("/early-click", a.key, a.basketId, api.server.url);
+    const context = await browser.newContext();
+    await context.addInitScript(seedSid, { sid: a.sid, origin: origin() });
+    // A slow network: the configuration answers only after the shopper clicked.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await context.route(`${api.server.url}/api/v1/baskets/${a.basketId}`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const page = await context.newPage();
+    await page.goto(`${origin()}/early-click`);
+    await page.getByRole("button", { name: "My wishlist" }).click();
+    expect(await page.locator("iframe").count()).toBe(0);
+    release();
+    await page.frameLocator(`iframe[src^="${api.server.url}/dialog/basket"]`).getByText("Blue mug").waitFor();
+    await context.close();
+  });
+
   it("a shopper without a widget session sees how to fill the drawer", async () => {
     const a = await arrange();
     shopPage("/no-session", a.key, a.basketId, api.server.url);
