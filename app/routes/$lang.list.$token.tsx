@@ -8,7 +8,7 @@ import { useEffect, useState } from "react";
 import { markPurchasedFromPage, sharePage, type ShareItem, type SharePage } from "~/domains/lists/share-page.server";
 import { isShareLang, shareTexts, type ShareLang } from "~/domains/lists/share-texts";
 import { previewTags } from "~/domains/previews/preview-tags";
-import { ApiError } from "~/lib/api/errors";
+import { ApiError, badRequest } from "~/lib/api/errors";
 import styles from "~/styles/share.css?url";
 
 const langOf = (value: string | undefined): ShareLang => (value === "de" ? "de" : "en");
@@ -40,19 +40,13 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   if (!isShareLang(params.lang)) notFound("en");
   const url = new URL(request.url);
-  let form: FormData;
+  const form = await request.formData().catch(() => null);
+  const enhanced = form?.get("enhanced") === "1";
   try {
-    form = await request.formData();
-  } catch {
-    return json({ error: "invalid_input", message: "Send the form's fields" }, { status: 400 });
-  }
-  const purchased = form.get("purchased");
-  if (purchased !== "true" && purchased !== "false") {
-    return json({ error: "invalid_input", message: "purchased must be true or false" }, { status: 400 });
-  }
-  const itemId = form.get("itemId");
-  const enhanced = form.get("enhanced") === "1";
-  try {
+    if (!form) throw badRequest("invalid_input", "Send the form's fields");
+    const purchased = form.get("purchased");
+    if (purchased !== "true" && purchased !== "false") throw badRequest("invalid_input", "purchased must be true or false");
+    const itemId = form.get("itemId");
     const result = await markPurchasedFromPage(params.token, typeof itemId === "string" ? itemId : undefined, purchased === "true");
     // Without JavaScript: back to the page (post/redirect/get), keeping ?reveal.
     return enhanced ? json(result) : redirect(`${url.pathname}${url.search}`, 303);

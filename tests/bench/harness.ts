@@ -59,29 +59,11 @@ export interface BenchServer {
  * to a file so that reading it costs the load generator nothing.
  */
 export async function startServer(databaseUrl: string, dir: string): Promise<BenchServer> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const logFile = path.join(dir, "server.log");
-  const fd = openSync(logFile, "a");
-  let child: ChildProcess;
-  try {
-    child = spawn(process.execPath, [path.join(root, "app/server/start.mjs")], {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        APP_URL: url,
-        LOG_LEVEL: "info",
-        DATABASE_URL: databaseUrl,
-      },
-      stdio: ["ignore", fd, fd],
-    });
-  } finally {
-    closeSync(fd);
-  }
-  return waitUntilListening(child, logFile, '"msg":"listening"', { url, baseUrl: `${url}/api/v1`, logFile });
+  return spawnServer(dir, "server.log", [path.join(root, "app/server/start.mjs")], '"msg":"listening"', (port) => ({
+    APP_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: "info",
+    DATABASE_URL: databaseUrl,
+  }));
 }
 
 /**
@@ -90,28 +72,36 @@ export async function startServer(databaseUrl: string, dir: string): Promise<Ben
  */
 export async function startReference(databaseUrl: string, appUrl: string, dir: string): Promise<BenchServer> {
   if (!databaseUrl.startsWith("file:")) throw new Error("the reference server runs on SQLite only");
+  const script = ["--import", "tsx", path.join(root, "tests/bench/reference-server.ts")];
+  return spawnServer(dir, "reference.log", script, "listening http://", () => ({
+    REFERENCE_DB: databaseUrl.slice("file:".length),
+    AUTH_ISSUER: `${appUrl}/api/v1/auth`,
+  }));
+}
+
+/** Starts `node args…` in production mode on a free port, its output straight into `dir/logName`. */
+async function spawnServer(
+  dir: string,
+  logName: string,
+  args: string[],
+  marker: string,
+  extraEnv: (port: number) => Record<string, string>,
+): Promise<BenchServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const logFile = path.join(dir, "reference.log");
+  const logFile = path.join(dir, logName);
   const fd = openSync(logFile, "a");
   let child: ChildProcess;
   try {
-    child = spawn(process.execPath, ["--import", "tsx", path.join(root, "tests/bench/reference-server.ts")], {
+    child = spawn(process.execPath, args, {
       cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        REFERENCE_DB: databaseUrl.slice("file:".length),
-        AUTH_ISSUER: `${appUrl}/api/v1/auth`,
-      },
+      env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", PORT: String(port), ...extraEnv(port) },
       stdio: ["ignore", fd, fd],
     });
   } finally {
     closeSync(fd);
   }
-  return waitUntilListening(child, logFile, "listening http://", { url, baseUrl: `${url}/api/v1`, logFile });
+  return waitUntilListening(child, logFile, marker, { url, baseUrl: `${url}/api/v1`, logFile });
 }
 
 async function waitUntilListening(

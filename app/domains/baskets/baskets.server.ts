@@ -10,6 +10,7 @@ import { FetchError } from "~/lib/net/guarded-fetch.server";
 import { httpUrlSchema, isHttpUrl, parseOrThrow } from "~/lib/api/schemas";
 import { log, errorFields } from "~/lib/log.server";
 import { getPlan } from "~/domains/metering/plans";
+import { allowedDomainsOf } from "~/domains/keys/keys.server";
 import { enqueue } from "~/domains/outbox/outbox.server";
 import { newWebhookSecret, postWebhook } from "~/domains/outbox/webhook.server";
 import type { PartnerPrincipal } from "~/api/endpoint.server";
@@ -271,7 +272,7 @@ export async function basketDrawer(publicId: string | undefined) {
   const row = await basketWithPlan(publicId);
   if (!row) return null;
   const keys = await db.apiKey.findMany({ where: { partnerId: row.partnerId, status: "active" }, select: { allowedDomains: true } });
-  const lists = keys.map((k) => (Array.isArray(k.allowedDomains) ? k.allowedDomains.filter((d): d is string => typeof d === "string") : []));
+  const lists = keys.map(allowedDomainsOf);
   const hosts = new Set(["localhost", "127.0.0.1", ...lists.flat()]);
   let frameAncestors = [...hosts].map((h) => `${h}:*`).join(" ");
   if (lists.length === 0) frameAncestors = "'none'"; // no key can start a widget session

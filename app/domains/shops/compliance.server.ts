@@ -7,6 +7,7 @@ import type { Prisma } from "~/db.server";
 import type { PlatformWebhook } from "./webhook-route.server";
 import { findPlatformShop } from "./platform-webhooks.server";
 import { items, record, shopifyId } from "./payload";
+import { allowedDomainsOf } from "~/domains/keys/keys.server";
 
 /** The confirmations of one customer of a shop: by customer id, or by the orders named. */
 function customerConfirmations(shopDomain: string, payload: unknown) {
@@ -88,7 +89,7 @@ export async function shopRedacted(hook: PlatformWebhook): Promise<void> {
     const soleShop = (await tx.platformShop.count({ where: { partnerId: shop.partnerId } })) === 1;
     const keys = await tx.apiKey.findMany({ where: { partnerId: shop.partnerId }, select: { id: true, allowedDomains: true } });
     const shopKeys = keys.filter(
-      (k) => soleShop || (Array.isArray(k.allowedDomains) && k.allowedDomains.length > 0 && k.allowedDomains.every((d) => hosts.includes(String(d)))),
+      (k) => soleShop || (allowedDomainsOf(k).length > 0 && allowedDomainsOf(k).every((d) => hosts.includes(d))),
     );
     const keyIds = shopKeys.map((k) => k.id);
     await tx.apiKeyRequestCounter.deleteMany({ where: { apiKeyId: { in: keyIds } } });
