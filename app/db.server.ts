@@ -10,6 +10,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { env } from "~/env.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { log } from "~/lib/log.server";
+import { shareSqliteConnection } from "~/db/sql.server";
 
 const require = createRequire(import.meta.url);
 
@@ -24,7 +25,7 @@ export function createDb(databaseUrl: string): Db {
   const client =
     target.kind === "sqlite"
       ? new (require(".wishlist-db/sqlite") as typeof SqliteClient).PrismaClient({
-          adapter: new PrismaBetterSQLite3({ url: target.file, timeout: 10_000 }),
+          adapter: sharingConnection(new PrismaBetterSQLite3({ url: target.file, timeout: 10_000 })),
           log: queryLog,
         })
       : (new (require(".wishlist-db/postgresql") as typeof SqliteClient).PrismaClient({
@@ -36,6 +37,17 @@ export function createDb(databaseUrl: string): Db {
     events.$on("query", (e) => log.debug("db query", { query: e.query }));
   }
   return client;
+}
+
+/** Hands the connection the adapter opens to the hot statements (app/db/sql.server.ts), so both use one. */
+function sharingConnection(factory: PrismaBetterSQLite3): PrismaBetterSQLite3 {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    shareSqliteConnection((adapter as unknown as { client: Parameters<typeof shareSqliteConnection>[0] }).client);
+    return adapter;
+  };
+  return factory;
 }
 
 // One client per process, also across dev-server reloads.
