@@ -15,6 +15,8 @@ import { shareSqliteConnection } from "~/db/sql.server";
 const require = createRequire(import.meta.url);
 
 export type { Prisma } from "../node_modules/.wishlist-db/sqlite/index.js";
+// Model row types, e.g. for the prepared statements' rows (app/db/sql.server.ts).
+export type { ListItem, Product, ProductLocalization, User, Wishlist } from "../node_modules/.wishlist-db/sqlite/index.js";
 export type Db = SqliteClient.PrismaClient;
 
 export function createDb(databaseUrl: string): Db {

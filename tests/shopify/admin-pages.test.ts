@@ -171,10 +171,11 @@ describe("/app/usage", () => {
     await load(usagePage.loader, shop, "/app/usage"); // provisions the shop
     const { db } = await import("~/db.server");
     const { saveMeter } = await import("~/domains/metering/actions.server");
+    const { transaction } = await import("~/db/sql.server");
     const row = await db.platformShop.findUniqueOrThrow({ where: { domain: shop } });
     const meter = await saveMeter(row.partnerId);
-    await meter!.count(db);
-    await meter!.count(db);
+    await transaction(meter!.count());
+    await transaction(meter!.count());
 
     const data = await load<{
       usage: { actions_used: number; breakdown: { save: number } };

@@ -1,20 +1,47 @@
 // Who may do what with a list (SPEC section 5 rule 8): the owner may do
 // everything; an editor may read and change items; a viewer (follower) may
 // only read. Everyone else gets 403 `forbidden`; unknown lists 404.
-import { db } from "~/db.server";
+// The list and the caller's membership are read in one prepared statement
+// (app/db/sql.server.ts): every item route and every save starts here.
+import type { Wishlist } from "~/db.server";
+import { exec, one, statement } from "~/db/sql.server";
 import { badRequest, forbidden, notFound } from "~/lib/api/errors";
 
 export type ListRole = "owner" | "editor" | "viewer";
 
 const rank: Record<ListRole, number> = { viewer: 1, editor: 2, owner: 3 };
 
-export async function roleOn(list: { id: number; ownerId: string }, userId: string): Promise<ListRole | null> {
-  if (list.ownerId === userId) return "owner";
-  const member = await db.wishlistMember.findUnique({
-    where: { wishlistId_userId: { wishlistId: list.id, userId } },
-    select: { role: true },
-  });
-  return (member?.role as ListRole | undefined) ?? null;
+type ListWithMember = Wishlist & { memberRole: string | null };
+
+const LIST_COLUMNS = `w."id", w."shareToken", w."ownerId", w."name", w."description", w."imagePath", w."sharePublic",
+  w."occasionSlug", w."defaultKey", w."createdAt", w."updatedAt", m."role" AS "memberRole"`;
+const LIST_DATES = { sharePublic: "bool", createdAt: "date", updatedAt: "date" } as const;
+
+const LIST_BY_TOKEN = statement<ListWithMember>(
+  "list_by_token_with_member",
+  `SELECT ${LIST_COLUMNS}
+   FROM "Wishlist" w LEFT JOIN "WishlistMember" m ON m."wishlistId" = w."id" AND m."userId" = $2
+   WHERE w."shareToken" = $1`,
+  LIST_DATES,
+);
+
+const LIST_BY_ID = statement<ListWithMember>(
+  "list_by_id_with_member",
+  `SELECT ${LIST_COLUMNS}
+   FROM "Wishlist" w LEFT JOIN "WishlistMember" m ON m."wishlistId" = w."id" AND m."userId" = $2
+   WHERE w."id" = $1`,
+  LIST_DATES,
+);
+
+function split(row: ListWithMember | undefined, userId: string): { list: Wishlist; role: ListRole | null } | null {
+  if (!row) return null;
+  const { memberRole, ...list } = row;
+  return { list, role: list.ownerId === userId ? "owner" : ((memberRole as ListRole | null) ?? null) };
+}
+
+/** The list with this numeric id and the user's role on it (null: no role); null for an unknown list. */
+export async function listAndRoleById(wishlistId: number, userId: string) {
+  return split(await exec(one(LIST_BY_ID, wishlistId, userId)), userId);
 }
 
 export function requireToken(token: string | undefined): string {
@@ -24,9 +51,9 @@ export function requireToken(token: string | undefined): string {
 
 /** The list behind a share token, if the user has at least `minimum` role on it. */
 export async function listWithRole(token: string | undefined, userId: string, minimum: ListRole, deniedCode = "forbidden") {
-  const list = await db.wishlist.findUnique({ where: { shareToken: requireToken(token) } });
-  if (!list) throw notFound("not_found", "List not found");
-  const role = await roleOn(list, userId);
+  const found = split(await exec(one(LIST_BY_TOKEN, requireToken(token), userId)), userId);
+  if (!found) throw notFound("not_found", "List not found");
+  const { list, role } = found;
   if (!role || rank[role] < rank[minimum]) {
     throw forbidden(deniedCode, minimum === "owner" ? "Only the list owner may do this" : "You do not have access to this list");
   }

@@ -1,7 +1,8 @@
 // Hosted lists: create, read, update, delete, the user's default list, and
 // the public (share-token) view of a list.
 import { randomBytes } from "node:crypto";
-import { db } from "~/db.server";
+import { db, type User, type Wishlist } from "~/db.server";
+import { exec, one, statement } from "~/db/sql.server";
 import { fields } from "~/lib/api/input";
 import { isUniqueViolation } from "~/db/errors";
 import { badRequest, notFound, unauthorized } from "~/lib/api/errors";
@@ -53,9 +54,6 @@ async function present<T extends ListRow>(lists: T[], roleOf: (list: T) => ListR
 }
 
 const presentOne = async (list: ListRow, role: ListRole) => (await present([list], () => role))[0]!;
-
-/** Items on one list, from that list's rows (index on `wishlistId`). */
-export const itemCount = (wishlistId: number) => db.listItem.count({ where: { wishlistId } });
 
 /** `POST /hosted/lists`: lists the user owns or edits, most recently updated first. */
 export async function listsOfUser(userId: string) {
@@ -166,14 +164,40 @@ export async function initUser(identity: Identity, locale: Locale) {
   return { ok: true, user: { id: user.id, is_anonymous: user.isAnonymous }, list: await presentOne(list, "owner") };
 }
 
+type PublicListRow = Omit<Wishlist, "defaultKey"> &
+  Pick<User, "displayName" | "username" | "email" | "avatarUrl" | "isPremium"> & {
+    itemCount: number;
+    occasionTitleDe: string | null;
+    occasionTitleEn: string | null;
+  };
+
+// The list, its owner, its occasion and its item count (from that list's rows,
+// index on wishlistId) in one statement: every share link opened reads it.
+const PUBLIC_LIST = statement<PublicListRow>(
+  "public_list_by_token",
+  `SELECT w."id", w."shareToken", w."ownerId", w."name", w."description", w."imagePath", w."sharePublic", w."occasionSlug",
+          w."createdAt", w."updatedAt",
+          u."displayName", u."username", u."email", u."avatarUrl", u."isPremium",
+          o."titleDe" AS "occasionTitleDe", o."titleEn" AS "occasionTitleEn",
+          (SELECT COUNT(*) FROM "ListItem" c WHERE c."wishlistId" = w."id") AS "itemCount"
+   FROM "Wishlist" w
+   JOIN "User" u ON u."id" = w."ownerId"
+   LEFT JOIN "Occasion" o ON o."slug" = w."occasionSlug"
+   WHERE w."shareToken" = $1`,
+  { sharePublic: "bool", isPremium: "bool", createdAt: "date", updatedAt: "date" },
+);
+
 /** A public list by share token; private and unknown lists are indistinguishable (404). */
 export async function publicList(token: string | undefined) {
-  const list = await db.wishlist.findUnique({
-    where: { shareToken: requireToken(token) },
-    include: listInclude,
-  });
-  if (!list || !list.sharePublic) throw notFound("not_found", "List not found");
-  return list;
+  const row = await exec(one(PUBLIC_LIST, requireToken(token)));
+  if (!row || !row.sharePublic) throw notFound("not_found", "List not found");
+  const { displayName, username, email, avatarUrl, isPremium, itemCount, occasionTitleDe, occasionTitleEn, ...list } = row;
+  return {
+    ...list,
+    owner: { id: list.ownerId, displayName, username, email, avatarUrl, isPremium },
+    itemCount,
+    occasion: occasionTitleDe === null || occasionTitleEn === null ? null : { titleDe: occasionTitleDe, titleEn: occasionTitleEn },
+  };
 }
 
 /** `GET /hosted/public/lists/{token}`: counts a list_view for `viewer` (see listViewer; null counts nothing). */
@@ -185,8 +209,7 @@ export async function publicListDetail(token: string | undefined, locale: Locale
 export async function describePublicList(list: Awaited<ReturnType<typeof publicList>>, locale: Locale, viewer: ListViewer | null) {
   // A view is counted, but a metering hiccup must not hide the list from the gift-giver.
   await recordListView(list.id, viewer).catch((err) => log.error("list view not counted", errorFields(err)));
-  const occasion = list.occasionSlug ? await db.occasion.findUnique({ where: { slug: list.occasionSlug } }) : null;
-  return { list: hostedListDetail(list, await itemCount(list.id), occasion, locale) };
+  return { list: hostedListDetail(list, list.itemCount, list.occasion, locale) };
 }
 
 /** `GET /hosted/occasions`. */

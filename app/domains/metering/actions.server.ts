@@ -2,8 +2,11 @@
 // shares (a list made public) and list views. Counters per partner and UTC
 // month are written with single atomic statements, so concurrent requests
 // on any number of instances neither lose nor double counts; the Free plan's
-// cap is enforced by the same statement.
-import { db, type Db } from "~/db.server";
+// cap is enforced by the same statement. The statements are prepared once
+// (app/db/sql.server.ts): a save counts inside its own transaction, and list
+// views count on share-page reads.
+import { db } from "~/db.server";
+import { exec, one, run, statement, transaction, type Op } from "~/db/sql.server";
 import { env } from "~/env.server";
 import { ApiError } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
@@ -13,7 +16,6 @@ import { currentPeriod } from "./usage";
 import type { ListViewer } from "./list-viewer.server";
 
 type ActionKind = "save" | "share" | "list_view";
-const COLUMN: Record<ActionKind, "saves" | "shares" | "listViews"> = { save: "saves", share: "shares", list_view: "listViews" };
 
 export const LIST_VIEW_WINDOW_MS = 10 * 60 * 1000;
 /**
@@ -23,51 +25,53 @@ export const LIST_VIEW_WINDOW_MS = 10 * 60 * 1000;
  */
 export const VIEWS_PER_ADDRESS = 3;
 
+const PARTNER_PLAN = statement<{ plan: string }>("partner_plan", `SELECT "plan" FROM "Partner" WHERE "id" = $1`);
+
 async function planOf(partnerId: number): Promise<Plan | null> {
-  const partner = await db.partner.findUnique({ where: { id: partnerId }, select: { plan: true } });
+  const partner = await exec(one(PARTNER_PLAN, partnerId));
   return partner ? (getPlan(partner.plan) ?? null) : null;
 }
+
+// One statement: insert the month's row or add to it, unless capped. The
+// WHERE of ON CONFLICT is evaluated on the locked, latest row version.
+const COUNT_MONTH = statement<{ total: number }>(
+  "usage_count_month",
+  `INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total")
+   VALUES ($1, $2, $3, $4, $5, 1)
+   ON CONFLICT ("partnerId", "period") DO UPDATE SET
+     "saves" = "UsageCounter"."saves" + excluded."saves",
+     "shares" = "UsageCounter"."shares" + excluded."shares",
+     "listViews" = "UsageCounter"."listViews" + excluded."listViews",
+     "total" = "UsageCounter"."total" + 1
+   WHERE "UsageCounter"."total" < $6
+   RETURNING "total"`,
+);
+
+// The day's row feeds the admin's usage chart.
+const COUNT_DAY = statement(
+  "usage_count_day",
+  `INSERT INTO "UsageDay" ("partnerId", "day", "saves", "shares", "listViews")
+   VALUES ($1, $2, $3, $4, $5)
+   ON CONFLICT ("partnerId", "day") DO UPDATE SET
+     "saves" = "UsageDay"."saves" + excluded."saves",
+     "shares" = "UsageDay"."shares" + excluded."shares",
+     "listViews" = "UsageDay"."listViews" + excluded."listViews"`,
+);
 
 /**
  * Adds one action to the partner's counter of this month and returns the new
  * total, or null when `cap` is given and the total already reached it (then
- * nothing is counted).
+ * nothing is counted). Run it inside the transaction of what it counts.
  */
-async function increment(
-  partnerId: number,
-  kind: ActionKind,
-  cap: number | null,
-  client: Pick<Db, "$queryRaw"> = db,
-): Promise<number | null> {
-  const { period } = currentPeriod();
-  const col = COLUMN[kind];
-  const d = { saves: col === "saves" ? 1 : 0, shares: col === "shares" ? 1 : 0, listViews: col === "listViews" ? 1 : 0 };
-  // One statement: insert the month's row or add to it, unless capped. The
-  // WHERE of ON CONFLICT is evaluated on the locked, latest row version.
+function* increment(partnerId: number, kind: ActionKind, cap: number | null): Op<number | null> {
+  const now = new Date();
+  const { period } = currentPeriod(now);
+  const d = [kind === "save" ? 1 : 0, kind === "share" ? 1 : 0, kind === "list_view" ? 1 : 0];
   // Uncapped = the column's own maximum (INTEGER); a larger bound overflows PostgreSQL's parameter.
-  const ceiling = cap ?? 2_147_483_647;
-  const rows = await client.$queryRaw<{ total: number | bigint }[]>`
-    INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total")
-    VALUES (${partnerId}, ${period}, ${d.saves}, ${d.shares}, ${d.listViews}, 1)
-    ON CONFLICT ("partnerId", "period") DO UPDATE SET
-      "saves" = "UsageCounter"."saves" + excluded."saves",
-      "shares" = "UsageCounter"."shares" + excluded."shares",
-      "listViews" = "UsageCounter"."listViews" + excluded."listViews",
-      "total" = "UsageCounter"."total" + 1
-    WHERE "UsageCounter"."total" < ${ceiling}
-    RETURNING "total"`;
-  if (!rows.length) return null;
-  // The day's row feeds the admin's usage chart; it follows the counted action (same transaction for saves).
-  const day = new Date().toISOString().slice(0, 10);
-  await client.$queryRaw`
-    INSERT INTO "UsageDay" ("partnerId", "day", "saves", "shares", "listViews")
-    VALUES (${partnerId}, ${day}, ${d.saves}, ${d.shares}, ${d.listViews})
-    ON CONFLICT ("partnerId", "day") DO UPDATE SET
-      "saves" = "UsageDay"."saves" + excluded."saves",
-      "shares" = "UsageDay"."shares" + excluded."shares",
-      "listViews" = "UsageDay"."listViews" + excluded."listViews"
-    RETURNING "day"`;
-  return Number(rows[0]!.total);
+  const counted = yield* one(COUNT_MONTH, partnerId, period, ...d, cap ?? 2_147_483_647);
+  if (!counted) return null;
+  yield* run(COUNT_DAY, partnerId, now.toISOString().slice(0, 10), ...d);
+  return counted.total;
 }
 
 export function upgradeUrl(): string {
@@ -75,10 +79,11 @@ export function upgradeUrl(): string {
 }
 
 /**
- * The meter of one save for `partnerId` (null: nothing to count). `count` runs
- * inside the save's transaction, so the count and the item commit or vanish
- * together; on the Free plan at 100% it throws 402 `usage_limit_reached` and
- * the transaction writes nothing. `notify` runs after the commit.
+ * The meter of one save for `partnerId` (null: nothing to count). `count` is
+ * a step of the save's transaction, so the count and the item commit or
+ * vanish together; on the Free plan at 100% it throws 402
+ * `usage_limit_reached` and the transaction writes nothing. `notify` runs
+ * after the commit.
  */
 export async function saveMeter(partnerId: number | null) {
   if (partnerId === null) return null;
@@ -86,8 +91,8 @@ export async function saveMeter(partnerId: number | null) {
   if (!plan) return null;
   const cap = plan.hardLimit ? plan.includedActions : null;
   return {
-    async count(tx: Pick<Db, "$queryRaw">): Promise<number> {
-      const total = await increment(partnerId, "save", cap, tx);
+    *count(): Op<number> {
+      const total = yield* increment(partnerId, "save", cap);
       if (total === null) {
         throw new ApiError(402, "usage_limit_reached", `The Free plan's ${cap} wishlist actions for this month are used up. Saves resume next month or after an upgrade.`, {
           plan: plan.id,
@@ -101,15 +106,26 @@ export async function saveMeter(partnerId: number | null) {
   };
 }
 
+// The item's own partner, else its product's (the index on wishlistId, addedAt finds the newest).
+const LATEST_ITEM_PARTNER = statement<{ itemPartnerId: number | null; productPartnerId: number | null }>(
+  "latest_item_partner",
+  `SELECT i."sourcePartnerId" AS "itemPartnerId", p."sourcePartnerId" AS "productPartnerId"
+   FROM "ListItem" i JOIN "Product" p ON p."id" = i."productId"
+   WHERE i."wishlistId" = $1
+   ORDER BY i."addedAt" DESC, i."id" DESC
+   LIMIT 1`,
+);
+
 /** The partner that supplied the most recently added item of the list (SPEC 8: attribution). */
 export async function attributedPartner(wishlistId: number): Promise<number | null> {
-  const latest = await db.listItem.findFirst({
-    where: { wishlistId },
-    orderBy: [{ addedAt: "desc" }, { id: "desc" }],
-    select: { sourcePartnerId: true, product: { select: { sourcePartnerId: true } } },
-  });
-  return latest ? (latest.sourcePartnerId ?? latest.product.sourcePartnerId) : null;
+  const latest = await exec(one(LATEST_ITEM_PARTNER, wishlistId));
+  return latest ? (latest.itemPartnerId ?? latest.productPartnerId) : null;
 }
+
+const INSERT_DEDUP_KEY = statement(
+  "usage_dedup_key",
+  `INSERT INTO "UsageDedup" ("dedupKey", "partnerId") VALUES ($1, $2) ON CONFLICT ("dedupKey") DO NOTHING`,
+);
 
 /**
  * Counts an action once per dedup key: the key's row is inserted in the same
@@ -121,18 +137,17 @@ async function countOnce(kind: "share" | "list_view", wishlistId: number, dedupK
   if (partnerId === null) return;
   const plan = await planOf(partnerId);
   if (!plan) return;
-  const total = await db.$transaction(async (tx) => {
-    const insertKey = (key: string) => tx.$executeRaw`
-      INSERT INTO "UsageDedup" ("dedupKey", "partnerId") VALUES (${key}, ${partnerId})
-      ON CONFLICT ("dedupKey") DO NOTHING`;
-    if ((await insertKey(dedupKey)) === 0) return null;
-    if (slotKeys.length) {
-      let claimed = false;
-      for (const slot of slotKeys) if ((claimed = (await insertKey(slot)) > 0)) break;
-      if (!claimed) return null;
-    }
-    return increment(partnerId, kind, null, tx);
-  });
+  const total = await transaction(
+    (function* (): Op<number | null> {
+      if ((yield* run(INSERT_DEDUP_KEY, dedupKey, partnerId)) === 0) return null;
+      if (slotKeys.length) {
+        let claimed = false;
+        for (const slot of slotKeys) if ((claimed = (yield* run(INSERT_DEDUP_KEY, slot, partnerId)) > 0)) break;
+        if (!claimed) return null;
+      }
+      return yield* increment(partnerId, kind, null);
+    })(),
+  );
   if (total !== null) await notifyThresholds(partnerId, plan, total);
 }
 

@@ -4,12 +4,18 @@
 // (`https://<primary>/products/<handle>`); an entry under the myshopify domain
 // (saved from there) is kept up to date too.
 import { db } from "~/db.server";
+import { exec, run, statement, transaction } from "~/db/sql.server";
 import { isHttpUrl } from "~/lib/api/schemas";
 import { findPlatformShop, shopHosts } from "~/domains/shops/platform-webhooks.server";
 import { currencyCode, items, minorUnits, record, shopifyId, text, type Fields } from "~/domains/shops/payload";
 import type { PlatformWebhook } from "~/domains/shops/webhook-route.server";
 import { canonicalUrl } from "./canonical-url";
 import { recordCatalogFacts, upsertProduct, withStoredImage, type ProductFacts } from "./catalog.server";
+
+const PLATFORM_STATE = statement(
+  "product_platform_state",
+  `UPDATE "Product" SET "available" = $2, "rawProductId" = $3, "updatedAt" = $4 WHERE "id" = $1`,
+);
 
 const productUrl = (host: string, handle: string) => canonicalUrl(`https://${host}/products/${encodeURIComponent(handle)}`);
 
@@ -76,20 +82,22 @@ export async function productChanged(hook: PlatformWebhook): Promise<void> {
   const existing = await db.product.findMany({ where: { canonicalUrl: { in: urls } }, include: { localizations: true } });
   const products = existing.length
     ? existing
-    : [{ ...(await upsertProduct(db, urls[0]!, facts, { partnerId: shop.partnerId, shopId: shop.id, domain: shopHosts(shop)[0]! })), localizations: [] }];
+    : [{ ...(await exec(upsertProduct(urls[0]!, facts, { partnerId: shop.partnerId, shopId: shop.id, domain: shopHosts(shop)[0]! }))), localizations: [] }];
   for (const product of products) {
-    await db.$transaction(async (tx) => {
-      // Every market the entry is shown in gets the shop's title and image;
-      // the price only where it is kept in the shop's currency, else in the
-      // market-less entry.
-      const compatible = (loc: { currency: string | null }) => !loc.currency || loc.currency === facts.currency;
-      const markets: Array<{ market: string; currency: string | null }> = [...product.localizations];
-      if (!markets.some(compatible)) markets.push({ market: "", currency: null });
-      for (const loc of markets) {
-        await recordCatalogFacts(tx, product.id, loc.market, compatible(loc) ? facts : { ...facts, priceMinor: null, compareAtPriceMinor: null });
-      }
-      await tx.product.update({ where: { id: product.id }, data: { available, rawProductId: product.rawProductId ?? id } });
-    });
+    await transaction(
+      (function* () {
+        // Every market the entry is shown in gets the shop's title and image;
+        // the price only where it is kept in the shop's currency, else in the
+        // market-less entry.
+        const compatible = (loc: { currency: string | null }) => !loc.currency || loc.currency === facts.currency;
+        const markets: Array<{ market: string; currency: string | null }> = [...product.localizations];
+        if (!markets.some(compatible)) markets.push({ market: "", currency: null });
+        for (const loc of markets) {
+          yield* recordCatalogFacts(product.id, loc.market, compatible(loc) ? facts : { ...facts, priceMinor: null, compareAtPriceMinor: null });
+        }
+        yield* run(PLATFORM_STATE, product.id, available, product.rawProductId ?? id, new Date());
+      })(),
+    );
   }
 }
 

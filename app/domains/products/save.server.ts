@@ -1,16 +1,15 @@
 // Saving a product into a list (SPEC 2.6): `/hosted/save` and `/widget/save`
 // share this pipeline.
-import { db, type Prisma } from "~/db.server";
+import { one, run, statement, transaction, type Op } from "~/db/sql.server";
 import { asObject, fields } from "~/lib/api/input";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { saveMeter } from "~/domains/metering/actions.server";
-import { roleOn } from "~/domains/lists/access.server";
+import { listAndRoleById } from "~/domains/lists/access.server";
 import { optionalCurrency, optionalPriority } from "~/domains/lists/items.server";
 import { canonicalUrl } from "./canonical-url";
 import {
   findProduct,
-  hasTitle,
   recordCatalogFacts,
   upsertProduct,
   withStoredImage,
@@ -107,6 +106,26 @@ export function speaksForProduct(channel: SaveChannel, canonicalUrl: string): bo
   return channel.kind === "widget" && sameSite(hostOf(channel.widgetOrigin), hostOf(canonicalUrl));
 }
 
+// The saver's item, created or updated in place (one per list and product).
+// Metadata and priority a save does not carry keep their stored values.
+const UPSERT_ITEM = statement<{ id: number }>(
+  "list_item_save",
+  `INSERT INTO "ListItem" ("wishlistId", "productId", "addedByUserId", "market", "offerId", "sourceLabel", "checkoutMeta", "variantId",
+     "sourcePartnerId", "sourceShopId", "sourceDomain", "priority", "ownTitle", "ownDescription", "ownImageUrl", "ownPriceMinor",
+     "ownCurrency", "addedAt")
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+   ON CONFLICT ("wishlistId", "productId") DO UPDATE SET
+     "addedByUserId" = excluded."addedByUserId", "market" = excluded."market", "offerId" = excluded."offerId",
+     "sourceLabel" = excluded."sourceLabel", "checkoutMeta" = COALESCE(excluded."checkoutMeta", "ListItem"."checkoutMeta"),
+     "variantId" = excluded."variantId", "sourcePartnerId" = excluded."sourcePartnerId", "sourceShopId" = excluded."sourceShopId",
+     "sourceDomain" = excluded."sourceDomain", "priority" = COALESCE(excluded."priority", "ListItem"."priority"),
+     "ownTitle" = excluded."ownTitle", "ownDescription" = excluded."ownDescription", "ownImageUrl" = excluded."ownImageUrl",
+     "ownPriceMinor" = excluded."ownPriceMinor", "ownCurrency" = excluded."ownCurrency"
+   RETURNING "id"`,
+);
+
+const TOUCH_LIST = statement("list_touch", `UPDATE "Wishlist" SET "updatedAt" = $2 WHERE "id" = $1`);
+
 /**
  * Saves a product into one of the user's lists (owner or editor).
  *
@@ -120,11 +139,11 @@ export function speaksForProduct(channel: SaveChannel, canonicalUrl: string): bo
 export async function saveProduct(userId: string, body: unknown, channel: SaveChannel) {
   const req = parseSaveRequest(body);
 
-  const list = await db.wishlist.findUnique({ where: { id: req.wishlistId }, select: { id: true, ownerId: true } });
-  const role = list ? await roleOn(list, userId) : null;
-  if (!list || (role !== "owner" && role !== "editor")) {
+  const found = await listAndRoleById(req.wishlistId, userId);
+  if (!found || (found.role !== "owner" && found.role !== "editor")) {
     throw new ApiError(403, "invalid_wishlist", "This wishlist does not belong to you");
   }
+  const listId = found.list.id;
 
   // Checkout metadata from a widget counts only when the page it claims is the page it came from.
   const metadata =
@@ -137,9 +156,8 @@ export async function saveProduct(userId: string, body: unknown, channel: SaveCh
   let existing: Awaited<ReturnType<typeof findProduct>>;
   try {
     existing = await findProduct(req.canonical);
-    const untitled = !existing || !(await hasTitle(existing.id));
     // The page is asked only when nothing else would give the item a title.
-    const scraped = untitled && !req.facts.title ? await scrapedFacts(req.url, req.market) : null;
+    const scraped = !existing?.titled && !req.facts.title ? await scrapedFacts(req.url, req.market) : null;
     const catalogFacts = entitled ? mergeFacts(req.facts, scraped) : scraped;
     [catalog, own] = await Promise.all([
       catalogFacts && withStoredImage(catalogFacts),
@@ -150,40 +168,43 @@ export async function saveProduct(userId: string, body: unknown, channel: SaveCh
   }
 
   const meter = await saveMeter(channel.partnerId ?? existing?.sourcePartnerId ?? null);
-  const itemData = {
-    addedByUserId: userId,
-    market: req.market || null,
-    offerId: req.offerId ?? null,
-    sourceLabel: req.sourceLabel ?? null,
-    checkoutMeta: (metadata ?? undefined) as Prisma.InputJsonValue | undefined,
-    variantId: variant === undefined || variant === null ? null : String(variant),
-    sourcePartnerId: channel.partnerId,
-    sourceShopId: channel.shopId,
-    sourceDomain: channel.domain,
-    ...(req.priority !== undefined ? { priority: req.priority } : {}),
-    ...ownFields(own),
-  };
+  const ownFacts = ownFields(own);
 
   let stage: "product" | "item" = "product";
-  try {
-    const { productId, itemId, total } = await db.$transaction(
-      async (tx) => {
-        const product = await upsertProduct(tx, req.canonical, { ...req.facts, ...catalog }, channel);
-        if (catalog) await recordCatalogFacts(tx, product.id, req.market, catalog);
-        stage = "item";
-        // Counted in this transaction: the count and the item commit together (a 402 rolls everything back).
-        const total = meter ? await meter.count(tx) : null;
-        const item = await tx.listItem.upsert({
-          where: { wishlistId_productId: { wishlistId: list.id, productId: product.id } },
-          create: { wishlistId: list.id, productId: product.id, ...itemData },
-          update: itemData,
-          select: { id: true },
-        });
-        await tx.wishlist.update({ where: { id: list.id }, data: { updatedAt: new Date() } });
-        return { productId: product.id, itemId: item.id, total };
-      },
-      { timeout: 15_000, maxWait: 15_000 },
+  function* write(): Op<{ productId: number; itemId: number; total: number | null }> {
+    const now = new Date();
+    const product = yield* upsertProduct(req.canonical, { ...req.facts, ...catalog }, channel);
+    if (catalog) yield* recordCatalogFacts(product.id, req.market, catalog);
+    stage = "item";
+    // Counted in this transaction: the count and the item commit together (a 402 rolls everything back).
+    const total = meter ? yield* meter.count() : null;
+    const item = yield* one(
+      UPSERT_ITEM,
+      listId,
+      product.id,
+      userId,
+      req.market || null,
+      req.offerId ?? null,
+      req.sourceLabel ?? null,
+      metadata ? JSON.stringify(metadata) : null,
+      variant === undefined || variant === null ? null : String(variant),
+      channel.partnerId,
+      channel.shopId,
+      channel.domain,
+      req.priority ?? null,
+      ownFacts.ownTitle,
+      ownFacts.ownDescription,
+      ownFacts.ownImageUrl,
+      ownFacts.ownPriceMinor,
+      ownFacts.ownCurrency,
+      now,
     );
+    yield* run(TOUCH_LIST, listId, now);
+    return { productId: product.id, itemId: item!.id, total };
+  }
+
+  try {
+    const { productId, itemId, total } = await transaction(write());
     if (meter && total !== null) await meter.notify(total);
     return { ok: true as const, item_id: itemId, product_id: productId };
   } catch (err) {
