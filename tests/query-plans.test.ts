@@ -29,15 +29,19 @@ async function statementsOf(call: () => Promise<{ status: number; text: string }
   return loggedStatements(server.output().slice(start));
 }
 
-async function expectItemsByIndex(statements: string[]) {
-  const onItems = statements.filter((s) => /[`"]ListItem[`"]/.test(s));
-  expect(onItems.length, statements.join("\n")).toBeGreaterThan(0);
-  for (const statement of onItems) {
+/** Every statement naming one of `tables` reaches its rows through an index; returns those statements. */
+async function expectByIndex(statements: string[], tables: string[]) {
+  const named = new RegExp(`[\`"](${tables.join("|")})[\`"]`);
+  const onTables = statements.filter((s) => named.test(s));
+  expect(onTables.length, statements.join("\n")).toBeGreaterThan(0);
+  for (const statement of onTables) {
     const plan = await explain(server.databaseUrl, statement);
     expect(plan.fullScans, `${statement}\n→\n${plan.text}`).toEqual([]);
   }
-  return onItems;
+  return onTables;
 }
+
+const expectItemsByIndex = (statements: string[]) => expectByIndex(statements, ["ListItem"]);
 
 describe("list reads count a list's items from that list's rows", () => {
   let owner: { accessToken: string };
@@ -90,5 +94,50 @@ describe("list reads count a list's items from that list's rows", () => {
     expect(lists.map((l) => l.productCount).sort()).toEqual([1, 2]); // Other, Plans
     await expectItemsByIndex(await statementsOf(() => api.get(`/hosted/lists/${token}`, { token: owner.accessToken })));
     await expectItemsByIndex(await statementsOf(() => api.post("/hosted/me/init", { token: owner.accessToken })));
+  });
+});
+
+describe("the save and the share page reach every row they touch through an index", () => {
+  // What a save reads and writes (products/save.server.ts); PlatformShop is left out: the
+  // share page's shop lookup by primaryDomain has no index yet.
+  const SAVE_TABLES = ["ListItem", "Product", "ProductLocalization", "PricePoint", "Wishlist", "WishlistMember", "Partner", "UsageCounter", "UsageDay"];
+
+  it("POST /hosted/save and POST /widget/save (known product, then an entitled save with a new price)", async () => {
+    const { provisioner } = await import("./support/provision.ts");
+    const p = await provisioner(server);
+    const partner = await p.partner("growth");
+    const key = await p.key(partner.id);
+    const origin = "https://plans-shop.example.com";
+    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${key.key}` }, body: { origin } });
+    expect(init.status, init.text).toBe(200);
+    const user = await api.anonymousUser();
+    const list = await api.post("/hosted/me/init", { token: user.accessToken });
+    const wishlistId = list.body.list.db_id as number;
+    const product = { url: "https://plans-shop.example.com/p/1", title: "Saved", price: 100, currency: "EUR", marketCode: "de-DE" };
+    const save = (path: string, price: number, headers: Record<string, string> = {}) =>
+      statementsOf(() => api.post(path, { token: user.accessToken, headers, body: { wishlistId, product: { ...product, price } } }));
+    await save("/hosted/save", 100); // the product is known from here on
+    const statements = [
+      ...(await save("/hosted/save", 100)),
+      // On the product's own site: the catalogue facts and a price point are written too.
+      ...(await save("/widget/save", 120, { "x-widget-token": init.body.token, origin })),
+    ];
+    const touched = await expectByIndex(statements, SAVE_TABLES);
+    for (const table of ["ListItem", "Product", "ProductLocalization", "PricePoint", "UsageCounter", "UsageDay"]) {
+      expect(touched.some((s) => s.includes(`"${table}"`)), `${table}\n${touched.join("\n")}`).toBe(true);
+    }
+  });
+
+  it("the share page /{lang}/list/{token}", async () => {
+    const owner = await api.anonymousUser();
+    const token = (await api.post("/hosted/me/lists", { token: owner.accessToken, body: { name: "Shared" } })).body.token as string;
+    const dbId = (await api.post("/hosted/lists", { token: owner.accessToken })).body.lists.find((l: { id: string }) => l.id === token).db_id;
+    await api.post("/hosted/save", { token: owner.accessToken, body: { wishlistId: dbId, product: { url: "https://plans.example.com/share/1", title: "S" } } });
+    expect((await api.put(`/hosted/lists/${token}`, { token: owner.accessToken, body: { share_public: true } })).status).toBe(200);
+    const statements = await statementsOf(async () => {
+      const res = await fetch(`${server.url}/en/list/${token}`);
+      return { status: res.status, text: await res.text() };
+    });
+    await expectByIndex(statements, ["ListItem", "Wishlist", "User", "Occasion", "Product", "ProductLocalization", "Partner", "UsageCounter", "UsageDay", "UsageDedup"]);
   });
 });

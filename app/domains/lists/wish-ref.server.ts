@@ -5,7 +5,7 @@
 // item to mark purchased. The signature (HMAC-SHA256 with a server secret,
 // 128 bits) means an order can only name items we handed a reference out for.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { db } from "~/db.server";
+import { all, exec, statement, type Op } from "~/db/sql.server";
 import { getWishRefKey } from "~/domains/secrets/secrets.server";
 
 /** URL parameter on share-page product links. */
@@ -46,6 +46,24 @@ export function withWishRef(url: string, ref: string): string {
   }
 }
 
+// Active shops among up to HOST_SLOTS hosts (unused slots are null, which matches nothing): one prepared statement per share page.
+const HOST_SLOTS = 8;
+const slots = Array.from({ length: HOST_SLOTS }, (_, i) => `$${i + 1}`).join(", ");
+const SHOPS_OF_HOSTS = statement<{ domain: string; primaryDomain: string | null }>(
+  "active_shops_of_hosts",
+  `SELECT "domain", "primaryDomain" FROM "PlatformShop"
+   WHERE "active" = true AND ("domain" IN (${slots}) OR "primaryDomain" IN (${slots}))`,
+);
+
+function* shopsOf(hosts: string[]): Op<{ domain: string; primaryDomain: string | null }[]> {
+  const shops = [];
+  for (let i = 0; i < hosts.length; i += HOST_SLOTS) {
+    const chunk = hosts.slice(i, i + HOST_SLOTS);
+    shops.push(...(yield* all(SHOPS_OF_HOSTS, ...chunk, ...Array<null>(HOST_SLOTS - chunk.length).fill(null))));
+  }
+  return shops;
+}
+
 /**
  * Product links with a signed reference to their list item, for links into a
  * shop that has the app installed (only its orders webhook can use the
@@ -61,10 +79,7 @@ export async function withShopWishRefs<T extends { itemId: number; productUrl: s
   };
   const hosts = [...new Set(entries.map((e) => hostOf(e.productUrl)).filter((h): h is string => h !== null))];
   if (hosts.length === 0) return entries;
-  const shops = await db.platformShop.findMany({
-    where: { active: true, OR: [{ domain: { in: hosts } }, { primaryDomain: { in: hosts } }] },
-    select: { domain: true, primaryDomain: true },
-  });
+  const shops = await exec(shopsOf(hosts));
   if (shops.length === 0) return entries;
   const shopHosts = new Set(shops.flatMap((s) => [s.domain, s.primaryDomain]));
   const sign = await wishRefSigner();
