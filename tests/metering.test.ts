@@ -72,7 +72,8 @@ describe("Free plan cap", () => {
     const w = await partnerWidget("free");
     await setCounter(w.partner.id, 199);
     const s = await shopper();
-    const results = await Promise.all(Array.from({ length: 50 }, () => widgetSave(w, s)));
+    const urls = Array.from({ length: 50 }, productUrl);
+    const results = await Promise.all(urls.map((url) => widgetSave(w, s, url)));
     const ok = results.filter((r) => r.status === 200);
     const capped = results.filter((r) => r.status === 402);
     expect(ok).toHaveLength(1);
@@ -88,6 +89,11 @@ describe("Free plan cap", () => {
     // The list holds exactly the one saved item: nothing was written for the rejected saves.
     const items = await api.get(`/hosted/lists/${s.listToken}/items`, { token: s.accessToken });
     expect(items.body.products).toHaveLength(1);
+    // Nor did the rejected saves leave their new products behind: the 402 rolled back the whole transaction.
+    const products = await sql<{ canonicalUrl: string }>(api.server.databaseUrl, `SELECT "canonicalUrl" FROM "Product" WHERE "canonicalUrl" LIKE ?`, [
+      "https://meter.example.com/products/%",
+    ]);
+    expect(products.map((r) => r.canonicalUrl).filter((u) => urls.includes(u))).toEqual([items.body.products[0].affiliateUrl]);
   });
 
   it("hosted saves of the partner's products are capped too; shares and list views still count", async () => {
