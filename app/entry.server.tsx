@@ -64,3 +64,4 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
 };
 
 export { startBackgroundJobs, stopBackgroundJobs } from "~/background.server";
+export { handleApiRequest } from "~/api/lean.server";

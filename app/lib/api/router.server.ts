@@ -3,10 +3,11 @@
 // route tree on every request, which made route matching the largest cost of
 // a cheap API call; here the table is compiled once and matched with one
 // regular expression per route.
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { AppLoadContext } from "@remix-run/node";
 import { API_ROUTES } from "~/routes";
+import type { ApiReply, ApiRequest } from "./http";
 
-type Handler = (args: ActionFunctionArgs) => Promise<Response>;
+type Handler = (args: { request: ApiRequest; params: Record<string, string | undefined>; context: AppLoadContext }) => Promise<ApiReply>;
 
 interface CompiledRoute {
   regex: RegExp;
@@ -77,24 +78,24 @@ function decode(value: string): string | null {
   }
 }
 
-/** The Remix loader and action of the `api/v1/*` resource route. */
-export const dispatchApi: Handler = (args) => {
-  const pathname = new URL(args.request.url).pathname.slice(PREFIX.length) || "/";
+/** Answers a request under /api/v1 (both servers: the lean one and the Remix resource route). */
+export function dispatchApi(request: ApiRequest, context: AppLoadContext): Promise<ApiReply> {
+  const pathname = request.pathname.slice(PREFIX.length) || "/";
   for (const route of table) {
     const match = route.regex.exec(pathname === "/" ? "" : pathname);
     if (!match) continue;
     const params: Record<string, string | undefined> = {};
     let decodable = true;
-    route.keys.forEach((key, i) => {
+    for (let i = 0; i < route.keys.length; i++) {
       const raw = match[i + 1];
       const value = raw === undefined ? undefined : decode(raw);
       if (value === null) decodable = false;
-      else params[key] = value;
-    });
+      else params[route.keys[i]] = value;
+    }
     // A parameter that is not valid percent-encoded UTF-8 names nothing that can exist: 404 `not_found`.
-    if (!decodable) return catchAll.handler({ ...args, params: {} });
-    return route.handler({ ...args, params });
+    if (!decodable) return catchAll.handler({ request, context, params: {} });
+    return route.handler({ request, context, params });
   }
   // Unreachable: the table ends with the catch-all not-found route.
   throw new Error(`no API route for ${pathname}`);
-};
+}
