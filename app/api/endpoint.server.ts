@@ -4,7 +4,7 @@
 // calls the handler and turns whatever it throws into the SPEC error body.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { json } from "@remix-run/node";
-import type { AppLoadContext } from "@remix-run/node";
+import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
 import { appOrigin, env } from "~/env.server";
 import { getAnonKey } from "~/domains/secrets/secrets.server";
@@ -21,6 +21,7 @@ import { applyCors, preflightHeaders } from "~/lib/api/cors";
 import { jsonReply, replyOfResponse, type ApiReply, type ApiRequest } from "~/lib/api/http";
 import { ApiError, errorBody, forbidden, unauthorized } from "~/lib/api/errors";
 import { parseOrThrow, type ErrorCodes } from "~/lib/api/schemas";
+import { apiRequestOfWeb, responseOfReply } from "~/lib/api/web-adapter.server";
 import { applySecurityHeaders } from "~/lib/http/security-headers";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -171,6 +172,15 @@ export function endpoint(routes: Routes) {
   };
   // The route definitions (auth and schemas) stay readable on the loader, for generated documentation.
   return Object.assign(handle, { routes });
+}
+
+/**
+ * An endpoint as a Remix loader/action, for the few routes of the site (not
+ * under /api/v1) that answer in the API's terms, e.g. `POST /session/cookie`.
+ */
+export function remixRoute(handle: (args: EndpointArgs) => Promise<ApiReply>) {
+  return async ({ request, params, context }: LoaderFunctionArgs): Promise<Response> =>
+    responseOfReply(await handle({ request: apiRequestOfWeb(request), params, context }));
 }
 
 async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknown>): Promise<ApiReply> {

@@ -1,73 +1,49 @@
 // Structured logs: one JSON object per line on stdout (errors on stderr).
 //
-// stdout to a pipe or file is synchronous in Node, so a slow reader would
-// stall every request. Info lines are therefore queued and written in one
-// batch per tick by an asynchronous fs.write (libuv's thread pool blocks,
-// not the event loop); the queue is written synchronously at exit. Errors
-// stay synchronous on stderr: they are rare and must not be lost in a crash.
-// The writer is one line below (`stdout`): sonic-boom's `new SonicBoom({ fd: 1 })`
-// has the same write/flushSync interface.
-import { write as fsWrite, writeSync } from "node:fs";
+// Node makes a stdout pipe blocking: with a slow reader, a full pipe would
+// stall every request. The server switches it to non-blocking
+// (nonBlockingStdout, at boot): a line is still written at once while the
+// pipe has room (same order, same promptness as before), and queued by
+// libuv, not waited for, when it has none; shutdown waits for that queue
+// (flushLogs). Files and terminals stay as they are (a file write does not
+// wait on a reader). Errors stay synchronous on stderr: rare, and they must
+// not be lost in a crash. The sink is one line below (`stdout`); sonic-boom's
+// `new SonicBoom({ fd: 1 })` has the same write/flush shape.
 import { env } from "~/env.server";
 
-/** Where log lines go: write queues a line, flushSync empties the queue before exit. */
+/** Where info lines go. */
 export interface LineSink {
   write(text: string): void;
-  flushSync(): void;
+  /** Resolves once everything written has left the process (or after `timeoutMs`). */
+  flush(timeoutMs: number): Promise<void>;
 }
 
-/** Batches what is written in one tick into one asynchronous write; several writes never overlap. */
-export function asyncLineWriter(fd: number): LineSink {
-  let queued: string[] = [];
-  let writing = false;
-  let scheduled = false;
+const processStdout: LineSink = {
+  write: (text) => void process.stdout.write(text),
+  flush: (timeoutMs) =>
+    new Promise((resolve) => {
+      if (process.stdout.writableLength === 0) return resolve();
+      const timer = setTimeout(resolve, timeoutMs);
+      process.stdout.once("drain", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    }),
+};
 
-  const writeOut = (buffer: Buffer, offset: number) => {
-    fsWrite(fd, buffer, offset, buffer.length - offset, null, (err, written) => {
-      if (err && (err as NodeJS.ErrnoException).code === "EAGAIN") return void setTimeout(writeOut, 1, buffer, offset);
-      if (err) {
-        // Nowhere left to log to (closed pipe): drop the lines rather than crash the server.
-        writing = false;
-        queued = [];
-        return;
-      }
-      if (offset + written < buffer.length) return writeOut(buffer, offset + written);
-      writing = false;
-      if (queued.length) flush();
-    });
-  };
-  const flush = () => {
-    scheduled = false;
-    if (writing || queued.length === 0) return;
-    writing = true;
-    const text = queued.join("");
-    queued = [];
-    writeOut(Buffer.from(text), 0);
-  };
-  return {
-    write(text) {
-      queued.push(text);
-      if (!scheduled && !writing) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    },
-    flushSync() {
-      if (queued.length === 0) return;
-      const text = queued.join("");
-      queued = [];
-      try {
-        writeSync(fd, text);
-      } catch {
-        // as above: nowhere to write
-      }
-    },
-  };
+const stdout: LineSink = processStdout;
+
+/**
+ * Makes a piped stdout non-blocking for this process (see above); a no-op
+ * for files and terminals. Called once by the server at boot.
+ */
+export function nonBlockingStdout(): void {
+  const handle = (process.stdout as unknown as { _handle?: { setBlocking?: (blocking: boolean) => number } })._handle;
+  if (!process.stdout.isTTY && typeof handle?.setBlocking === "function") handle.setBlocking(false);
 }
 
-const stdout: LineSink = asyncLineWriter(1);
-// Lines still queued when the process exits (process.exit, end of the event loop) are written synchronously.
-process.on("exit", () => stdout.flushSync());
+/** Waits (up to `timeoutMs`) until queued log lines are written: before process.exit on shutdown. */
+export const flushLogs = (timeoutMs = 2000) => stdout.flush(timeoutMs);
 
 const levels = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 type Level = keyof typeof levels;

@@ -25,7 +25,8 @@ async function main() {
     console.error((err as Error).message);
     process.exit(1);
   }
-  const { log, errorFields } = await import("~/lib/log.server");
+  const { log, errorFields, flushLogs, nonBlockingStdout } = await import("~/lib/log.server");
+  nonBlockingStdout();
   const { migrate } = await import("~/db/migrate.server");
   const { securityHeaders } = await import("~/lib/http/security-headers");
   const { isCrossOriginPageWrite, unroutablePath } = await import("~/lib/http/page-guard");
@@ -45,7 +46,8 @@ async function main() {
   };
   jobs.startBackgroundJobs();
 
-  const { handleApiRequest } = build.entry.module as unknown as {
+  const { handleApiRequest, handleSdkRequest } = build.entry.module as unknown as {
+    handleSdkRequest: (req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<void> | false;
     handleApiRequest: (
       req: IncomingMessage,
       res: ServerResponse,
@@ -122,6 +124,17 @@ async function main() {
       });
       return;
     }
+    // The shop-page scripts (every shop page loads one): from memory, without Remix.
+    if ((method === "GET" || method === "HEAD") && pathname.startsWith("/sdk/v1/")) {
+      const sent = handleSdkRequest(req, res, pathname);
+      if (sent) {
+        sent.catch((err) => {
+          log.error("unhandled error", { method, path: pathname, ...errorFields(err) });
+          sendError(res, pathname, 500, "Internal server error");
+        });
+        return;
+      }
+    }
     // Under /api only /api/v1 exists; the rest is a JSON 404, not a page.
     if (API.test(pathname)) return sendError(res, pathname, 404, "not_found", `No route for ${pathname}`);
     // The API checks origins with its keys and tokens; pages get Remix's CSRF rule as a 403 instead of its empty 500.
@@ -142,6 +155,7 @@ async function main() {
     jobs
       .stopBackgroundJobs()
       .catch((err) => log.error("background jobs did not stop cleanly", errorFields(err)))
+      .then(() => flushLogs())
       .finally(() => process.exit(0));
     // Longer than the slowest in-flight delivery (webhook timeout 10 s), so shutdown rarely cuts one off.
     setTimeout(() => process.exit(0), 12_000).unref();

@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlibConstants, gzip } from "node:zlib";
+import { etagMatches } from "~/lib/http/etag";
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
@@ -69,13 +70,6 @@ function walk(dir: string, prefix = ""): Array<[urlPath: string, file: string]> 
     else if (entry.isFile()) found.push([urlPath, file]);
   }
   return found;
-}
-
-/** Whether one of the If-None-Match tags (weak or strong) is `etag`. */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === "*") return true;
-  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }
 
 /** The best encoding the client accepts (br over gzip), ignoring q-values other than q=0. */

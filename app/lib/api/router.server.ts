@@ -10,6 +10,8 @@ import type { ApiReply, ApiRequest } from "./http";
 type Handler = (args: { request: ApiRequest; params: Record<string, string | undefined>; context: AppLoadContext }) => Promise<ApiReply>;
 
 interface CompiledRoute {
+  /** The pattern's first segment when it is static ("" for the root), else null (a parameter or splat). */
+  first: string | null;
   regex: RegExp;
   keys: string[];
   rank: number[];
@@ -41,7 +43,9 @@ function compile(path: string, file: string): CompiledRoute {
     }
     return "/" + segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   });
+  const head = segments[0];
   return {
+    first: head === undefined ? "" : head === "*" || head.startsWith(":") ? null : head,
     regex: new RegExp(`^${parts.join("")}/?$`),
     keys,
     rank: segments.map((s) => (s === "*" ? 1 : s.startsWith(":") ? 2 : 3)),
@@ -61,6 +65,16 @@ function byRank(a: CompiledRoute, b: CompiledRoute): number {
 }
 
 const table = API_ROUTES.map(([path, file]) => compile(path, file)).sort(byRank);
+// Candidates by the request's first path segment, in table order: a route
+// whose first segment is another static word can never match, so most
+// requests try a handful of patterns instead of the whole table.
+const anyFirst = table.filter((route) => route.first === null);
+const byFirstSegment = new Map<string, CompiledRoute[]>();
+for (const route of table) {
+  if (route.first !== null && !byFirstSegment.has(route.first)) {
+    byFirstSegment.set(route.first, table.filter((r) => r.first === null || r.first === route.first));
+  }
+}
 // The table's `api/v1/*` entry answers every path no route claims.
 const catchAll = compile("api/v1/*", API_ROUTES.find(([path]) => path === "api/v1/*")![1]);
 
@@ -81,7 +95,9 @@ function decode(value: string): string | null {
 /** Answers a request under /api/v1 (both servers: the lean one and the Remix resource route). */
 export function dispatchApi(request: ApiRequest, context: AppLoadContext): Promise<ApiReply> {
   const pathname = request.pathname.slice(PREFIX.length) || "/";
-  for (const route of table) {
+  const slash = pathname.indexOf("/", 1);
+  const first = pathname.slice(1, slash === -1 ? undefined : slash);
+  for (const route of byFirstSegment.get(first) ?? anyFirst) {
     const match = route.regex.exec(pathname === "/" ? "" : pathname);
     if (!match) continue;
     const params: Record<string, string | undefined> = {};
