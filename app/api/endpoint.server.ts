@@ -3,7 +3,7 @@
 // CORS preflights, checks the anon key and credentials, reads the JSON body,
 // calls the handler and turns whatever it throws into the SPEC error body.
 import { createHash, timingSafeEqual } from "node:crypto";
-import { json } from "@remix-run/node";
+import { json as responseJson } from "@remix-run/node";
 import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
 import { appOrigin, env } from "~/env.server";
@@ -118,6 +118,15 @@ export function route(auth: AuthMode, a: unknown, b?: unknown, c?: unknown): Rou
   return { auth, schemas, handler, ...(options as RouteOptions | undefined) } as Route<AuthMode>;
 }
 
+/** The request's URL; a Host header that is no host name does not make it a 500 (nothing reads the host). */
+function urlOf(request: ApiRequest): URL {
+  try {
+    return new URL(request.url);
+  } catch {
+    return new URL(request.pathname + request.search, "http://localhost");
+  }
+}
+
 /** What the router hands a route module: the request, its decoded path parameters and the server's context. */
 export interface EndpointArgs {
   request: ApiRequest;
@@ -138,8 +147,9 @@ export function endpoint(routes: Routes) {
     const ctx = {
       request,
       context,
+      // Built on first use: most routes never read it.
       get url() {
-        return (url ??= new URL(request.url));
+        return (url ??= urlOf(request));
       },
       params,
       body: undefined,
@@ -174,6 +184,23 @@ export function endpoint(routes: Routes) {
   return Object.assign(handle, { routes });
 }
 
+/** What `json(data, init)` returns to the endpoint: the data and its status and headers, no Response built. */
+export class JsonAnswer {
+  constructor(
+    readonly data: unknown,
+    readonly status: number,
+    readonly headers: Record<string, string> | undefined,
+  ) {}
+}
+
+/**
+ * A JSON answer with a status or headers, for handlers (same call as Remix's
+ * `json()`, which builds a Web Response the lean server would only take apart again).
+ */
+export function json(data: unknown, init: number | { status?: number; headers?: Record<string, string> } = {}): JsonAnswer {
+  return typeof init === "number" ? new JsonAnswer(data, init, undefined) : new JsonAnswer(data, init.status ?? 200, init.headers);
+}
+
 /**
  * An endpoint as a Remix loader/action, for the few routes of the site (not
  * under /api/v1) that answer in the API's terms, e.g. `POST /session/cookie`.
@@ -203,6 +230,7 @@ async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknow
   if (query) ctx.query = parseOrThrow(query, Object.fromEntries(ctx.url.searchParams), { where: "query", codes });
   if (body) ctx.body = parseOrThrow(body, ctx.body ?? {}, { where: "body", codes });
   const result = await routeDef.handler(ctx as never);
+  if (result instanceof JsonAnswer) return jsonReply(result.data, result.status, result.headers);
   if (result instanceof Response) return replyOfResponse(result);
   return jsonReply(result);
 }
@@ -225,7 +253,7 @@ export function errorResponse(err: unknown, request: Request): Response {
   if (unexpected) {
     log.error("unhandled error", { method: request.method, path: pathname, ...errorFields(err) });
   }
-  const response = json(body, { status, headers });
+  const response = responseJson(body, { status, headers });
   applySecurityHeaders(response.headers, pathname);
   return response;
 }

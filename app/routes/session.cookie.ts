@@ -3,9 +3,8 @@
 // `wish_user` cookie, see site-session.server.ts). Not under /api/v1: it is
 // part of the site, so the HTTP server accepts it from this origin only
 // (app/lib/http/page-guard.ts).
-import { json } from "@remix-run/node";
 import { z } from "zod";
-import { endpoint, remixRoute, route } from "~/api/endpoint.server";
+import { endpoint, json, remixRoute, route } from "~/api/endpoint.server";
 import { clearedSiteSessionCookie, siteSessionCookie } from "~/domains/identity/site-session.server";
 
 const body = z.object({ access_token: z.string().min(1).max(8192) });
