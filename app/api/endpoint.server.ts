@@ -3,8 +3,8 @@
 // CORS preflights, checks the anon key and credentials, reads the JSON body,
 // calls the handler and turns whatever it throws into the SPEC error body.
 import { createHash, timingSafeEqual } from "node:crypto";
-import { json } from "@remix-run/node";
-import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
+import { json as responseJson } from "@remix-run/node";
+import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
 import { appOrigin, env } from "~/env.server";
 import { getAnonKey } from "~/domains/secrets/secrets.server";
@@ -16,10 +16,12 @@ import { partnerOfUser } from "~/domains/partners/partners.server";
 import { verifyWidgetToken, type WidgetClaims } from "~/domains/widget/token.server";
 import { meteringHeaders, type MeteredKey } from "~/domains/metering/request-headers.server";
 import { log, errorFields } from "~/lib/log.server";
-import { discardBody, readJsonBody } from "~/lib/api/body.server";
+import { readJsonBody } from "~/lib/api/body.server";
 import { applyCors, preflightHeaders } from "~/lib/api/cors";
+import { jsonReply, replyOfResponse, type ApiReply, type ApiRequest } from "~/lib/api/http";
 import { ApiError, errorBody, forbidden, unauthorized } from "~/lib/api/errors";
 import { parseOrThrow, type ErrorCodes } from "~/lib/api/schemas";
+import { apiRequestOfWeb, responseOfReply } from "~/lib/api/web-adapter.server";
 import { applySecurityHeaders } from "~/lib/http/security-headers";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -42,7 +44,7 @@ export interface PartnerPrincipal {
 }
 
 export interface Ctx<A extends AuthMode, B = unknown, Q = undefined> {
-  request: Request;
+  request: ApiRequest;
   /** What the server entry passes along (the client's address: see clientAddress in app/lib/api). */
   context: AppLoadContext;
   url: URL;
@@ -116,16 +118,39 @@ export function route(auth: AuthMode, a: unknown, b?: unknown, c?: unknown): Rou
   return { auth, schemas, handler, ...(options as RouteOptions | undefined) } as Route<AuthMode>;
 }
 
+/** The request's URL; a Host header that is no host name does not make it a 500 (nothing reads the host). */
+function urlOf(request: ApiRequest): URL {
+  try {
+    return new URL(request.url);
+  } catch {
+    return new URL(request.pathname + request.search, "http://localhost");
+  }
+}
+
+/** What the router hands a route module: the request, its decoded path parameters and the server's context. */
+export interface EndpointArgs {
+  request: ApiRequest;
+  params: Record<string, string | undefined>;
+  context: AppLoadContext;
+}
+
 export function endpoint(routes: Routes) {
   const methods = Object.keys(routes);
-  const handle = async ({ request, params, context }: LoaderFunctionArgs | ActionFunctionArgs): Promise<Response> => {
+  // Per route module, once: what does not depend on the request.
+  const allow = methods.join(", ");
+  const allowMethods = [...methods, "OPTIONS"].join(", ");
+  const handle = async ({ request, params, context }: EndpointArgs): Promise<ApiReply> => {
     const origin = request.headers.get("origin");
-    if (request.method === "OPTIONS") return new Response(null, { status: 204, headers: preflightHeaders(origin, methods) });
+    if (request.method === "OPTIONS") return { status: 204, headers: preflightHeaders(origin, allowMethods), body: null };
     let metered: MeteredKey | null = null;
+    let url: URL | undefined;
     const ctx = {
       request,
       context,
-      url: new URL(request.url),
+      // Built on first use: most routes never read it.
+      get url() {
+        return (url ??= urlOf(request));
+      },
       params,
       body: undefined,
       query: undefined,
@@ -134,31 +159,58 @@ export function endpoint(routes: Routes) {
       partner: undefined,
       meterKey: (key: MeteredKey) => void (metered = key),
     } as Ctx<AuthMode, unknown, unknown>;
-    let response: Response;
+    let reply: ApiReply;
     try {
       const method = (request.method === "HEAD" ? "GET" : request.method) as Method;
       const routeDef = routes[method];
       if (!routeDef) {
         // SPEC 7: clients match on `not_found` for any route that does not exist; Allow names the ones that do.
-        throw new ApiError(404, "not_found", `No ${request.method} route here; use ${methods.join(", ")}`, {}, { Allow: methods.join(", ") });
+        throw new ApiError(404, "not_found", `No ${request.method} route here; use ${allow}`, {}, { Allow: allow });
       }
-      response = await run(routeDef as Route<AuthMode>, ctx);
+      reply = await run(routeDef as Route<AuthMode>, ctx);
     } catch (err) {
-      response = errorResponse(err, request);
+      reply = errorReply(err, request);
     }
-    await discardBody(request);
-    applyCors(response.headers, origin);
-    applySecurityHeaders(response.headers, ctx.url.pathname);
-    for (const [name, value] of Object.entries(await meteringHeaders(request, ctx.url, metered))) {
-      if (!response.headers.has(name)) response.headers.set(name, value);
+    await request.discardBody();
+    applyCors(reply.headers, origin);
+    applySecurityHeaders(reply.headers, request.pathname);
+    const metering = await meteringHeaders(request, request.pathname, metered);
+    for (const name in metering) {
+      if (!reply.headers.has(name)) reply.headers.set(name, metering[name]);
     }
-    return response;
+    return reply;
   };
   // The route definitions (auth and schemas) stay readable on the loader, for generated documentation.
   return Object.assign(handle, { routes });
 }
 
-async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknown>): Promise<Response> {
+/** What `json(data, init)` returns to the endpoint: the data and its status and headers, no Response built. */
+export class JsonAnswer {
+  constructor(
+    readonly data: unknown,
+    readonly status: number,
+    readonly headers: Record<string, string> | undefined,
+  ) {}
+}
+
+/**
+ * A JSON answer with a status or headers, for handlers (same call as Remix's
+ * `json()`, which builds a Web Response the lean server would only take apart again).
+ */
+export function json(data: unknown, init: number | { status?: number; headers?: Record<string, string> } = {}): JsonAnswer {
+  return typeof init === "number" ? new JsonAnswer(data, init, undefined) : new JsonAnswer(data, init.status ?? 200, init.headers);
+}
+
+/**
+ * An endpoint as a Remix loader/action, for the few routes of the site (not
+ * under /api/v1) that answer in the API's terms, e.g. `POST /session/cookie`.
+ */
+export function remixRoute(handle: (args: EndpointArgs) => Promise<ApiReply>) {
+  return async ({ request, params, context }: LoaderFunctionArgs): Promise<Response> =>
+    responseOfReply(await handle({ request: apiRequestOfWeb(request), params, context }));
+}
+
+async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknown>): Promise<ApiReply> {
   const { request } = ctx;
   const auth = routeDef.auth;
   if (auth === "service") requireServiceKey(request);
@@ -172,29 +224,42 @@ async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknow
   if (auth === "user" || auth === "widget+user") Object.assign(ctx, { user: await requireUser(request, live) });
   if (auth === "partner") Object.assign(ctx, { partner: await requirePartner(request, live) });
   // No parameter may hold NUL: PostgreSQL text cannot, so it would fail deep inside a query.
-  if (ctx.url.search.includes("%00")) throw new ApiError(400, "invalid_input", "The query string contains a NUL character (%00)");
+  if (request.search.includes("%00")) throw new ApiError(400, "invalid_input", "The query string contains a NUL character (%00)");
   if (BODY_METHODS.has(request.method)) ctx.body = await readJsonBody(request);
   const { body, query, codes } = routeDef.schemas;
   if (query) ctx.query = parseOrThrow(query, Object.fromEntries(ctx.url.searchParams), { where: "query", codes });
   if (body) ctx.body = parseOrThrow(body, ctx.body ?? {}, { where: "body", codes });
   const result = await routeDef.handler(ctx as never);
-  if (result instanceof Response) return result;
-  return json(result);
+  if (result instanceof JsonAnswer) return jsonReply(result.data, result.status, result.headers);
+  if (result instanceof Response) return replyOfResponse(result);
+  return jsonReply(result);
 }
 
+/** The error reply of the API for anything a route threw (logged when unexpected). */
+export function errorReply(err: unknown, request: { method: string; pathname: string }): ApiReply {
+  const { status, body, headers, unexpected } = errorBody(err);
+  if (unexpected) {
+    log.error("unhandled error", { method: request.method, path: request.pathname, ...errorFields(err) });
+  }
+  const reply = jsonReply(body, status, headers);
+  applySecurityHeaders(reply.headers, request.pathname);
+  return reply;
+}
+
+/** The same, as a Response, for the few Remix routes that answer in the API's terms (scripts). */
 export function errorResponse(err: unknown, request: Request): Response {
   const { status, body, headers, unexpected } = errorBody(err);
   const pathname = new URL(request.url).pathname;
   if (unexpected) {
     log.error("unhandled error", { method: request.method, path: pathname, ...errorFields(err) });
   }
-  const response = json(body, { status, headers });
+  const response = responseJson(body, { status, headers });
   applySecurityHeaders(response.headers, pathname);
   return response;
 }
 
 /** SPEC section 5 rule 1: calls from outside the service's own origin carry the anon key. */
-async function requireAnonKey(request: Request): Promise<void> {
+async function requireAnonKey(request: ApiRequest): Promise<void> {
   const sameOrigin =
     request.headers.get("origin") === appOrigin || request.headers.get("sec-fetch-site") === "same-origin";
   if (sameOrigin) return;
@@ -205,7 +270,7 @@ async function requireAnonKey(request: Request): Promise<void> {
 }
 
 /** Internal routes: only callers holding SERVICE_KEY; with no key configured they are closed. */
-function requireServiceKey(request: Request): void {
+function requireServiceKey(request: ApiRequest): void {
   const presented = request.headers.get("x-service-key");
   if (!env.SERVICE_KEY || !presented) throw unauthorized("Missing or invalid x-service-key header");
   // Digests have equal length, so the comparison leaks neither content nor length.
@@ -215,13 +280,13 @@ function requireServiceKey(request: Request): void {
   }
 }
 
-export function bearerToken(request: Request): string | null {
+export function bearerToken(request: ApiRequest): string | null {
   const header = request.headers.get("authorization");
   const match = header?.match(/^Bearer\s+(\S+)$/i);
   return match ? match[1] : null;
 }
 
-async function requireUser(request: Request, liveSession = false): Promise<Identity> {
+async function requireUser(request: ApiRequest, liveSession = false): Promise<Identity> {
   const token = bearerToken(request);
   const identity = token ? await authenticateUserToken(token) : null;
   if (!identity) throw unauthorized("Missing or invalid user token");
@@ -230,7 +295,7 @@ async function requireUser(request: Request, liveSession = false): Promise<Ident
 }
 
 /** 403 `forbidden` unless a valid widget token minted for this origin (or the service's own pages) is sent. */
-async function requireWidget(request: Request): Promise<WidgetClaims> {
+async function requireWidget(request: ApiRequest): Promise<WidgetClaims> {
   const token = request.headers.get("x-widget-token");
   const widget = token ? await verifyWidgetToken(token) : null;
   if (!widget) throw forbidden("forbidden", "Missing or invalid X-Widget-Token");
@@ -244,7 +309,7 @@ async function requireWidget(request: Request): Promise<WidgetClaims> {
 }
 
 /** A personal access token (`wpat_…`) or a portal user's token; 401 `unauthorized` otherwise. */
-async function requirePartner(request: Request, liveSession = false): Promise<PartnerPrincipal> {
+async function requirePartner(request: ApiRequest, liveSession = false): Promise<PartnerPrincipal> {
   const token = bearerToken(request);
   if (token?.startsWith(PAT_PREFIX)) {
     const pat = await authenticatePersonalAccessToken(token);

@@ -3,18 +3,18 @@
 // `wish_user` cookie, see site-session.server.ts). Not under /api/v1: it is
 // part of the site, so the HTTP server accepts it from this origin only
 // (app/lib/http/page-guard.ts).
-import { json } from "@remix-run/node";
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, json, remixRoute, route } from "~/api/endpoint.server";
 import { clearedSiteSessionCookie, siteSessionCookie } from "~/domains/identity/site-session.server";
 
 const body = z.object({ access_token: z.string().min(1).max(8192) });
 
-export const loader = endpoint({
+const sessionCookie = endpoint({
   POST: route("none", { body }, async ({ body }) => {
     const { setCookie, expiresAt } = await siteSessionCookie(body.access_token);
     return json({ ok: true, expires_at: expiresAt }, { headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" } });
   }),
   DELETE: route("none", () => json({ ok: true }, { headers: { "Set-Cookie": clearedSiteSessionCookie(), "Cache-Control": "no-store" } })),
 });
+export const loader = remixRoute(sessionCookie);
 export const action = loader;

@@ -1,14 +1,21 @@
 // Production server: validates configuration, applies migrations, then
-// serves the built Remix app (API, pages, static assets) with one log line
-// per request.
+// serves the built app with one log line per request: static files from
+// memory (static-files.ts), /api/v1 straight into the API's route table on
+// node:http (handleApiRequest of the server build), everything else through
+// express into Remix.
 import path from "node:path";
 import { existsSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
+import { clientAddressOf, splitTarget, type TrustFunction } from "./client-address";
+import { staticFiles } from "./static-files";
 
 const root = path.resolve(import.meta.dirname, "../..");
+const API_V1 = /^\/api\/v1(\/|$)/;
+const API = /^\/api(\/|$)/;
 
 async function main() {
   let env;
@@ -18,7 +25,8 @@ async function main() {
     console.error((err as Error).message);
     process.exit(1);
   }
-  const { log, errorFields } = await import("~/lib/log.server");
+  const { log, errorFields, flushLogs, nonBlockingStdout } = await import("~/lib/log.server");
+  nonBlockingStdout();
   const { migrate } = await import("~/db/migrate.server");
   const { securityHeaders } = await import("~/lib/http/security-headers");
   const { isCrossOriginPageWrite, unroutablePath } = await import("~/lib/http/page-guard");
@@ -38,49 +46,37 @@ async function main() {
   };
   jobs.startBackgroundJobs();
 
+  const { handleApiRequest, handleSdkRequest } = build.entry.module as unknown as {
+    handleSdkRequest: (req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<void> | false;
+    handleApiRequest: (
+      req: IncomingMessage,
+      res: ServerResponse,
+      pathname: string,
+      search: string,
+      context: { clientAddress: string | null },
+    ) => Promise<void>;
+  };
+
+  const files = staticFiles(path.join(root, "build/client"), (pathname) => securityHeaders(pathname, { html: false }));
+
+  /** The SPEC error body, for the few answers the HTTP server gives itself. */
+  const sendError = (res: ServerResponse, pathname: string, status: number, error: string, message?: string) => {
+    if (res.headersSent) return void res.destroy();
+    const body = JSON.stringify(message ? { error, message } : { error });
+    res.writeHead(status, {
+      "content-type": "application/json; charset=utf-8",
+      "content-length": Buffer.byteLength(body),
+      ...securityHeaders(pathname, { html: false }),
+    });
+    res.end(body);
+  };
+
+  // Pages, the admin, /auth, webhooks, share pages, dialogs and scripts: Remix behind express.
   const app = express();
   app.disable("x-powered-by");
   // X-Forwarded-For names the client only when it comes from a configured
   // proxy (TRUSTED_PROXIES); otherwise req.ip is the connection's peer.
   app.set("trust proxy", env.TRUSTED_PROXIES);
-  app.use((req, res, next) => {
-    const started = process.hrtime.bigint();
-    res.on("finish", () => {
-      log.info("request", {
-        method: req.method,
-        path: req.path,
-        status: res.statusCode,
-        ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
-      });
-    });
-    next();
-  });
-  const withSecurityHeaders = (res: express.Response, pathname: string, html = false) => {
-    for (const [name, value] of Object.entries(securityHeaders(pathname, { html }))) res.setHeader(name, value);
-  };
-  /** The SPEC error body, for the few answers the HTTP server gives itself. */
-  const sendError = (req: express.Request, res: express.Response, status: number, error: string, message?: string) => {
-    withSecurityHeaders(res, req.path);
-    res.status(status).json(message ? { error, message } : { error });
-  };
-  const staticHeaders = { setHeaders: (res: express.Response) => withSecurityHeaders(res, res.req.path) };
-  app.use("/assets", express.static(path.join(root, "build/client/assets"), { immutable: true, maxAge: "1y", ...staticHeaders }));
-  app.use(express.static(path.join(root, "build/client"), { maxAge: "1h", ...staticHeaders }));
-  app.use((req, res, next) => {
-    // No route can match these; Remix would fail on them with an empty 500.
-    const unroutable = unroutablePath(req.path);
-    if (unroutable) return sendError(req, res, 404, "not_found", unroutable);
-    // Under /api only /api/v1 exists (the API's resource route); the rest is a JSON 404, not a page.
-    if (/^\/api(\/|$)/.test(req.path) && !/^\/api\/v1(\/|$)/.test(req.path)) {
-      return sendError(req, res, 404, "not_found", `No route for ${req.path}`);
-    }
-    // The API checks origins with its keys and tokens; pages get Remix's CSRF rule as a 403 instead of its empty 500.
-    const api = /^\/api\/v1(\/|$)/.test(req.path);
-    if (!api && isCrossOriginPageWrite(req.method, req.headers as Record<string, string | undefined>)) {
-      return sendError(req, res, 403, "forbidden", "Pages accept form and data requests from this site only");
-    }
-    next();
-  });
   // app.use, not app.all("*"): Express would percent-decode the path for "*" and fail on `%ff` with a 500.
   app.use(
     createRequestHandler({
@@ -96,13 +92,58 @@ async function main() {
     // Express's own client errors (status 4xx on the error) stay 4xx.
     const status = (err as { status?: unknown })?.status;
     if (typeof status === "number" && status >= 400 && status < 500) {
-      return sendError(req, res, status, status === 404 ? "not_found" : "invalid_input", (err as Error).message);
+      return sendError(res, req.path, status, status === 404 ? "not_found" : "invalid_input", (err as Error).message);
     }
     log.error("unhandled error", { method: req.method, path: req.path, ...errorFields(err) });
-    sendError(req, res, 500, "Internal server error");
+    sendError(res, req.path, 500, "Internal server error");
   });
+  // The same `trust proxy` rule for the API, which does not go through express.
+  const trust = app.get("trust proxy fn") as TrustFunction;
 
-  const server = app.listen(env.PORT, env.HOST, () => {
+  // Everything starts here: static files and /api/v1 are answered without express or Remix.
+  const server = createServer((req, res) => {
+    const started = process.hrtime.bigint();
+    const { pathname, search } = splitTarget(req.url ?? "/");
+    const method = req.method ?? "GET";
+    res.on("finish", () => {
+      log.info("request", {
+        method,
+        path: pathname,
+        status: res.statusCode,
+        ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+      });
+    });
+    if (files.serve(req, res, pathname)) return;
+    // No route can match these; Remix would fail on them with an empty 500.
+    const unroutable = unroutablePath(pathname);
+    if (unroutable) return sendError(res, pathname, 404, "not_found", unroutable);
+    if (API_V1.test(pathname)) {
+      handleApiRequest(req, res, pathname, search, { clientAddress: clientAddressOf(req, trust) }).catch((err) => {
+        log.error("unhandled error", { method, path: pathname, ...errorFields(err) });
+        sendError(res, pathname, 500, "Internal server error");
+      });
+      return;
+    }
+    // The shop-page scripts (every shop page loads one): from memory, without Remix.
+    if ((method === "GET" || method === "HEAD") && pathname.startsWith("/sdk/v1/")) {
+      const sent = handleSdkRequest(req, res, pathname);
+      if (sent) {
+        sent.catch((err) => {
+          log.error("unhandled error", { method, path: pathname, ...errorFields(err) });
+          sendError(res, pathname, 500, "Internal server error");
+        });
+        return;
+      }
+    }
+    // Under /api only /api/v1 exists; the rest is a JSON 404, not a page.
+    if (API.test(pathname)) return sendError(res, pathname, 404, "not_found", `No route for ${pathname}`);
+    // The API checks origins with its keys and tokens; pages get Remix's CSRF rule as a 403 instead of its empty 500.
+    if (isCrossOriginPageWrite(method, req.headers as Record<string, string | undefined>)) {
+      return sendError(res, pathname, 403, "forbidden", "Pages accept form and data requests from this site only");
+    }
+    app(req, res);
+  });
+  server.listen(env.PORT, env.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
     log.info("listening", { host: env.HOST, port, app_url: env.APP_URL, database: env.DATABASE_URL.split(":")[0] });
@@ -114,6 +155,7 @@ async function main() {
     jobs
       .stopBackgroundJobs()
       .catch((err) => log.error("background jobs did not stop cleanly", errorFields(err)))
+      .then(() => flushLogs())
       .finally(() => process.exit(0));
     // Longer than the slowest in-flight delivery (webhook timeout 10 s), so shutdown rarely cuts one off.
     setTimeout(() => process.exit(0), 12_000).unref();

@@ -1,5 +1,4 @@
-import { json } from "@remix-run/node";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, json, route } from "~/api/endpoint.server";
 import { recordBasketEvent } from "~/domains/baskets/baskets.server";
 
 export const loader = endpoint({

@@ -1,7 +1,6 @@
 // POST /hosted/migrate-legacy-maui-user (SPEC 4.2, internal, deprecated): service key only.
-import { json } from "@remix-run/node";
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, json, route } from "~/api/endpoint.server";
 import { badRequest } from "~/lib/api/errors";
 import { markLegacyUserMigrated } from "~/domains/identity/legacy.server";
 

@@ -1,7 +1,6 @@
 // `GET /partner/access-tokens` (metadata only) and `POST /partner/access-tokens`
 // (the token is in this one response and never again; SPEC section 5 rule 7).
-import { json } from "@remix-run/node";
-import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
+import { endpoint, json, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { badRequest } from "~/lib/api/errors";
 import { createPersonalAccessToken, personalAccessTokenJson } from "~/domains/partners/access-tokens.server";
 import { listPartnerAccessTokens } from "~/domains/partners/partners.server";

@@ -1,6 +1,5 @@
 // `GET /partner/keys` and `POST /partner/keys` (SPEC section 5 rule 6).
-import { json } from "@remix-run/node";
-import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
+import { endpoint, json, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { apiKeyJson, createApiKey, listApiKeys } from "~/domains/keys/keys.server";
 import { bodyObject, domainList, partnerIdOf } from "./params";
 

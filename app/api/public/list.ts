@@ -1,5 +1,4 @@
-import { json } from "@remix-run/node";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, json, route } from "~/api/endpoint.server";
 import { publicListDetail } from "~/domains/lists/lists.server";
 import { parseLocale } from "~/domains/lists/serialize";
 import { listViewer } from "~/domains/metering/list-viewer.server";

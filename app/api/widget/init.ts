@@ -1,5 +1,4 @@
-import { json } from "@remix-run/node";
-import { bearerToken, endpoint, route } from "~/api/endpoint.server";
+import { bearerToken, endpoint, json, route } from "~/api/endpoint.server";
 import { initUsageHeaders, initWidget } from "~/domains/widget/init.server";
 
 export const loader = endpoint({

@@ -1,5 +1,4 @@
-import { json } from "@remix-run/node";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, json, route } from "~/api/endpoint.server";
 import { createState } from "~/domains/widget/signin-bridge.server";
 
 export const loader = endpoint({

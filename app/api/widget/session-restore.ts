@@ -1,5 +1,4 @@
-import { json } from "@remix-run/node";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, json, route } from "~/api/endpoint.server";
 import { restoreSession } from "~/domains/widget/session-store.server";
 
 export const loader = endpoint({

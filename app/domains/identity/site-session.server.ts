@@ -12,6 +12,7 @@ import { unauthorized } from "~/lib/api/errors";
 import { authenticateUserToken } from "./identity.server";
 import { signToken, verifyToken } from "./jwt.server";
 import { isSessionRevoked } from "./session-revocations.server";
+import type { WithHeaders } from "~/lib/api/http";
 
 export const SITE_COOKIE = "wish_user";
 const AUDIENCE = "wish-site";
@@ -33,7 +34,7 @@ export async function siteSessionCookie(accessToken: string): Promise<{ setCooki
 /** `DELETE /session/cookie`: a Set-Cookie value that removes the cookie. */
 export const clearedSiteSessionCookie = () => `${SITE_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure()}`;
 
-function readCookie(request: Request, name: string): string | null {
+function readCookie(request: WithHeaders, name: string): string | null {
   for (const part of request.headers.get("cookie")?.split(";") ?? []) {
     const eq = part.indexOf("=");
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
@@ -42,7 +43,7 @@ function readCookie(request: Request, name: string): string | null {
 }
 
 /** The signed-in user's id from the `wish_user` cookie; null when absent, invalid, expired or its session was revoked. */
-export async function signedInUser(request: Request): Promise<string | null> {
+export async function signedInUser(request: WithHeaders): Promise<string | null> {
   const value = readCookie(request, SITE_COOKIE);
   if (!value || value.length > 4096) return null;
   const claims = await verifyToken(value, { use: "site", audience: AUDIENCE });

@@ -13,6 +13,7 @@ import { setPurchasedPublic } from "./items.server";
 import { hostedProduct } from "./serialize";
 import { shareTexts, type ShareLang } from "./share-texts";
 import { withShopWishRefs } from "./wish-ref.server";
+import type { WithHeaders } from "~/lib/api/http";
 
 export interface ShareItem {
   itemId: number;
@@ -67,7 +68,7 @@ export function formatPrice(minor: number | null, currency: string | null, lang:
  * public routes' 404 `not_found` for private and unknown lists.
  */
 export async function sharePage(args: {
-  request: Request;
+  request: WithHeaders;
   context: unknown;
   token: string | undefined;
   lang: ShareLang;

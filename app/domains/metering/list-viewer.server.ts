@@ -19,6 +19,7 @@ import { addressUnit, clientAddress } from "~/lib/api/client-address";
 import { authenticateUserToken } from "~/domains/identity/identity.server";
 import { getEncryptionKey } from "~/domains/secrets/secrets.server";
 import { LIST_VIEW_WINDOW_MS } from "./actions.server";
+import type { WithHeaders } from "~/lib/api/http";
 
 export const VIEWER_COOKIE = "wl_viewer";
 const COOKIE_MAX_AGE_S = 365 * 86_400;
@@ -40,7 +41,7 @@ async function signingKey(): Promise<Buffer> {
 const sign = (key: Buffer, payload: string) => createHmac("sha256", key).update(payload).digest("base64url").slice(0, 22);
 const windowOf = (ms: number) => Math.floor(ms / LIST_VIEW_WINDOW_MS);
 
-function readCookie(request: Request, name: string): string | null {
+function readCookie(request: WithHeaders, name: string): string | null {
   const header = request.headers.get("cookie");
   if (!header) return null;
   for (const part of header.split(";")) {
@@ -73,7 +74,7 @@ export async function issueViewerCookie(nowMs = Date.now()): Promise<string> {
   return newCookie(await signingKey(), nowMs);
 }
 
-const bearer = (request: Request) => request.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? null;
+const bearer = (request: WithHeaders) => request.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? null;
 
 /**
  * The viewer of a public list behind this request, or null for a bot. Takes
@@ -81,7 +82,7 @@ const bearer = (request: Request) => request.headers.get("authorization")?.match
  * `wish_user` cookie names as `userId` (verified by the caller).
  */
 export async function listViewer(
-  { request, context, userId }: { request: Request; context?: unknown; userId?: string | null },
+  { request, context, userId }: { request: WithHeaders; context?: unknown; userId?: string | null },
   now = Date.now(),
 ): Promise<ListViewer | null> {
   if (isbot(request.headers.get("user-agent"))) return null;

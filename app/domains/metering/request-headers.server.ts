@@ -6,6 +6,9 @@ import { db } from "~/db.server";
 import { verifyWidgetToken } from "~/domains/widget/token.server";
 import { effectiveRequestPlan } from "~/domains/widget/request-plan";
 import { countRequest } from "./request-counter.server";
+import type { HeaderReader } from "~/lib/api/http";
+
+type WithMethod = { readonly method: string; readonly headers: HeaderReader };
 
 export interface MeteredKey {
   id: number;
@@ -31,7 +34,7 @@ async function keyOfBearer(value: string): Promise<MeteredKey | null> {
   return key;
 }
 
-async function resolveKey(request: Request): Promise<MeteredKey | null> {
+async function resolveKey(request: WithMethod): Promise<MeteredKey | null> {
   const widgetToken = request.headers.get("x-widget-token");
   if (widgetToken) {
     const widget = await verifyWidgetToken(widgetToken);
@@ -42,8 +45,8 @@ async function resolveKey(request: Request): Promise<MeteredKey | null> {
 }
 
 /** Counts the request against its key and returns the headers; {} when not metered. */
-export async function meteringHeaders(request: Request, url: URL, known: MeteredKey | null): Promise<Record<string, string>> {
-  if (request.method === "OPTIONS" || !METERED.test(url.pathname)) return {};
+export async function meteringHeaders(request: WithMethod, pathname: string, known: MeteredKey | null): Promise<Record<string, string>> {
+  if (request.method === "OPTIONS" || !METERED.test(pathname)) return {};
   const key = known ?? (await resolveKey(request));
   return key ? countRequest(key.id, key.requestPlan) : {};
 }

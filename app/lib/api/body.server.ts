@@ -1,7 +1,9 @@
 // Reads a JSON request body with a size cap that also holds for chunked
 // bodies (no Content-Length): reading stops at the first byte over the cap.
+import type { IncomingMessage } from "node:http";
 import { env } from "~/env.server";
 import { ApiError } from "./errors";
+import type { ApiRequest } from "./http";
 
 // Reading (and discarding) the rest of an oversized body lets the client
 // receive the 413 instead of a reset connection; past this much we give up
@@ -10,7 +12,7 @@ const DRAIN_CAP_BYTES = 16 * 1024 * 1024;
 
 async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<void> {
   let drained = 0;
-  const cap = Math.max(DRAIN_CAP_BYTES, limit * 4);
+  const cap = drainCap(limit);
   while (drained < cap) {
     const { done, value } = await reader.read();
     if (done) return;
@@ -76,16 +78,17 @@ function findStringFault(value: unknown): StringFault | null {
   return null;
 }
 
-export async function readJsonBody(request: Request, limit = env.MAX_BODY_BYTES): Promise<unknown> {
-  const tooLarge = () => new ApiError(413, "payload_too_large", `Request body exceeds ${limit} bytes`);
-  if (!request.body) return undefined;
-  const reader = request.body.getReader();
-  const declared = request.headers.get("content-length");
+const tooLarge = (limit: number) => new ApiError(413, "payload_too_large", `Request body exceeds ${limit} bytes`);
+const drainCap = (limit: number) => Math.max(DRAIN_CAP_BYTES, limit * 4);
+
+/** Reads a Web stream body (the Remix route's Request) with the cap; see ApiRequest#readBody. */
+export async function readStreamBody(stream: ReadableStream<Uint8Array> | null, declared: string | null, limit: number): Promise<Buffer | undefined> {
+  if (!stream) return undefined;
+  const reader = stream.getReader();
   if (declared && Number(declared) > limit) {
     await drain(reader, limit);
-    throw tooLarge();
+    throw tooLarge(limit);
   }
-
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -94,17 +97,104 @@ export async function readJsonBody(request: Request, limit = env.MAX_BODY_BYTES)
     size += value.byteLength;
     if (size > limit) {
       await drain(reader, limit);
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
-  if (size === 0) return undefined;
+  return size === 0 ? undefined : Buffer.concat(chunks, size);
+}
+
+/** Reads and drops an unread Web stream body. */
+export async function discardStreamBody(stream: ReadableStream<Uint8Array> | null, used: boolean): Promise<void> {
+  if (!stream || used || stream.locked) return;
+  await drain(stream.getReader(), env.MAX_BODY_BYTES).catch(() => {});
+}
+
+/** Reads and drops up to the drain cap of a node request body; past it the connection is dropped. */
+export function drainNodeBody(req: IncomingMessage, limit: number): Promise<void> {
+  if (req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let drained = 0;
+    const cap = drainCap(limit);
+    const done = () => {
+      req.off("data", onData);
+      req.off("end", done);
+      req.off("close", done);
+      req.off("error", done);
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained >= cap) {
+        done();
+        req.destroy();
+      }
+    };
+    req.on("data", onData);
+    req.on("end", done);
+    req.on("close", done);
+    req.on("error", done);
+  });
+}
+
+/** Reads a node request body with the cap; see ApiRequest#readBody. */
+export function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const declared = req.headers["content-length"];
+  if (declared && Number(declared) > limit) {
+    return drainNodeBody(req, limit).then(() => {
+      throw tooLarge(limit);
+    });
+  }
+  if (req.readableEnded) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      cleanup();
+      drainNodeBody(req, limit).then(() => reject(tooLarge(limit)));
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(size === 0 ? undefined : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    // The client went away before the body was complete.
+    const onClose = () => {
+      if (req.readableEnded) return;
+      cleanup();
+      reject(new Error("request body aborted"));
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}
+
+/**
+ * The request's JSON body (undefined when there is none), after the size cap,
+ * the media type, the nesting depth and the string checks.
+ */
+export async function readJsonBody(request: ApiRequest, limit = env.MAX_BODY_BYTES): Promise<unknown> {
+  const bytes = await request.readBody(limit);
+  if (!bytes) return undefined;
 
   const type = request.headers.get("content-type");
   if (type && !JSON_TYPE.test(type)) {
     throw new ApiError(415, "unsupported_media_type", "Request body must be JSON (Content-Type: application/json)");
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  const text = bytes.toString("utf8");
   if (jsonDepthExceeds(text, MAX_JSON_DEPTH)) {
     throw new ApiError(400, "invalid_json", `Request body nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
@@ -120,13 +210,4 @@ export async function readJsonBody(request: Request, limit = env.MAX_BODY_BYTES)
   }
   if (fault === "nul") throw new ApiError(400, "invalid_input", "Request body contains a NUL character (\\u0000)");
   return value;
-}
-
-/**
- * Reads and drops a body nobody read (a request rejected before its body was
- * needed), so the keep-alive connection stays usable for the next request.
- */
-export async function discardBody(request: Request): Promise<void> {
-  if (!request.body || request.bodyUsed || request.body.locked) return;
-  await drain(request.body.getReader(), env.MAX_BODY_BYTES).catch(() => {});
 }

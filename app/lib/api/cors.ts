@@ -1,5 +1,7 @@
 // CORS for the public API: the caller's origin is reflected (access is
 // controlled by keys, tokens and allow-lists, not by CORS).
+import { ReplyHeaders, type MutableHeaders } from "./http";
+
 export const ALLOWED_REQUEST_HEADERS = [
   "authorization",
   "apikey",
@@ -20,16 +22,17 @@ export const EXPOSED_RESPONSE_HEADERS = [
   "X-Usage-Remaining",
 ].join(", ");
 
-export function applyCors(headers: Headers, requestOrigin: string | null): void {
+export function applyCors(headers: MutableHeaders, requestOrigin: string | null): void {
   headers.set("Access-Control-Allow-Origin", requestOrigin ?? "*");
   headers.set("Access-Control-Expose-Headers", EXPOSED_RESPONSE_HEADERS);
   headers.append("Vary", "Origin");
 }
 
-export function preflightHeaders(requestOrigin: string | null, methods: string[]): Headers {
-  const headers = new Headers();
+/** Headers of a preflight answer; `allowMethods` is the route's methods plus OPTIONS, joined once per route. */
+export function preflightHeaders(requestOrigin: string | null, allowMethods: string): ReplyHeaders {
+  const headers = new ReplyHeaders();
   applyCors(headers, requestOrigin);
-  headers.set("Access-Control-Allow-Methods", [...methods, "OPTIONS"].join(", "));
+  headers.set("Access-Control-Allow-Methods", allowMethods);
   headers.set("Access-Control-Allow-Headers", ALLOWED_REQUEST_HEADERS);
   headers.set("Access-Control-Max-Age", "600");
   return headers;

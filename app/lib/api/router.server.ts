@@ -3,12 +3,15 @@
 // route tree on every request, which made route matching the largest cost of
 // a cheap API call; here the table is compiled once and matched with one
 // regular expression per route.
-import type { ActionFunctionArgs } from "@remix-run/node";
+import type { AppLoadContext } from "@remix-run/node";
 import { API_ROUTES } from "~/routes";
+import type { ApiReply, ApiRequest } from "./http";
 
-type Handler = (args: ActionFunctionArgs) => Promise<Response>;
+type Handler = (args: { request: ApiRequest; params: Record<string, string | undefined>; context: AppLoadContext }) => Promise<ApiReply>;
 
 interface CompiledRoute {
+  /** The pattern's first segment when it is static ("" for the root), else null (a parameter or splat). */
+  first: string | null;
   regex: RegExp;
   keys: string[];
   rank: number[];
@@ -40,7 +43,9 @@ function compile(path: string, file: string): CompiledRoute {
     }
     return "/" + segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   });
+  const head = segments[0];
   return {
+    first: head === undefined ? "" : head === "*" || head.startsWith(":") ? null : head,
     regex: new RegExp(`^${parts.join("")}/?$`),
     keys,
     rank: segments.map((s) => (s === "*" ? 1 : s.startsWith(":") ? 2 : 3)),
@@ -60,6 +65,16 @@ function byRank(a: CompiledRoute, b: CompiledRoute): number {
 }
 
 const table = API_ROUTES.map(([path, file]) => compile(path, file)).sort(byRank);
+// Candidates by the request's first path segment, in table order: a route
+// whose first segment is another static word can never match, so most
+// requests try a handful of patterns instead of the whole table.
+const anyFirst = table.filter((route) => route.first === null);
+const byFirstSegment = new Map<string, CompiledRoute[]>();
+for (const route of table) {
+  if (route.first !== null && !byFirstSegment.has(route.first)) {
+    byFirstSegment.set(route.first, table.filter((r) => r.first === null || r.first === route.first));
+  }
+}
 // The table's `api/v1/*` entry answers every path no route claims.
 const catchAll = compile("api/v1/*", API_ROUTES.find(([path]) => path === "api/v1/*")![1]);
 
@@ -77,24 +92,26 @@ function decode(value: string): string | null {
   }
 }
 
-/** The Remix loader and action of the `api/v1/*` resource route. */
-export const dispatchApi: Handler = (args) => {
-  const pathname = new URL(args.request.url).pathname.slice(PREFIX.length) || "/";
-  for (const route of table) {
+/** Answers a request under /api/v1 (both servers: the lean one and the Remix resource route). */
+export function dispatchApi(request: ApiRequest, context: AppLoadContext): Promise<ApiReply> {
+  const pathname = request.pathname.slice(PREFIX.length) || "/";
+  const slash = pathname.indexOf("/", 1);
+  const first = pathname.slice(1, slash === -1 ? undefined : slash);
+  for (const route of byFirstSegment.get(first) ?? anyFirst) {
     const match = route.regex.exec(pathname === "/" ? "" : pathname);
     if (!match) continue;
     const params: Record<string, string | undefined> = {};
     let decodable = true;
-    route.keys.forEach((key, i) => {
+    for (let i = 0; i < route.keys.length; i++) {
       const raw = match[i + 1];
       const value = raw === undefined ? undefined : decode(raw);
       if (value === null) decodable = false;
-      else params[key] = value;
-    });
+      else params[route.keys[i]] = value;
+    }
     // A parameter that is not valid percent-encoded UTF-8 names nothing that can exist: 404 `not_found`.
-    if (!decodable) return catchAll.handler({ ...args, params: {} });
-    return route.handler({ ...args, params });
+    if (!decodable) return catchAll.handler({ request, context, params: {} });
+    return route.handler({ request, context, params });
   }
   // Unreachable: the table ends with the catch-all not-found route.
   throw new Error(`no API route for ${pathname}`);
-};
+}

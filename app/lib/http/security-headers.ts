@@ -3,6 +3,7 @@
 // HTTP server answers itself (static files, early 4xx). New pages inherit them
 // by path; nothing has to be added per route.
 import { createHash, randomBytes } from "node:crypto";
+import type { MutableHeaders } from "~/lib/api/http";
 
 /** Where the Shopify admin embeds the app (Shopify's own frame-ancestors guidance for embedded apps). */
 export const SHOPIFY_ADMIN_FRAME_ANCESTORS = "https://admin.shopify.com https://*.myshopify.com";
@@ -80,10 +81,22 @@ export function securityHeaders(pathname: string, opts: { html: boolean; nonce?:
   return headers;
 }
 
+// The headers of non-HTML responses take one of three values: built once.
+const PLAIN_HEADERS = new Map(
+  ["strict-origin-when-cross-origin", "same-origin", "no-referrer"].map((policy) => [
+    policy,
+    Object.entries({ "X-Content-Type-Options": "nosniff", "Referrer-Policy": policy }),
+  ]),
+);
+const HTML_TYPE = /^text\/html/i;
+
 /** Sets (replaces) the security headers on `headers`; HTML is read from its Content-Type. */
-export function applySecurityHeaders(headers: Headers, pathname: string, nonce?: string): void {
-  const html = /^text\/html/i.test(headers.get("content-type") ?? "");
+export function applySecurityHeaders(headers: MutableHeaders, pathname: string, nonce?: string): void {
+  const html = HTML_TYPE.test(headers.get("content-type") ?? "");
   const frameAncestors = headers.get(FRAME_ANCESTORS_HEADER) ?? undefined;
-  headers.delete(FRAME_ANCESTORS_HEADER);
-  for (const [name, value] of Object.entries(securityHeaders(pathname, { html, nonce, frameAncestors }))) headers.set(name, value);
+  if (frameAncestors !== undefined) headers.delete(FRAME_ANCESTORS_HEADER);
+  const entries = html
+    ? Object.entries(securityHeaders(pathname, { html, nonce, frameAncestors }))
+    : PLAIN_HEADERS.get(referrerPolicy(pathname))!;
+  for (const [name, value] of entries) headers.set(name, value);
 }

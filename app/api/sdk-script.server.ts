@@ -1,0 +1,56 @@
+// GET /sdk/v1/{widget,basket-integration}.js (the v1 alias) and their
+// content-hashed copies (SPEC 9) as an ApiReply: answered by the lean server
+// without Remix (handleSdkRequest) and by the Remix route
+// app/routes/sdk.v1.$file.ts (remix vite:dev).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { errorReply } from "~/api/endpoint.server";
+import { ALIAS_CACHE_CONTROL, PINNED_CACHE_CONTROL, sdkScript } from "~/domains/sdk/scripts.server";
+import { ReplyHeaders, type ApiReply } from "~/lib/api/http";
+import { notFound } from "~/lib/api/errors";
+import { sendReply } from "~/lib/api/node-adapter.server";
+import { etagMatches } from "~/lib/http/etag";
+import { applySecurityHeaders } from "~/lib/http/security-headers";
+
+export const SDK_PREFIX = "/sdk/v1/";
+
+/** The script `file` (decoded) for a GET or HEAD at `pathname`. */
+export async function sdkScriptReply(
+  request: { method: string; pathname: string; ifNoneMatch: string | null },
+  file: string,
+): Promise<ApiReply> {
+  try {
+    const script = await sdkScript(file);
+    if (!script) throw notFound("not_found", "No such script");
+    const headers = new ReplyHeaders({
+      "content-type": "text/javascript; charset=utf-8",
+      "cache-control": script.pinned ? PINNED_CACHE_CONTROL : ALIAS_CACHE_CONTROL,
+      etag: script.etag,
+      // Shop pages load it cross-origin, also with crossorigin + integrity (SRI) and under COEP.
+      "access-control-allow-origin": "*",
+      "cross-origin-resource-policy": "cross-origin",
+    });
+    applySecurityHeaders(headers, request.pathname);
+    if (etagMatches(request.ifNoneMatch, script.etag)) return { status: 304, headers, body: null };
+    headers.set("content-length", String(script.body.length));
+    return { status: 200, headers, body: request.method === "HEAD" ? null : script.body };
+  } catch (err) {
+    return errorReply(err, request);
+  }
+}
+
+/**
+ * The lean server's path for GET/HEAD under /sdk/v1/: false (nothing sent)
+ * when the rest is not one file name, which Remix then answers as before.
+ */
+export function handleSdkRequest(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> | false {
+  const rest = pathname.slice(SDK_PREFIX.length);
+  if (!rest || rest.includes("/")) return false;
+  let file: string;
+  try {
+    file = decodeURIComponent(rest);
+  } catch {
+    return false;
+  }
+  const ifNoneMatch = req.headers["if-none-match"] ?? null;
+  return sdkScriptReply({ method: req.method ?? "GET", pathname, ifNoneMatch }, file).then((reply) => sendReply(res, reply));
+}
