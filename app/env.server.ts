@@ -110,7 +110,7 @@ const schema = z
      * partner plan, shops, basket) before reading it again: the bound for
      * changes made by another instance or the CLI. 0 = no cache.
      */
-    CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
+    CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
 
     /** Key for the internal account-migration routes (`x-service-key` header); unset disables them. */
     SERVICE_KEY: z.string().min(24).optional(),
