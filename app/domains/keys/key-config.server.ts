@@ -12,26 +12,44 @@
 // - Revocation and rotation do not wait for either: init also asks the
 //   key-status view (key-status.server.ts, polled every REVOCATION_POLL_MS),
 //   as every widget-token route does (SPEC 5 rule 6).
-import { db } from "~/db.server";
+import { db, type Prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { allowedDomainsOf } from "./keys.server";
 
+const CONFIG_SELECT = {
+  id: true,
+  partnerId: true,
+  environment: true,
+  status: true,
+  allowedDomains: true,
+  requestPlan: true,
+  createdAt: true,
+  graceExpiresAt: true,
+  partner: {
+    select: {
+      id: true,
+      plan: true,
+      shops: {
+        orderBy: { installedAt: "asc" },
+        select: { id: true, domain: true, primaryDomain: true, active: true, trialEndsAt: true, subscriptionStatus: true },
+      },
+      basketConfigs: {
+        orderBy: { createdAt: "desc" },
+        take: 1,
+        select: { publicId: true, layout: true, primaryColor: true, checkout: true },
+      },
+    },
+  },
+} satisfies Prisma.ApiKeySelect;
+type ConfigRow = Prisma.ApiKeyGetPayload<{ select: typeof CONFIG_SELECT }>;
+
 export interface KeyConfig {
-  key: {
-    id: number;
-    partnerId: number;
-    environment: string;
-    status: string;
-    allowedDomains: string[];
-    requestPlan: string;
-    createdAt: Date;
-    graceExpiresAt: Date | null;
-  };
-  partner: { id: number; plan: string };
+  key: Omit<ConfigRow, "partner" | "allowedDomains"> & { allowedDomains: string[] };
+  partner: Pick<ConfigRow["partner"], "id" | "plan">;
   /** Oldest install first. */
-  shops: { id: number; domain: string; primaryDomain: string | null; active: boolean; trialEndsAt: Date; subscriptionStatus: string }[];
+  shops: ConfigRow["partner"]["shops"];
   /** The newest basket configuration, or null. */
-  basket: { publicId: string; layout: string; primaryColor: string; checkout: unknown } | null;
+  basket: ConfigRow["partner"]["basketConfigs"][number] | null;
 }
 
 /** Enough for every key a busy instance serves; beyond it the oldest entries go first. */
@@ -47,34 +65,7 @@ interface Entry {
 const entries = new Map<string, Entry>();
 
 async function load(publicKey: string): Promise<KeyConfig | null> {
-  const row = await db.apiKey.findUnique({
-    where: { key: publicKey },
-    select: {
-      id: true,
-      partnerId: true,
-      environment: true,
-      status: true,
-      allowedDomains: true,
-      requestPlan: true,
-      createdAt: true,
-      graceExpiresAt: true,
-      partner: {
-        select: {
-          id: true,
-          plan: true,
-          shops: {
-            orderBy: { installedAt: "asc" },
-            select: { id: true, domain: true, primaryDomain: true, active: true, trialEndsAt: true, subscriptionStatus: true },
-          },
-          basketConfigs: {
-            orderBy: { createdAt: "desc" },
-            take: 1,
-            select: { publicId: true, layout: true, primaryColor: true, checkout: true },
-          },
-        },
-      },
-    },
-  });
+  const row = await db.apiKey.findUnique({ where: { key: publicKey }, select: CONFIG_SELECT });
   if (!row) return null;
   const { partner, ...key } = row;
   return {
