@@ -105,6 +105,12 @@ const schema = z
     TRUSTED_PROXIES: trustedProxies,
     /** How often each instance asks the database for revoked keys and sign-in sessions. */
     REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
+    /**
+     * How long an instance keeps a public key's configuration (allow-list,
+     * partner plan, shops, basket) before reading it again: the bound for
+     * changes made by another instance or the CLI. 0 = no cache.
+     */
+    CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
 
     /** Key for the internal account-migration routes (`x-service-key` header); unset disables them. */
     SERVICE_KEY: z.string().min(24).optional(),

@@ -141,3 +141,26 @@ describe("the save and the share page reach every row they touch through an inde
     await expectByIndex(statements, ["ListItem", "Wishlist", "User", "Occasion", "Product", "ProductLocalization", "Partner", "UsageCounter", "UsageDay", "UsageDedup"]);
   });
 });
+
+describe("init and the user read search by key", () => {
+  it("POST /widget/init (configuration cached) reads the month's counter by its key; GET /auth/user the user by id", async () => {
+    const { provisioner } = await import("./support/provision.ts");
+    const p = await provisioner(server);
+    const partner = await p.partner();
+    const key = await p.key(partner.id);
+    const init = () => api.post("/widget/init", { body: { origin: "https://plans.example.com" }, headers: { authorization: `Bearer ${key.key}` } });
+    await statementsOf(init); // loads the key's configuration
+    const logged = await statementsOf(init);
+    // The key, partner, shops and basket come from the cache; the counter is the one read left.
+    expect(logged.filter((s) => /[`"](ApiKey|Partner|PlatformShop|BasketConfig)[`"]/.test(s)), logged.join("\n")).toEqual([]);
+    const initStatements = logged.filter((s) => /"UsageCounter"/.test(s));
+    expect(initStatements, logged.join("\n")).toHaveLength(1);
+    const user = await api.anonymousUser();
+    const userStatements = (await statementsOf(() => api.get("/auth/user", { token: user.accessToken }))).filter((s) => /[`"]User[`"]/.test(s));
+    expect(userStatements.length).toBeGreaterThan(0);
+    for (const statement of [...initStatements, ...userStatements]) {
+      const plan = await explain(server.databaseUrl, statement);
+      expect(plan.fullScans, `${statement}\n→\n${plan.text}`).toEqual([]);
+    }
+  });
+});

@@ -1,6 +1,6 @@
 // The rules of the identity provider at {base_url}/auth (GUIDE section 5).
 import { createPrivateKey, generateKeyPairSync } from "node:crypto";
-import { decodeJwt, decodeProtectedHeader, SignJWT } from "jose";
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedApi } from "../support/api.ts";
 import { sql } from "../support/sql.ts";
@@ -225,6 +225,26 @@ describe("user token verification", () => {
       .setProtectedHeader({ alg: "HS256" })
       .sign(new TextEncoder().encode(api.anonKey));
     expect((await api.get("/auth/user", { token: hmac })).status).toBe(401);
+  });
+
+  it("issues tokens jose verifies against the JWKS, byte for byte what jose's SignJWT writes (node:crypto signs them)", async () => {
+    const session = await signUp();
+    const jwks = createLocalJWKSet((await api.get("/auth/.well-known/jwks.json", { noApiKey: true })).body);
+    const { payload, protectedHeader } = await jwtVerify(session.access_token, jwks, { algorithms: ["ES256"], audience: "authenticated" });
+    expect(protectedHeader).toEqual({ alg: "ES256", kid: expect.any(String), typ: "JWT" });
+    const { iss, sub, aud, iat, exp, token_use, ...claims } = payload;
+    expect(token_use).toBe("user");
+    const [header, body] = session.access_token.split(".");
+    const byJose = await new SignJWT({ ...claims, token_use })
+      .setProtectedHeader({ alg: "ES256", kid: protectedHeader.kid, typ: "JWT" })
+      .setIssuer(iss!)
+      .setSubject(sub!)
+      .setAudience(aud!)
+      .setIssuedAt(iat!)
+      .setExpirationTime(exp!)
+      .sign(await signingKey());
+    expect(byJose.split(".").slice(0, 2)).toEqual([header, body]);
+    expect((await api.get("/auth/user", { token: byJose })).status).toBe(200);
   });
 
   it("rejects garbage and missing tokens", async () => {

@@ -179,6 +179,8 @@ describe("partner keys: rotate", () => {
 
     // 15 minutes later (back-dated in the database): the old value is dead, the new one lives.
     await q(`UPDATE "ApiKey" SET "graceExpiresAt" = "createdAt" WHERE id = ?`, [old.id]);
+    // Changed behind the server's back: seen within a revocation poll (1 s; real time needs no wait).
+    await expect.poll(async () => (await init(old.key)).status, { timeout: 5_000, interval: 100 }).toBe(403);
     await expectInit(old.key, 403, "unknown_key");
     await expectInit(key.key, 200);
   });

@@ -148,6 +148,9 @@ describe("subscription state", () => {
     expect(page.overview.plan.id).toBe("starter");
     expect(await state(fake.domain)).toEqual({ plan: "starter", status: "active", subscription: "Starter" });
     expect((await usageRecord(shop.partnerId)).blocked).toBe(false);
+    // The admin ran in this process, the public API is another instance: its cached key
+    // configuration follows within CONFIG_CACHE_TTL_MS (2 s).
+    await expect.poll(async () => (await init(key.key, "www.expired-store.example")).status, { timeout: 5_000, interval: 100 }).toBe(200);
     const accepted = await init(key.key, "www.expired-store.example");
     expect(accepted.status).toBe(200);
     expect(accepted.body.partner_id).toBe(shop.partnerId);

@@ -11,6 +11,7 @@ import { httpUrlSchema, isHttpUrl, parseOrThrow } from "~/lib/api/schemas";
 import { log, errorFields } from "~/lib/log.server";
 import { getPlan } from "~/domains/metering/plans";
 import { allowedDomainsOf } from "~/domains/keys/keys.server";
+import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { enqueue } from "~/domains/outbox/outbox.server";
 import { newWebhookSecret, postWebhook } from "~/domains/outbox/webhook.server";
 import type { PartnerPrincipal } from "~/api/endpoint.server";
@@ -132,6 +133,7 @@ export async function createBasketConfig(partnerId: number, body: unknown, opts:
       webhookSecret: webhookUrl ? newWebhookSecret() : null,
     },
   });
+  invalidateKeyConfig(partnerId);
   return { basket: partnerView(row, plan.webhooks), ...(row.webhookSecret ? { webhookSecret: row.webhookSecret } : {}) };
 }
 
@@ -164,6 +166,7 @@ export async function updateBasketConfig(partnerId: number, publicId: string | u
       webhookSecret: webhookUrl ? (newSecret ?? row.webhookSecret) : null,
     },
   });
+  invalidateKeyConfig(partnerId);
   return { basket: partnerView(updated, plan.webhooks), ...(newSecret ? { webhookSecret: newSecret } : {}) };
 }
 

@@ -4,7 +4,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { z } from "zod";
-import { db } from "~/db.server";
+import { db, type Prisma } from "~/db.server";
+import { exec, one, statement } from "~/db/sql.server";
 import { isUniqueViolation } from "~/db/errors";
 import { env } from "~/env.server";
 import { ApiError, badRequest } from "~/lib/api/errors";
@@ -21,14 +22,16 @@ export interface Identity {
   email: string | null;
 }
 
-interface UserRow {
-  id: string;
-  email: string | null;
-  isAnonymous: boolean;
-  createdAt: Date;
-  updatedAt: Date;
-  lastSignInAt: Date | null;
-}
+type UserRow = Prisma.UserGetPayload<{
+  select: { id: true; email: true; isAnonymous: true; createdAt: true; updatedAt: true; lastSignInAt: true };
+}>;
+
+// `GET /auth/user` runs on every page load of a signed-in client: a prepared statement (app/db/sql.server.ts).
+const USER_BY_ID = statement<UserRow>(
+  "user_by_id",
+  `SELECT "id", "email", "isAnonymous", "createdAt", "updatedAt", "lastSignInAt" FROM "User" WHERE "id" = $1`,
+  { isAnonymous: "bool", createdAt: "date", updatedAt: "date", lastSignInAt: "date" },
+);
 
 // ---------------------------------------------------------------- tokens
 
@@ -198,18 +201,15 @@ export async function noteRevokedSessionsOf(userId: string, at: Date): Promise<v
   noteRevokedSessions(rows.map((r) => r.id));
 }
 
-/** `GET /auth/user`: the user behind a token whose session is still live. */
+/**
+ * `GET /auth/user`: the user behind a token whose session is still live. The
+ * session's liveness comes from the revocation view (authenticateUserToken
+ * already asked it; asked again here so the function stands on its own).
+ */
 export async function currentUser(identity: Identity) {
-  const user = await db.user.findUnique({
-    where: { id: identity.userId },
-    include: { authSessions: { where: { id: identity.sessionId ?? "" }, select: { revokedAt: true } } },
-  });
-  if (!user) return null;
-  if (identity.sessionId) {
-    const session = user.authSessions[0];
-    if (!session || session.revokedAt) return null;
-  }
-  return userJson(user);
+  if (identity.sessionId && (await isSessionRevoked(identity.sessionId))) return null;
+  const user = await exec(one(USER_BY_ID, identity.userId));
+  return user ? userJson(user) : null;
 }
 
 // ---------------------------------------------------------------- verification

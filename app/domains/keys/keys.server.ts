@@ -9,6 +9,7 @@ import { log, errorFields } from "~/lib/log.server";
 import { assertPartnerExists } from "~/domains/partners/partners.server";
 import { localCounts } from "~/domains/metering/request-counter.server";
 import { noteKeyStatus } from "./key-status.server";
+import { invalidateKeyConfig } from "./key-config.server";
 
 export type KeyEnvironment = "test" | "live";
 export const KEY_ENVIRONMENTS: readonly KeyEnvironment[] = ["test", "live"];
@@ -159,6 +160,7 @@ export async function revokeApiKey(partnerId: number, id: number) {
   if (row.status === "revoked") return row;
   const revoked = await db.apiKey.update({ where: { id }, data: { status: "revoked", revokedAt: new Date() } });
   noteKeyStatus(id, revoked);
+  invalidateKeyConfig(partnerId);
   return revoked;
 }
 
@@ -195,6 +197,7 @@ export async function rotateApiKey(partnerId: number, id: number, now: Date = ne
     return { key: created, rotated };
   });
   noteKeyStatus(id, result.rotated);
+  invalidateKeyConfig(partnerId);
   return result;
 }
 
@@ -220,6 +223,7 @@ export async function deleteApiKey(partnerId: number, id: number) {
   ]);
   // Tokens of a deleted key stop here at once; other instances stop them when they saw the revocation.
   noteKeyStatus(id, { status: "deleted", graceExpiresAt: null });
+  invalidateKeyConfig(partnerId);
   return { ok: true as const, deleted: id };
 }
 
@@ -227,7 +231,9 @@ export async function deleteApiKey(partnerId: number, id: number) {
 export async function setAllowList(partnerId: number, id: number, domains: readonly string[]) {
   const allowedDomains = normalizeAllowList(domains);
   await getPartnerApiKey(partnerId, id);
-  return db.apiKey.update({ where: { id }, data: { allowedDomains } });
+  const updated = await db.apiKey.update({ where: { id }, data: { allowedDomains } });
+  invalidateKeyConfig(partnerId);
+  return updated;
 }
 
 const TOUCH_INTERVAL_MS = 60_000;

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { db } from "~/db.server";
 import { badRequest, notFound } from "~/lib/api/errors";
+import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { isPlanId, PLAN_IDS, type PlanId } from "~/domains/metering/plans";
 
 interface PartnerRow {
@@ -58,7 +59,9 @@ export async function setPartnerPlan(partnerId: number, plan: string) {
   const partner = await getPartner(partnerId);
   // planChangedAt marks real changes only; setting the same plan again is a no-op.
   if (partner.plan === planId) return partner;
-  return db.partner.update({ where: { id: partnerId }, data: { plan: planId, planChangedAt: new Date() } });
+  const updated = await db.partner.update({ where: { id: partnerId }, data: { plan: planId, planChangedAt: new Date() } });
+  invalidateKeyConfig(partnerId);
+  return updated;
 }
 
 /** The partner a portal user belongs to (their first), or null. */

@@ -8,6 +8,7 @@ import type { PlatformWebhook } from "./webhook-route.server";
 import { findPlatformShop } from "./platform-webhooks.server";
 import { items, record, shopifyId } from "./payload";
 import { allowedDomainsOf } from "~/domains/keys/keys.server";
+import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 
 /** The confirmations of one customer of a shop: by customer id, or by the orders named. */
 function customerConfirmations(shopDomain: string, payload: unknown) {
@@ -103,6 +104,7 @@ export async function shopRedacted(hook: PlatformWebhook): Promise<void> {
       data: { shopDomain: hook.shop, topic: "shop/redact", data: { keys_deleted: keyIds.length, sole_shop: soleShop } },
     });
   });
+  if (shop) invalidateKeyConfig(shop.partnerId);
 }
 
 /** `wish shop data-requests --domain <shop>`: the recorded data requests with the data found, newest first. */

@@ -2,6 +2,7 @@
 // webhooks"): app/uninstalled and shop/update.
 import { db } from "~/db.server";
 import { allowedDomainsOf, normalizeAllowList, normalizeDomain } from "~/domains/keys/keys.server";
+import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import type { PlatformWebhook } from "./webhook-route.server";
 import { currencyCode, record, text } from "./payload";
 
@@ -22,6 +23,8 @@ export async function shopUninstalled(hook: PlatformWebhook): Promise<void> {
     db.platformShop.updateMany({ where: { domain: hook.shop, active: true }, data: { active: false, uninstalledAt: new Date() } }),
     db.session.deleteMany({ where: { shop: hook.shop } }),
   ]);
+  // Rare enough to forget every cached key rather than look the partner up.
+  invalidateKeyConfig();
 }
 
 /** A host name the allow-list accepts, or null. */
@@ -67,4 +70,5 @@ export async function shopUpdated(hook: PlatformWebhook): Promise<void> {
       await tx.apiKey.update({ where: { id: key.id }, data: { allowedDomains: next } });
     }
   });
+  invalidateKeyConfig(shop.partnerId);
 }

@@ -12,6 +12,7 @@ import { isUniqueViolation } from "~/db/errors";
 import { log } from "~/lib/log.server";
 import { allowedDomainsOf, generateKeyValue, normalizeAllowList, normalizeDomain } from "~/domains/keys/keys.server";
 import { noteKeyStatus } from "~/domains/keys/key-status.server";
+import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { newBasketId } from "~/domains/baskets/baskets.server";
 import { getPlan } from "~/domains/metering/plans";
 import { adminQuery, AdminApiError, type AdminGraphql } from "./admin-graphql.server";
@@ -162,6 +163,7 @@ export async function provisionShop({ shopDomain, graphql, now = new Date() }: P
     }
   }
   noteKeyStatus(records.apiKey.id, records.apiKey);
+  invalidateKeyConfig(records.partner.id);
   // The badge stays off only where the plan allows it (SPEC 8.1).
   const canHide = getPlan(records.partner.plan)?.canHideBadge ?? false;
   const badge = !(canHide && info.badge?.value === "false");

@@ -1,6 +1,7 @@
 // Stores installed through the storefront platform (Shopify). Each belongs to
 // a partner and starts a trial on install (SPEC section 3 and 8.4).
 import { db } from "~/db.server";
+import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { isUniqueViolation } from "~/db/errors";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { assertPartnerExists } from "~/domains/partners/partners.server";
@@ -70,9 +71,11 @@ export async function createPlatformShop(
   // Back-dating installedAt (CLI) moves the trial end with it.
   const installedAt = input.installedAt ?? new Date();
   try {
-    return await db.platformShop.create({
+    const shop = await db.platformShop.create({
       data: { partnerId, domain, installedAt, trialEndsAt: trialEndsAt(installedAt), subscriptionStatus },
     });
+    invalidateKeyConfig(partnerId);
+    return shop;
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(409, "shop_exists", `A shop with domain ${domain} already exists`);
     throw err;

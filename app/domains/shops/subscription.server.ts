@@ -6,6 +6,7 @@
 // app_subscriptions/update webhook (one subscription's new status).
 import { z } from "zod";
 import { db } from "~/db.server";
+import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { billingIsTest, env } from "~/env.server";
 import { badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
@@ -71,6 +72,7 @@ async function activate(shop: ShopWithPartner, sub: ShopifySubscription, plan: P
       data: { subscriptionStatus: "active", plan: sub.name, subscriptionId: sub.id },
     }),
   ]);
+  invalidateKeyConfig(shop.partnerId);
   log.info("shop subscription active", { shop: shop.domain, plan, subscription: sub.id });
   return { changed: "activated", plan };
 }
@@ -86,6 +88,7 @@ async function end(shop: ShopWithPartner, opts: SyncOptions): Promise<SyncResult
       data: { subscriptionStatus: "cancelled", plan: null, subscriptionId: null },
     }),
   ]);
+  invalidateKeyConfig(shop.partnerId);
   log.info("shop subscription ended", { shop: shop.domain, previousPlan: shop.partner.plan });
   const plan = downgrade ? "free" : shop.partner.plan;
   if (opts.graphql && !(getPlan(plan)?.canHideBadge ?? false)) {

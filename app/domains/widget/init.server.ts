@@ -2,9 +2,11 @@
 // origin against the key's allow-list and the shop's subscription, and mints
 // a widget token. Usage figures of the partner's month ride along.
 import { fields } from "~/lib/api/input";
-import { db } from "~/db.server";
+import { exec, one, statement } from "~/db/sql.server";
 import { ApiError, badRequest, forbidden } from "~/lib/api/errors";
-import { allowedDomainsOf, touchKeyUsed } from "~/domains/keys/keys.server";
+import { touchKeyUsed } from "~/domains/keys/keys.server";
+import { keyConfig } from "~/domains/keys/key-config.server";
+import { widgetKeyWorks } from "~/domains/keys/key-status.server";
 import { getPlan } from "~/domains/metering/plans";
 import { effectiveRequestPlan } from "./request-plan";
 import { currentPeriod } from "~/domains/metering/usage";
@@ -18,6 +20,12 @@ export const ALLOWLIST_RULE_DATE = new Date("2026-09-01T00:00:00Z");
 export function isKeyUsable(key: { status: string; graceExpiresAt: Date | null }, now = new Date()): boolean {
   return key.status === "active" || (key.status === "rotated" && key.graceExpiresAt !== null && key.graceExpiresAt > now);
 }
+
+// The month's action count (the X-Usage-* headers and `overage`): the one read init makes per request.
+const MONTH_TOTAL = statement<{ total: number }>(
+  "usage_month_total",
+  `SELECT "total" FROM "UsageCounter" WHERE "partnerId" = $1 AND "period" = $2`,
+);
 
 export interface InitRequest {
   publicKey: string | null;
@@ -34,27 +42,20 @@ export async function initWidget({ publicKey, body }: InitRequest) {
   if (!host) throw badRequest("invalid_input", "origin must be an http(s) origin like https://shop.example.com");
 
   const now = new Date();
-  const row = await db.apiKey.findUnique({
-    where: { key },
-    include: {
-      partner: {
-        select: {
-          id: true,
-          plan: true,
-          shops: { orderBy: { installedAt: "asc" } },
-          basketConfigs: { orderBy: { createdAt: "desc" }, take: 1 },
-        },
-      },
-    },
-  });
-  if (!row || !isKeyUsable(row, now)) throw forbidden("unknown_key", "This public key does not exist or is not active");
+  // The key's configuration from the in-process cache; whether it was revoked or rotated since,
+  // from the key-status view (both without a database read while warm).
+  const config = await keyConfig(key, now.getTime());
+  if (!config || !isKeyUsable(config.key, now) || !(await widgetKeyWorks(config.key.id, now.getTime()))) {
+    throw forbidden("unknown_key", "This public key does not exist or is not active");
+  }
+  const { key: row, partner, shops } = config;
   // A platform partner whose every shop uninstalled the app: its keys are not active any more.
-  const activeShops = row.partner.shops.filter((s) => s.active);
-  if (row.partner.shops.length > 0 && activeShops.length === 0) {
+  const activeShops = shops.filter((s) => s.active);
+  if (shops.length > 0 && activeShops.length === 0) {
     throw forbidden("unknown_key", "This public key's shop has uninstalled the app");
   }
 
-  const allowList = allowedDomainsOf(row);
+  const allowList = row.allowedDomains;
   if (row.environment === "live" && row.createdAt > ALLOWLIST_RULE_DATE && allowList.length === 0) {
     throw forbidden("allowlist_required", "This live key has no allowed domain", {
       hint: "Add the shop's domain to the key's allowed domains (host without scheme, e.g. shop.example.com or *.example.com)",
@@ -64,7 +65,6 @@ export async function initWidget({ publicKey, body }: InitRequest) {
     throw forbidden("origin_not_allowed", `Origin ${origin} is not on this key's allow-list`);
   }
 
-  const partner = row.partner;
   const shop = activeShops.find((s) => s.domain === host || s.primaryDomain === host) ?? activeShops[0] ?? null;
   const plan = getPlan(partner.plan);
   if (!plan) throw new ApiError(500, "plan_limits_not_found", `Unknown plan ${JSON.stringify(partner.plan)}`);
@@ -74,10 +74,7 @@ export async function initWidget({ publicKey, body }: InitRequest) {
     });
   }
 
-  const counter = await db.usageCounter.findUnique({
-    where: { partnerId_period: { partnerId: partner.id, period: currentPeriod(now).period } },
-    select: { total: true },
-  });
+  const counter = await exec(one(MONTH_TOTAL, partner.id, currentPeriod(now).period));
   const total = counter?.total ?? 0;
   const limit = plan.includedActions;
   const requestPlan = effectiveRequestPlan(row.requestPlan, partner.plan);
@@ -91,7 +88,7 @@ export async function initWidget({ publicKey, body }: InitRequest) {
     requestPlan,
   });
   await touchKeyUsed(row.id, now);
-  const basket = partner.basketConfigs[0];
+  const basket = config.basket;
   return {
     apiKey: { id: row.id, requestPlan },
     usage: { total, limit },
