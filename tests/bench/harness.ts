@@ -1,6 +1,8 @@
 // The benchmark's moving parts: a fresh database, the built server as its own
 // process, an API client for fixtures, and one autocannon run of a scenario.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import { performance } from "node:perf_hooks";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -58,8 +60,9 @@ export interface BenchServer {
  * request line is part of each request's real cost). The log goes straight
  * to a file so that reading it costs the load generator nothing.
  */
-export async function startServer(databaseUrl: string, dir: string): Promise<BenchServer> {
+export async function startServer(databaseUrl: string, dir: string, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
   return spawnServer(dir, "server.log", [path.join(root, "app/server/start.mjs")], '"msg":"listening"', (port) => ({
+    ...extraEnv,
     APP_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: "info",
     DATABASE_URL: databaseUrl,
@@ -308,6 +311,120 @@ export async function runScenario(scenario: Scenario, opts: RunOptions): Promise
     firstFailure,
     durationSeconds: result.duration,
     autocannon: { p50: result.latency.p50, p99: result.latency.p99, average: result.latency.average },
+  };
+}
+
+export interface PacedResult {
+  /** Requests per second asked for. */
+  targetRate: number;
+  /** Responses per second received (over the scheduled duration). */
+  rate: number;
+  /** Latency percentiles of the 2xx responses, ms, counted from each request's scheduled send time. */
+  p50: number;
+  p99: number;
+  requests: number;
+  /** Connection errors + non-2xx. */
+  failures: number;
+  statusCodes: Record<string, number>;
+  firstFailure?: string;
+  /** Requests that left later than scheduled by more than 10 ms (the load generator or the pool fell behind). */
+  lateStarts: number;
+}
+
+/**
+ * Drives one scenario at a constant rate (open loop): request i is due at
+ * start + i/rate and goes out on a free keep-alive connection (at most
+ * `connections`), however slow earlier answers were. Latency counts from the
+ * due time, so queueing behind a slow answer is measured rather than hidden
+ * (no coordinated omission). autocannon's overallRate is not used because it
+ * sends each connection's quota back to back at the top of every second,
+ * which is a burst at full speed, not half the load.
+ */
+export async function runPaced(scenario: Scenario, opts: RunOptions & { rate: number }): Promise<PacedResult> {
+  if (scenario.chain) throw new Error(`${scenario.name}: chained scenarios have no constant-rate mode`);
+  const { api, connections, durationSeconds, rate } = opts;
+  const target = new BenchApi(opts.server.baseUrl, api.anonKey, api.wish);
+  const fixed = (await scenario.setup?.(api, target)) ?? {};
+  const url = new URL(`${opts.server.url}${scenario.site ? "" : "/api/v1"}${fixed.path ?? scenario.path}`);
+  const body = encodeBody(fixed.body);
+  const headers: Record<string, string | number> = requestHeaders(api.anonKey, fixed);
+  if (body !== undefined) headers["content-length"] = Buffer.byteLength(body);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+
+  const total = Math.max(1, Math.round(rate * durationSeconds));
+  const interval = 1000 / rate;
+  const latencies: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  let failures = 0;
+  let lateStarts = 0;
+  let firstFailure: string | undefined;
+  let pending = 0;
+  let sent = 0;
+  let allSent!: () => void;
+  const drained = new Promise<void>((resolve) => (allSent = resolve));
+  const finished = () => {
+    if (--pending === 0 && sent === total) allSent();
+  };
+  const fail = (what: string) => {
+    failures++;
+    firstFailure ??= what.slice(0, 500);
+  };
+
+  const send = (due: number) => {
+    pending++;
+    const req = http.request(
+      { agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method: scenario.method, headers },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          if (status >= 300) text += chunk;
+        });
+        res.on("end", () => {
+          statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+          if (status >= 200 && status < 300) latencies.push(performance.now() - due);
+          else fail(`${status} ${text}`);
+          finished();
+        });
+      },
+    );
+    req.once("socket", () => {
+      if (performance.now() - due > 10) lateStarts++;
+    });
+    req.on("error", (err) => {
+      fail(`request error: ${err.message}`);
+      finished();
+    });
+    req.end(body);
+  };
+
+  const start = performance.now() + 20;
+  await new Promise<void>((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + sent * interval <= now) send(start + sent++ * interval);
+      if (sent < total) setTimeout(tick, Math.max(0, start + sent * interval - performance.now()));
+      else resolve();
+    };
+    setTimeout(tick, 20);
+  });
+  if (pending === 0) allSent();
+  // Answers still under way get a bounded wait; a server that never answers counts as failures.
+  const timedOut = await Promise.race([drained.then(() => false), sleep(10_000).then(() => true)]);
+  if (timedOut) firstFailure ??= `${pending} requests unanswered 10 s after the last was sent`;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    targetRate: rate,
+    rate: latencies.length / durationSeconds,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    requests: sent,
+    failures: failures + (timedOut ? pending : 0),
+    statusCodes,
+    firstFailure,
+    lateStarts,
   };
 }
 

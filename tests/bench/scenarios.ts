@@ -40,6 +40,12 @@ export interface Scenario {
    * itself (a widget token).
    */
   setup?: (api: BenchApi, target: BenchApi) => Promise<RequestSpec>;
+  /**
+   * A hot route (issue 10): after each full-speed run, also driven at a
+   * constant half of the rate it reached (p99 target 20 ms), and held to the
+   * scale-mode target. Not for chained scenarios.
+   */
+  hot?: boolean;
   /** Also measured on the reference server (reference-server.ts), which answers this route with the same SQL and JSON. */
   reference?: boolean;
   /** Instead of one fixed request: chained requests per connection (over what setup returned). */
@@ -49,7 +55,7 @@ export interface Scenario {
 export const chain = <S>(c: Chain<S>): Chain<S> => c;
 
 /** The framework ceiling: the service status route (no database, no auth). */
-export const CEILING: Scenario = { name: "ceiling", method: "GET", path: "/", reference: true };
+export const CEILING: Scenario = { name: "ceiling", method: "GET", path: "/", reference: true, hot: true };
 
 export const SCENARIOS: Scenario[] = [
   { name: "health", method: "GET", path: "/health" },
@@ -65,6 +71,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: "auth.user",
+    hot: true,
     reference: true,
     method: "GET",
     path: "/auth/user",
@@ -72,6 +79,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: "public.items",
+    hot: true,
     reference: true,
     method: "GET",
     path: "/hosted/public/lists/{token}/items (50 items)",
@@ -82,6 +90,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: "share.page",
+    hot: true,
     method: "GET",
     path: "/en/list/{token} (50 items, server-rendered)",
     site: true,
@@ -92,6 +101,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: "og.list",
+    hot: true,
     method: "GET",
     path: "/og/list/{token}?lang=de (50 items)",
     setup: async (api) => {
@@ -114,6 +124,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: "widget.init",
+    hot: true,
     reference: true,
     method: "POST",
     path: "/widget/init",
@@ -124,6 +135,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: "widget.save",
+    hot: true,
     method: "POST",
     path: "/widget/save (product known)",
     reference: true,
