@@ -1,13 +1,16 @@
 // Structured logs: one JSON object per line on stdout (errors on stderr).
+import cluster from "node:cluster";
 import { env } from "~/env.server";
 
 const levels = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 type Level = keyof typeof levels;
 const threshold = levels[env.LOG_LEVEL];
+// Which worker wrote a line, when several serve (WEB_CONCURRENCY > 1); never sent to clients.
+const processFields = cluster.isWorker ? { pid: process.pid } : {};
 
 function write(level: Level, msg: string, fields: Record<string, unknown>) {
   if (levels[level] < threshold) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
+  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...processFields, ...fields });
   if (level === "error") process.stderr.write(line + "\n");
   else process.stdout.write(line + "\n");
 }

@@ -1,16 +1,17 @@
-// Production server: validates configuration, applies migrations, then
-// serves the built Remix app (API, pages, static assets) with one log line
-// per request.
+// Production server: serves the built Remix app (API, pages, static assets)
+// with one log line per request. app/server/cluster.ts validates the
+// configuration, applies migrations and runs this in each worker process.
 import path from "node:path";
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
+import { reportListening } from "./cluster.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-async function main() {
+export async function startWorker() {
   let env;
   try {
     ({ env } = await import("~/env.server"));
@@ -19,12 +20,8 @@ async function main() {
     process.exit(1);
   }
   const { log, errorFields } = await import("~/lib/log.server");
-  const { migrate } = await import("~/db/migrate.server");
   const { securityHeaders } = await import("~/lib/http/security-headers");
   const { isCrossOriginPageWrite, unroutablePath } = await import("~/lib/http/page-guard");
-
-  const result = await migrate(env.DATABASE_URL);
-  log.info("migrations applied", { applied: result.applied, total: result.total });
 
   const buildFile = path.join(root, "build/server/index.js");
   if (!existsSync(buildFile)) {
@@ -105,7 +102,7 @@ async function main() {
   const server = app.listen(env.PORT, env.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
-    log.info("listening", { host: env.HOST, port, app_url: env.APP_URL, database: env.DATABASE_URL.split(":")[0] });
+    reportListening({ host: env.HOST, port, app_url: env.APP_URL, database: env.DATABASE_URL.split(":")[0]! }, log);
   });
   server.keepAliveTimeout = 65_000;
   const shutdown = () => {
@@ -121,8 +118,3 @@ async function main() {
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
 }
-
-main().catch((err) => {
-  console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "startup failed", error: err?.message, stack: err?.stack }));
-  process.exit(1);
-});
