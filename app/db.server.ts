@@ -24,7 +24,7 @@ export function createDb(databaseUrl: string): Db {
   const client =
     target.kind === "sqlite"
       ? new (require(".wishlist-db/sqlite") as typeof SqliteClient).PrismaClient({
-          adapter: new PrismaBetterSQLite3({ url: target.file, timeout: 10_000 }),
+          adapter: immediateTransactions(new PrismaBetterSQLite3({ url: target.file, timeout: 10_000 })),
           log: queryLog,
         })
       : (new (require(".wishlist-db/postgresql") as typeof SqliteClient).PrismaClient({
@@ -36,6 +36,26 @@ export function createDb(databaseUrl: string): Db {
     events.$on("query", (e) => log.debug("db query", { query: e.query }));
   }
   return client;
+}
+
+/**
+ * Makes the adapter's transactions `BEGIN IMMEDIATE` (it sends a deferred
+ * `BEGIN`). With several processes on one file (WEB_CONCURRENCY, instances),
+ * a deferred transaction that reads and then writes fails with SQLITE_BUSY at
+ * once when another process wrote meanwhile; an immediate one takes the write
+ * lock up front, so it waits (busy timeout) instead. Within a process the
+ * adapter already runs one transaction at a time.
+ */
+function immediateTransactions(factory: PrismaBetterSQLite3): PrismaBetterSQLite3 {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    const client = (adapter as unknown as { client: { prepare: (sql: string) => unknown } }).client;
+    const prepare = client.prepare.bind(client);
+    client.prepare = (sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql);
+    return adapter;
+  };
+  return factory;
 }
 
 // One client per process, also across dev-server reloads.
