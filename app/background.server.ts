@@ -1,22 +1,36 @@
-// Work that runs beside requests in every app instance: flushing per-key
-// request counts, pruning old metering rows, delivering the outbox, and
-// polling revocations (keys and sign-in sessions). Started and stopped by the server entry
-// (app/server/main.ts) through entry.server.tsx.
+// Work that runs beside requests. Started and stopped by the server entry
+// (app/server/main.ts) through entry.server.tsx, in every worker process.
+// - Per process (they keep this process's in-memory state): flushing its
+//   request counts, and polling revoked keys and sign-in sessions.
+// - Once per deployment: pruning old metering rows and delivering the
+//   outbox run only in the process holding the "background" job lease
+//   (domains/system/job-lease.server.ts), whatever the number of workers
+//   and machines sharing the database.
 import { startRequestCounterFlush, stopRequestCounterFlush } from "~/domains/metering/request-counter.server";
 import { startPruning, stopPruning } from "~/domains/metering/pruning.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
 import { startKeyStatusPoll, stopKeyStatusPoll } from "~/domains/keys/key-status.server";
 import { startSessionRevocationPoll, stopSessionRevocationPoll } from "~/domains/identity/session-revocations.server";
+import { underLease } from "~/domains/system/job-lease.server";
+
+const deploymentJobs = underLease("background", {
+  start() {
+    startPruning();
+    startOutboxWorker();
+  },
+  async stop() {
+    await Promise.all([stopPruning(), stopOutboxWorker()]);
+  },
+});
 
 export function startBackgroundJobs(): void {
   startRequestCounterFlush();
-  startPruning();
-  startOutboxWorker();
   startKeyStatusPoll();
   startSessionRevocationPoll();
+  deploymentJobs.start();
 }
 
-/** Stops the timers and writes what is pending, so a shutdown loses no counts or half-recorded deliveries. */
+/** Stops the timers, writes what is pending and releases the lease, so a shutdown loses no counts or half-recorded deliveries. */
 export async function stopBackgroundJobs(): Promise<void> {
-  await Promise.all([stopRequestCounterFlush(), stopPruning(), stopOutboxWorker(), stopKeyStatusPoll(), stopSessionRevocationPoll()]);
+  await Promise.all([stopRequestCounterFlush(), deploymentJobs.stop(), stopKeyStatusPoll(), stopSessionRevocationPoll()]);
 }

@@ -41,12 +41,23 @@ export function createDb(databaseUrl: string): Db {
   return client;
 }
 
-/** Hands the connection the adapter opens to the hot statements (app/db/sql.server.ts), so both use one. */
+/**
+ * The adapter's connection, adjusted once it opens:
+ * - handed to the hot statements (app/db/sql.server.ts), so both use one;
+ * - its transactions `BEGIN IMMEDIATE` (it sends a deferred `BEGIN`). With
+ *   several processes on one file (WEB_CONCURRENCY, instances), a deferred
+ *   transaction that reads and then writes fails with SQLITE_BUSY at once when
+ *   another process wrote meanwhile; an immediate one takes the write lock up
+ *   front, so it waits (busy timeout) instead.
+ */
 function sharingConnection(factory: PrismaBetterSQLite3): PrismaBetterSQLite3 {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
-    shareSqliteConnection((adapter as unknown as { client: Parameters<typeof shareSqliteConnection>[0] }).client);
+    const client = (adapter as unknown as { client: Parameters<typeof shareSqliteConnection>[0] }).client;
+    const prepare = client.prepare.bind(client);
+    client.prepare = ((sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql)) as typeof client.prepare;
+    shareSqliteConnection(client);
     return adapter;
   };
   return factory;

@@ -1,5 +1,6 @@
 // Configuration, parsed once at boot. A bad value stops the process with a
 // message naming the variable; everything has a safe embedded default.
+import { availableParallelism } from "node:os";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
@@ -111,6 +112,14 @@ const schema = z
      * changes made by another instance or the CLI. 0 = no cache.
      */
     CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
+
+    /** Worker processes serving on one port (node:cluster); 1 = a single process, no cluster. */
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(availableParallelism()),
+    /**
+     * Lease of the deployment-wide jobs (pruning, outbox): a crashed holder's
+     * lease runs out after this long; holders renew, and others try to take it, every third of it.
+     */
+    JOB_LEASE_TTL_MS: z.coerce.number().int().min(300).max(600_000).default(30_000),
 
     /** Key for the internal account-migration routes (`x-service-key` header); unset disables them. */
     SERVICE_KEY: z.string().min(24).optional(),

@@ -1,6 +1,6 @@
 // Configuration is validated at boot; secrets are generated once and shared.
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "./support/database.ts";
@@ -118,8 +118,13 @@ describe("failures", () => {
     try {
       expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);
       if (server.databaseUrl.startsWith("file:")) {
-        // Overwrite the open database file: every query now fails.
-        writeFileSync(server.databaseUrl.slice("file:".length), Buffer.alloc(8192, 0x42));
+        // Overwrite the open database file, its write-ahead log and the log's index: every query now fails.
+        // (The server has written since it started, its job lease at least; while the index says nothing
+        // changed, SQLite answers from its cache and the log without reading the file again.)
+        const file = server.databaseUrl.slice("file:".length);
+        for (const part of [file, `${file}-wal`, `${file}-shm`]) {
+          if (existsSync(part)) writeFileSync(part, Buffer.alloc(Math.max(8192, statSync(part).size), 0x42));
+        }
       } else {
         const name = new URL(server.databaseUrl).pathname.slice(1);
         await sql(server.databaseUrl.replace(/\/[^/]+$/, "/postgres"), `DROP DATABASE "${name}" WITH (FORCE)`);

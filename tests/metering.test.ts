@@ -1,15 +1,21 @@
 // Wishlist actions against the partner's plan (SPEC 8, 3): counting,
 // attribution, deduplication, the Free cap, notifications, month rollover.
-import { beforeAll, describe, expect, it } from "vitest";
-import { sharedApi, wish } from "./support/api.ts";
+// Everything runs twice: against the shared single-process server, and
+// against a server of two worker processes (WEB_CONCURRENCY=2) on the same
+// database, where racing requests land in different processes.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiFor, sharedApi, wish } from "./support/api.ts";
 import { provisioner } from "./support/provision.ts";
+import { startServer, type TestServer } from "./support/server.ts";
 import { sql } from "./support/sql.ts";
 
-let api: Awaited<ReturnType<typeof sharedApi>>;
+let shared: Awaited<ReturnType<typeof sharedApi>>;
+/** The server of the block running now. */
+let api: Awaited<ReturnType<typeof apiFor>> & { server: { url: string; databaseUrl: string } };
 let p: Awaited<ReturnType<typeof provisioner>>;
 beforeAll(async () => {
-  api = await sharedApi();
-  p = await provisioner(api.server);
+  shared = await sharedApi();
+  p = await provisioner(shared.server);
 });
 
 const period = () => new Date().toISOString().slice(0, 7);
@@ -67,150 +73,174 @@ const outboxKeys = async (partnerId: number) =>
     .map((r) => r.dedupKey)
     .sort();
 
-describe("Free plan cap", () => {
-  it("stops at exactly 200 saves when 50 saves race at 199", async () => {
-    const w = await partnerWidget("free");
-    await setCounter(w.partner.id, 199);
-    const s = await shopper();
-    const urls = Array.from({ length: 50 }, productUrl);
-    const results = await Promise.all(urls.map((url) => widgetSave(w, s, url)));
-    const ok = results.filter((r) => r.status === 200);
-    const capped = results.filter((r) => r.status === 402);
-    expect(ok).toHaveLength(1);
-    expect(capped).toHaveLength(49);
-    expect(capped[0]!.body).toEqual({
-      error: "usage_limit_reached",
-      message: expect.any(String),
-      plan: "free",
-      actions_limit: 200,
-      upgrade_url: `${api.server.url}/app/plans`,
+/** Distinct worker pids in the server's request log lines of saves (written right after each response). */
+async function savePids(server: TestServer): Promise<unknown[]> {
+  await new Promise((r) => setTimeout(r, 100));
+  const lines = server.output().split("\n").filter((l) => l.includes('"msg":"request"') && l.includes("/widget/save"));
+  return [...new Set(lines.map((l) => JSON.parse(l).pid))];
+}
+
+describe.each([
+  { servers: "one process", workers: 1 },
+  { servers: "two worker processes", workers: 2 },
+])("on $servers", ({ workers }) => {
+  let own: TestServer | undefined;
+  beforeAll(async () => {
+    if (workers === 1) return void (api = shared);
+    // The shared server's database, so the provisioner (bound to it) arranges partners and keys for both.
+    own = await startServer({ DATABASE_URL: shared.server.databaseUrl }, { workers });
+    api = Object.assign(await apiFor(own), { server: own });
+  });
+  afterAll(async () => {
+    await own?.stop();
+  });
+
+  describe("Free plan cap", () => {
+    it("stops at exactly 200 saves when 50 saves race at 199", async () => {
+      const w = await partnerWidget("free");
+      await setCounter(w.partner.id, 199);
+      const s = await shopper();
+      const urls = Array.from({ length: 50 }, productUrl);
+      const results = await Promise.all(urls.map((url) => widgetSave(w, s, url)));
+      if (own) expect(await savePids(own)).toHaveLength(2); // the race really spanned both workers
+      const ok = results.filter((r) => r.status === 200);
+      const capped = results.filter((r) => r.status === 402);
+      expect(ok).toHaveLength(1);
+      expect(capped).toHaveLength(49);
+      expect(capped[0]!.body).toEqual({
+        error: "usage_limit_reached",
+        message: expect.any(String),
+        plan: "free",
+        actions_limit: 200,
+        upgrade_url: `${api.server.url}/app/plans`,
+      });
+      expect(await counter(w.partner.id)).toMatchObject({ saves: 200, total: 200 });
+      // The list holds exactly the one saved item: nothing was written for the rejected saves.
+      const items = await api.get(`/hosted/lists/${s.listToken}/items`, { token: s.accessToken });
+      expect(items.body.products).toHaveLength(1);
+      // Nor did the rejected saves leave their new products behind: the 402 rolled back the whole transaction.
+      const products = await sql<{ canonicalUrl: string }>(api.server.databaseUrl, `SELECT "canonicalUrl" FROM "Product" WHERE "canonicalUrl" LIKE ?`, [
+        "https://meter.example.com/products/%",
+      ]);
+      expect(products.map((r) => r.canonicalUrl).filter((u) => urls.includes(u))).toEqual([items.body.products[0].affiliateUrl]);
     });
-    expect(await counter(w.partner.id)).toMatchObject({ saves: 200, total: 200 });
-    // The list holds exactly the one saved item: nothing was written for the rejected saves.
-    const items = await api.get(`/hosted/lists/${s.listToken}/items`, { token: s.accessToken });
-    expect(items.body.products).toHaveLength(1);
-    // Nor did the rejected saves leave their new products behind: the 402 rolled back the whole transaction.
-    const products = await sql<{ canonicalUrl: string }>(api.server.databaseUrl, `SELECT "canonicalUrl" FROM "Product" WHERE "canonicalUrl" LIKE ?`, [
-      "https://meter.example.com/products/%",
-    ]);
-    expect(products.map((r) => r.canonicalUrl).filter((u) => urls.includes(u))).toEqual([items.body.products[0].affiliateUrl]);
+
+    it("hosted saves of the partner's products are capped too; shares and list views still count", async () => {
+      const w = await partnerWidget("free");
+      const s = await shopper();
+      const url = productUrl();
+      expect((await widgetSave(w, s, url)).status).toBe(200);
+      await sql(api.server.databaseUrl, `UPDATE "UsageCounter" SET total = 200, saves = 200 WHERE "partnerId" = ?`, [w.partner.id]);
+      const other = await shopper();
+      const hosted = await api.post("/hosted/save", { token: other.accessToken, body: { wishlistId: other.dbId, product: { url, title: "Thing" } } });
+      expect(hosted.status).toBe(402);
+      const share = await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public: true } });
+      expect(share.status).toBe(200);
+      expect(await counter(w.partner.id)).toMatchObject({ shares: 1, total: 201 });
+    });
+
+    it("an upgrade lifts the pause at once", async () => {
+      const w = await partnerWidget("free");
+      await setCounter(w.partner.id, 200);
+      const s = await shopper();
+      expect((await widgetSave(w, s)).status).toBe(402);
+      await wish(api.server.databaseUrl, ["partner", "plan", "--partner", String(w.partner.id), "--plan", "starter"]);
+      expect((await widgetSave(w, s)).status).toBe(200);
+    });
+
+    it("paid plans are never blocked and report overage at init", async () => {
+      const w = await partnerWidget("starter");
+      await setCounter(w.partner.id, 2000);
+      const s = await shopper();
+      const res = await widgetSave(w, s);
+      expect(res.status).toBe(200);
+      expect(await counter(w.partner.id)).toMatchObject({ total: 2001 });
+      const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${w.key.key}` }, body: { origin: "https://meter.example.com" } });
+      expect(init.body.overage).toBe(true);
+    });
+
+    it("a new UTC month starts from zero", async () => {
+      const w = await partnerWidget("free");
+      await setCounter(w.partner.id, 200, previousPeriod());
+      const s = await shopper();
+      expect((await widgetSave(w, s)).status).toBe(200);
+      expect(await counter(w.partner.id)).toMatchObject({ saves: 1, total: 1 });
+    });
   });
 
-  it("hosted saves of the partner's products are capped too; shares and list views still count", async () => {
-    const w = await partnerWidget("free");
-    const s = await shopper();
-    const url = productUrl();
-    expect((await widgetSave(w, s, url)).status).toBe(200);
-    await sql(api.server.databaseUrl, `UPDATE "UsageCounter" SET total = 200, saves = 200 WHERE "partnerId" = ?`, [w.partner.id]);
-    const other = await shopper();
-    const hosted = await api.post("/hosted/save", { token: other.accessToken, body: { wishlistId: other.dbId, product: { url, title: "Thing" } } });
-    expect(hosted.status).toBe(402);
-    const share = await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public: true } });
-    expect(share.status).toBe(200);
-    expect(await counter(w.partner.id)).toMatchObject({ shares: 1, total: 201 });
+  describe("share and list_view", () => {
+    it("a share counts once per list and day, attributed to the partner of the most recent item", async () => {
+      const a = await partnerWidget("starter", "https://a.example.com");
+      const b = await partnerWidget("starter", "https://b.example.com");
+      const s = await shopper();
+      await widgetSave(a, s);
+      await widgetSave(b, s); // most recent: b
+      for (const share_public of [true, false, true]) {
+        await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public } });
+      }
+      expect(await counter(b.partner.id)).toMatchObject({ shares: 1 });
+      expect(await counter(a.partner.id)).toMatchObject({ shares: 0 });
+    });
+
+    it("a public view counts once per list, viewer and 10-minute window; item reads do not count", async () => {
+      const w = await partnerWidget("starter");
+      const s = await shopper();
+      await widgetSave(w, s);
+      await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public: true } });
+      const view = (token?: string) => api.get(`/hosted/public/lists/${s.listToken}`, { noApiKey: true, token, headers: { "user-agent": BROWSER } });
+      const signedIn = await api.anonymousUser();
+      await view(); // this address
+      await view(); // the same viewer again
+      await view(signedIn.accessToken); // a user is a viewer of its own
+      await view(signedIn.accessToken);
+      await api.get(`/hosted/public/lists/${s.listToken}/items`, { noApiKey: true, token: (await api.anonymousUser()).accessToken, headers: { "user-agent": BROWSER } });
+      expect(await counter(w.partner.id)).toMatchObject({ listViews: 2 });
+    });
+
+    it("lists without a partner's products count for nobody", async () => {
+      const s = await shopper();
+      const saved = await api.post("/hosted/save", { token: s.accessToken, body: { wishlistId: s.dbId, product: { url: productUrl(), title: "Own" } } });
+      expect(saved.status).toBe(200);
+      const [{ n }] = await sql<{ n: number }>(api.server.databaseUrl, `SELECT COUNT(*) AS n FROM "UsageDedup" WHERE "dedupKey" LIKE ?`, [`share:${s.dbId}:%`]);
+      await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public: true } });
+      const [{ n: after }] = await sql<{ n: number }>(api.server.databaseUrl, `SELECT COUNT(*) AS n FROM "UsageDedup" WHERE "dedupKey" LIKE ?`, [`share:${s.dbId}:%`]);
+      expect(Number(after)).toBe(Number(n));
+    });
   });
 
-  it("an upgrade lifts the pause at once", async () => {
-    const w = await partnerWidget("free");
-    await setCounter(w.partner.id, 200);
-    const s = await shopper();
-    expect((await widgetSave(w, s)).status).toBe(402);
-    await wish(api.server.databaseUrl, ["partner", "plan", "--partner", String(w.partner.id), "--plan", "starter"]);
-    expect((await widgetSave(w, s)).status).toBe(200);
+  describe("usage notifications", () => {
+    it("one e-mail per partner, period and threshold, also when many requests cross at once", async () => {
+      const w = await partnerWidget("free");
+      await setCounter(w.partner.id, 150);
+      const s = await shopper();
+      await Promise.all(Array.from({ length: 20 }, () => widgetSave(w, s))); // to 170: past 80% (160)
+      expect(await outboxKeys(w.partner.id)).toEqual([`usage:${w.partner.id}:${period()}:80`]);
+      await Promise.all(Array.from({ length: 40 }, () => widgetSave(w, s))); // to the cap: 100%
+      expect(await outboxKeys(w.partner.id)).toEqual([`usage:${w.partner.id}:${period()}:100`, `usage:${w.partner.id}:${period()}:80`]);
+    });
+
+    it("plans without a finite limit never notify", async () => {
+      const w = await partnerWidget("enterprise");
+      await setCounter(w.partner.id, 1_000_000);
+      const s = await shopper();
+      expect((await widgetSave(w, s)).status).toBe(200);
+      expect(await outboxKeys(w.partner.id)).toEqual([]);
+    });
   });
 
-  it("paid plans are never blocked and report overage at init", async () => {
-    const w = await partnerWidget("starter");
-    await setCounter(w.partner.id, 2000);
-    const s = await shopper();
-    const res = await widgetSave(w, s);
-    expect(res.status).toBe(200);
-    expect(await counter(w.partner.id)).toMatchObject({ total: 2001 });
-    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${w.key.key}` }, body: { origin: "https://meter.example.com" } });
-    expect(init.body.overage).toBe(true);
-  });
-
-  it("a new UTC month starts from zero", async () => {
-    const w = await partnerWidget("free");
-    await setCounter(w.partner.id, 200, previousPeriod());
-    const s = await shopper();
-    expect((await widgetSave(w, s)).status).toBe(200);
-    expect(await counter(w.partner.id)).toMatchObject({ saves: 1, total: 1 });
-  });
-});
-
-describe("share and list_view", () => {
-  it("a share counts once per list and day, attributed to the partner of the most recent item", async () => {
-    const a = await partnerWidget("starter", "https://a.example.com");
-    const b = await partnerWidget("starter", "https://b.example.com");
-    const s = await shopper();
-    await widgetSave(a, s);
-    await widgetSave(b, s); // most recent: b
-    for (const share_public of [true, false, true]) {
-      await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public } });
-    }
-    expect(await counter(b.partner.id)).toMatchObject({ shares: 1 });
-    expect(await counter(a.partner.id)).toMatchObject({ shares: 0 });
-  });
-
-  it("a public view counts once per list, viewer and 10-minute window; item reads do not count", async () => {
-    const w = await partnerWidget("starter");
-    const s = await shopper();
-    await widgetSave(w, s);
-    await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public: true } });
-    const view = (token?: string) => api.get(`/hosted/public/lists/${s.listToken}`, { noApiKey: true, token, headers: { "user-agent": BROWSER } });
-    const signedIn = await api.anonymousUser();
-    await view(); // this address
-    await view(); // the same viewer again
-    await view(signedIn.accessToken); // a user is a viewer of its own
-    await view(signedIn.accessToken);
-    await api.get(`/hosted/public/lists/${s.listToken}/items`, { noApiKey: true, token: (await api.anonymousUser()).accessToken, headers: { "user-agent": BROWSER } });
-    expect(await counter(w.partner.id)).toMatchObject({ listViews: 2 });
-  });
-
-  it("lists without a partner's products count for nobody", async () => {
-    const s = await shopper();
-    const saved = await api.post("/hosted/save", { token: s.accessToken, body: { wishlistId: s.dbId, product: { url: productUrl(), title: "Own" } } });
-    expect(saved.status).toBe(200);
-    const [{ n }] = await sql<{ n: number }>(api.server.databaseUrl, `SELECT COUNT(*) AS n FROM "UsageDedup" WHERE "dedupKey" LIKE ?`, [`share:${s.dbId}:%`]);
-    await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public: true } });
-    const [{ n: after }] = await sql<{ n: number }>(api.server.databaseUrl, `SELECT COUNT(*) AS n FROM "UsageDedup" WHERE "dedupKey" LIKE ?`, [`share:${s.dbId}:%`]);
-    expect(Number(after)).toBe(Number(n));
-  });
-});
-
-describe("usage notifications", () => {
-  it("one e-mail per partner, period and threshold, also when many requests cross at once", async () => {
-    const w = await partnerWidget("free");
-    await setCounter(w.partner.id, 150);
-    const s = await shopper();
-    await Promise.all(Array.from({ length: 20 }, () => widgetSave(w, s))); // to 170: past 80% (160)
-    expect(await outboxKeys(w.partner.id)).toEqual([`usage:${w.partner.id}:${period()}:80`]);
-    await Promise.all(Array.from({ length: 40 }, () => widgetSave(w, s))); // to the cap: 100%
-    expect(await outboxKeys(w.partner.id)).toEqual([`usage:${w.partner.id}:${period()}:100`, `usage:${w.partner.id}:${period()}:80`]);
-  });
-
-  it("plans without a finite limit never notify", async () => {
-    const w = await partnerWidget("enterprise");
-    await setCounter(w.partner.id, 1_000_000);
-    const s = await shopper();
-    expect((await widgetSave(w, s)).status).toBe(200);
-    expect(await outboxKeys(w.partner.id)).toEqual([]);
-  });
-});
-
-describe("usage record", () => {
-  it("wish usage and GET /me/usage agree after a scripted sequence of saves, shares and views", async () => {
-    const w = await partnerWidget("starter");
-    const s = await shopper();
-    for (let i = 0; i < 3; i++) await widgetSave(w, s);
-    await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public: true } });
-    await api.get(`/hosted/public/lists/${s.listToken}`, { noApiKey: true, headers: { "user-agent": BROWSER } });
-    const cli = await wish(api.server.databaseUrl, ["usage", "--partner", String(w.partner.id)]);
-    const pat = await wish(api.server.databaseUrl, ["pat", "create", "--partner", String(w.partner.id)]);
-    const http = await api.get("/me/usage", { token: pat.token });
-    expect(http.status).toBe(200);
-    expect(http.body).toEqual(cli);
-    expect(cli).toMatchObject({ plan: "starter", actions_used: 5, breakdown: { save: 3, share: 1, list_view: 1 }, level: "ok" });
+  describe("usage record", () => {
+    it("wish usage and GET /me/usage agree after a scripted sequence of saves, shares and views", async () => {
+      const w = await partnerWidget("starter");
+      const s = await shopper();
+      for (let i = 0; i < 3; i++) await widgetSave(w, s);
+      await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public: true } });
+      await api.get(`/hosted/public/lists/${s.listToken}`, { noApiKey: true, headers: { "user-agent": BROWSER } });
+      const cli = await wish(api.server.databaseUrl, ["usage", "--partner", String(w.partner.id)]);
+      const pat = await wish(api.server.databaseUrl, ["pat", "create", "--partner", String(w.partner.id)]);
+      const http = await api.get("/me/usage", { token: pat.token });
+      expect(http.status).toBe(200);
+      expect(http.body).toEqual(cli);
+      expect(cli).toMatchObject({ plan: "starter", actions_used: 5, breakdown: { save: 3, share: 1, list_view: 1 }, level: "ok" });
+    });
   });
 });

@@ -9,6 +9,7 @@
 // wait on a reader). Errors stay synchronous on stderr: rare, and they must
 // not be lost in a crash. The sink is one line below (`stdout`); sonic-boom's
 // `new SonicBoom({ fd: 1 })` has the same write/flush shape.
+import cluster from "node:cluster";
 import { env } from "~/env.server";
 
 /** Where info lines go. */
@@ -48,10 +49,12 @@ export const flushLogs = (timeoutMs = 2000) => stdout.flush(timeoutMs);
 const levels = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 type Level = keyof typeof levels;
 const threshold = levels[env.LOG_LEVEL];
+// Which worker wrote a line, when several serve (WEB_CONCURRENCY > 1); never sent to clients.
+const processFields = cluster.isWorker ? { pid: process.pid } : {};
 
 function write(level: Level, msg: string, fields: Record<string, unknown>) {
   if (levels[level] < threshold) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
+  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...processFields, ...fields });
   if (level === "error") process.stderr.write(line + "\n");
   else stdout.write(line + "\n");
 }

@@ -1,6 +1,7 @@
-// Production server: validates configuration, applies migrations, then
-// serves the built app with one log line per request: static files from
-// memory (static-files.ts), /api/v1 straight into the API's route table on
+// Production server (one per worker process: app/server/cluster.ts validates
+// the configuration, applies migrations and starts the workers): serves the
+// built app with one log line per request: static files from memory
+// (static-files.ts), /api/v1 straight into the API's route table on
 // node:http (handleApiRequest of the server build), everything else through
 // express into Remix.
 import path from "node:path";
@@ -11,13 +12,14 @@ import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { clientAddressOf, splitTarget, type TrustFunction } from "./client-address";
+import { reportListening } from "./cluster.ts";
 import { staticFiles } from "./static-files";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const API_V1 = /^\/api\/v1(\/|$)/;
 const API = /^\/api(\/|$)/;
 
-async function main() {
+export async function startWorker() {
   let env;
   try {
     ({ env } = await import("~/env.server"));
@@ -27,12 +29,8 @@ async function main() {
   }
   const { log, errorFields, flushLogs, nonBlockingStdout } = await import("~/lib/log.server");
   nonBlockingStdout();
-  const { migrate } = await import("~/db/migrate.server");
   const { securityHeaders } = await import("~/lib/http/security-headers");
   const { isCrossOriginPageWrite, unroutablePath } = await import("~/lib/http/page-guard");
-
-  const result = await migrate(env.DATABASE_URL);
-  log.info("migrations applied", { applied: result.applied, total: result.total });
 
   const buildFile = path.join(root, "build/server/index.js");
   if (!existsSync(buildFile)) {
@@ -146,7 +144,7 @@ async function main() {
   server.listen(env.PORT, env.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
-    log.info("listening", { host: env.HOST, port, app_url: env.APP_URL, database: env.DATABASE_URL.split(":")[0] });
+    reportListening({ host: env.HOST, port, app_url: env.APP_URL, database: env.DATABASE_URL.split(":")[0]! }, log);
   });
   server.keepAliveTimeout = 65_000;
   const shutdown = () => {
@@ -163,8 +161,3 @@ async function main() {
   process.on("SIGTERM", shutdown);
   process.on("SIGINT", shutdown);
 }
-
-main().catch((err) => {
-  console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "startup failed", error: err?.message, stack: err?.stack }));
-  process.exit(1);
-});

@@ -20,9 +20,18 @@ export interface TestServer {
   stop: () => Promise<void>;
   /** Kills the process with `signal` (e.g. SIGKILL for a crash) and waits for it to exit. */
   kill: (signal: NodeJS.Signals) => Promise<void>;
+  /** The started process (the cluster's primary when it runs workers). */
+  pid: number;
+  /** Resolves with the exit code (null after a signal) once the process has exited. */
+  exited: Promise<number | null>;
 }
 
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+export interface ServerOptions {
+  /** Worker processes (WEB_CONCURRENCY); 1, a single process, unless a test asks for more. */
+  workers?: number;
+}
+
+export async function startServer(extraEnv: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
   const databaseUrl = extraEnv.DATABASE_URL ?? (await freshDatabaseUrl());
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -35,11 +44,13 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       PORT: String(port),
       APP_URL: url,
       LOG_LEVEL: "info",
+      WEB_CONCURRENCY: String(options.workers ?? 1),
       ...extraEnv,
       DATABASE_URL: databaseUrl,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let output = "";
   child.stdout.on("data", (d) => (output += d));
   child.stderr.on("data", (d) => (output += d));
@@ -74,5 +85,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     output: () => output,
     stop: () => kill("SIGTERM"),
     kill,
+    pid: child.pid!,
+    exited,
   };
 }

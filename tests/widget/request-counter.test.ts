@@ -1,5 +1,6 @@
 // Per-key request counting behind the X-RateLimit-* / X-Usage-* headers:
 // no database write per request, correct across instances (SPEC 8.3).
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { freshDatabaseUrl } from "../support/database.ts";
@@ -38,6 +39,18 @@ const monthCount = async (databaseUrl: string, keyId: number) =>
 
 /** The key id inside a widget token (its subject is `key:<id>`). */
 const widgetKeyOf = async (token: string) => ({ key: Number(JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()).api_key_id) });
+
+/** A POST on a fresh connection, so a cluster's primary hands consecutive requests to different workers. */
+function postFresh(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: "POST", headers, agent: false }, (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers }));
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
 
 describe("request counting", () => {
   let databaseUrl: string;
@@ -93,5 +106,38 @@ describe("request counting", () => {
     const remaining = Number(res.headers.get("x-ratelimit-remaining"));
     if (new Date().toISOString().slice(0, 16) === startMinute) expect(remaining).toBe(100 - 12);
     else expect(remaining).toBeGreaterThan(100 - 12);
+  });
+
+  it("two worker processes: every request is counted once in the database; a worker's headers never run ahead of it", async () => {
+    const server = await startServer({ DATABASE_URL: databaseUrl, REQUEST_COUNTER_FLUSH_MS: "100" }, { workers: 2 });
+    servers.push(server);
+    const api = await apiFor(server);
+    const { token, user } = await widgetSetup(server, api);
+    const { key } = await widgetKeyOf(token);
+    const headers = { apikey: api.anonKey, authorization: `Bearer ${user.accessToken}`, "x-widget-token": token };
+    const startMinute = new Date().toISOString().slice(0, 16);
+    const requests = 40;
+    for (let i = 1; i <= requests; i++) {
+      const res = await postFresh(`${server.baseUrl}/widget/lists`, headers);
+      expect(res.status).toBe(200);
+      // Each worker adds its own requests to the total its last flush read back: at most the true count (init + i).
+      const month = Number(res.headers["x-usage-month"]);
+      expect(month).toBeGreaterThanOrEqual(1);
+      expect(month).toBeLessThanOrEqual(i + 1);
+    }
+    const served = server
+      .output()
+      .split("\n")
+      .filter((l) => l.includes('"msg":"request"') && l.includes("/widget/lists"))
+      .map((l) => JSON.parse(l).pid);
+    expect(new Set(served).size).toBe(2);
+    await until(async () => (await monthCount(databaseUrl, key)) === requests + 1);
+    await server.stop();
+    // Exact after shutdown too: no request counted twice or lost, whichever worker answered it.
+    const written = await rows(databaseUrl, key);
+    expect(await monthCount(databaseUrl, key)).toBe(requests + 1);
+    const minutes = written.filter((r) => r.window.includes("T"));
+    expect(minutes.reduce((sum, r) => sum + Number(r.count), 0)).toBe(requests + 1);
+    if (new Date().toISOString().slice(0, 16) === startMinute) expect(minutes).toHaveLength(1);
   });
 });

@@ -1,0 +1,7 @@
+-- CreateTable
+CREATE TABLE "JobLease" (
+    "name" TEXT NOT NULL PRIMARY KEY,
+    "holder" TEXT NOT NULL,
+    "expiresAt" DATETIME NOT NULL
+);
+
