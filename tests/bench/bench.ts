@@ -17,7 +17,7 @@
 //   BENCH_ROUNDS=3 BENCH_DURATION=3 (s per run) BENCH_CONNECTIONS=20
 //   BENCH_WARMUP=1 (s per scenario, not recorded) BENCH_ONLY=auth.user,health
 //   BENCH_DATABASE_URL=postgresql://… (a fresh database is created there and dropped)
-//   BENCH_SCALE=1  BENCH_WEB_CONCURRENCY=n (passed to the app as WEB_CONCURRENCY)
+//   BENCH_SCALE=1  BENCH_WEB_CONCURRENCY=n (the app's WEB_CONCURRENCY, default 1)
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -75,9 +75,8 @@ function readSettings() {
   if (unknownArgs.length) throw new Error(`unknown argument ${unknownArgs.join(" ")} (known: --scale)`);
   const scaleFlag = process.env.BENCH_SCALE ?? "";
   if (!["", "0", "1"].includes(scaleFlag)) throw new Error(`BENCH_SCALE must be 0 or 1, got ${JSON.stringify(scaleFlag)}`);
-  const webConcurrency = process.env.BENCH_WEB_CONCURRENCY
-    ? numberSetting("BENCH_WEB_CONCURRENCY", 1, { min: 1, integer: true })
-    : undefined;
+  // One worker by default: the reference is one process, and on 2 cores the load generator holds the other.
+  const webConcurrency = numberSetting("BENCH_WEB_CONCURRENCY", 1, { min: 1, integer: true });
   return {
     rounds: numberSetting("BENCH_ROUNDS", 3, { min: 1, integer: true }),
     durationSeconds: numberSetting("BENCH_DURATION", 3, { min: 1, integer: true }),
@@ -351,7 +350,7 @@ async function main(): Promise<number> {
 
   try {
     database = await freshDatabase(dir, settings.postgresUrl);
-    const serverEnv: Record<string, string> = settings.webConcurrency ? { WEB_CONCURRENCY: String(settings.webConcurrency) } : {};
+    const serverEnv = { WEB_CONCURRENCY: String(settings.webConcurrency) };
     server = await startServer(database.url, dir, serverEnv);
     const { url: databaseUrl } = database;
     const appUrl = server.url;
@@ -368,7 +367,7 @@ async function main(): Promise<number> {
         `(${reference ? scenarios.filter((s) => s.reference).length : 0} also on the reference server, ${hot} hot with a half-rate pass) ` +
         `x ${settings.rounds} rounds x ${settings.durationSeconds} s, ${settings.connections} connections (warm-up ${settings.warmupSeconds} s each)` +
         (reference ? "" : "; no reference server on PostgreSQL") +
-        (settings.webConcurrency ? `; WEB_CONCURRENCY=${settings.webConcurrency}` : ""),
+        `; WEB_CONCURRENCY=${settings.webConcurrency}`,
     );
 
     const routes = await measure("small", scenarios, settings, servers);
