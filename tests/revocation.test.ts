@@ -2,6 +2,7 @@
 // a revoked sign-in session's access tokens stop working within seconds on
 // every instance, and the hot path pays no database read for knowing that.
 import { randomBytes } from "node:crypto";
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "./support/api.ts";
 import { freshDatabaseUrl } from "./support/database.ts";
@@ -261,5 +262,69 @@ describe("the hot path", () => {
     await until(() => widgetRead(apiB, token, user), 403);
     expect((await widgetRead(apiC, token, user)).status).toBe(200);
     expect((await apiC.post("/hosted/lists", { token: user.accessToken })).status).toBe(200);
+  });
+});
+
+describe("the worker processes of one instance (WEB_CONCURRENCY=2)", () => {
+  // Polls and the configuration cache slowed down to ten minutes: only the message between workers can explain a refusal.
+  const SLOW = { REVOCATION_POLL_MS: "600000", CONFIG_CACHE_TTL_MS: "600000" };
+  let server: TestServer;
+  let api: Api;
+
+  beforeAll(async () => {
+    server = await startServer({ DATABASE_URL: databaseUrl, APP_URL, ...SLOW }, { workers: 2 });
+    extra.push(server);
+    api = await apiFor(server);
+  });
+
+  /** A request on a fresh connection each time, so the cluster hands consecutive ones to different workers. */
+  function fresh(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
+    return new Promise<{ status: number; body: Record<string, unknown> | null }>((resolve, reject) => {
+      const req = http.request(
+        `${server.baseUrl}${path}`,
+        { method: init.method ?? "GET", agent: false, headers: { apikey: api.anonKey, "content-type": "application/json", ...init.headers } },
+        (res) => {
+          let text = "";
+          res.on("data", (d) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
+        },
+      );
+      req.on("error", reject);
+      req.end(init.body === undefined ? undefined : JSON.stringify(init.body));
+    });
+  }
+  const workersSeen = () => new Set(server.output().split("\n").filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l).pid)).size;
+
+  it("a key revoked through one worker is refused by every worker at once: cached configuration and widget tokens", async () => {
+    const { partner, pat } = await partnerWithPat();
+    const key = await p.key(partner.id);
+    const user = await api.anonymousUser();
+    const init = () => fresh("/widget/init", { method: "POST", headers: { authorization: `Bearer ${key.key}` }, body: { origin: ORIGIN } });
+    const first = await init();
+    expect(first.status).toBe(200);
+    const token = first.body!.token as string;
+    const read = () => fresh("/widget/saved-products", { headers: { authorization: `Bearer ${user.accessToken}`, "x-widget-token": token, origin: ORIGIN } });
+    // Every worker has the key's configuration cached and has served the token.
+    for (let i = 0; i < 6; i++) {
+      expect((await init()).status).toBe(200);
+      expect((await read()).status).toBe(200);
+    }
+    expect(workersSeen()).toBe(2);
+
+    expect((await fresh(`/partner/keys/${key.id}/revoke`, { method: "POST", headers: { authorization: `Bearer ${pat}` } })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 50)); // the message between processes
+    for (let i = 0; i < 6; i++) {
+      expect((await init()).body).toMatchObject({ error: "unknown_key" });
+      expect((await read()).status).toBe(403);
+    }
+  });
+
+  it("a session logged out through one worker is refused by every worker at once", async () => {
+    const user = await api.anonymousUser();
+    const me = () => fresh("/auth/user", { headers: { authorization: `Bearer ${user.accessToken}` } });
+    for (let i = 0; i < 6; i++) expect((await me()).status).toBe(200);
+    expect((await fresh("/auth/logout", { method: "POST", headers: { authorization: `Bearer ${user.accessToken}` } })).status).toBe(204);
+    await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 6; i++) expect((await me()).status).toBe(401);
   });
 });

@@ -6,6 +6,7 @@
 // SIGTERM/SIGINT and exits once every worker has, and prints the
 // `"msg":"listening"` line once all workers listen.
 import cluster, { type Worker } from "node:cluster";
+import { SIBLING_MESSAGE } from "~/lib/sibling-bus.server";
 
 export type ListeningFields = {
   host: string;
@@ -71,6 +72,11 @@ function runPrimary(count: number, log: Logger): void {
   const fork = () => alive.set(cluster.fork(), Date.now());
 
   cluster.on("message", (worker, message: { type?: string; fields?: ListeningFields }) => {
+    if (message?.type === SIBLING_MESSAGE) {
+      // A change one worker made to what all of them hold in memory (app/lib/sibling-bus.server.ts).
+      for (const other of alive.keys()) if (other !== worker && other.isConnected()) other.send(message);
+      return;
+    }
     if (message?.type !== LISTENING) return;
     listening.add(worker);
     log.info("worker listening", { pid: worker.process.pid });

@@ -10,6 +10,7 @@ import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { unauthorized } from "~/lib/api/errors";
 import { createPoller } from "~/lib/poller.server";
+import { onSiblingMessage, tellSiblings } from "~/lib/sibling-bus.server";
 
 // An access token's lifetime plus generous clock skew between instances.
 const HORIZON_MS = env.ACCESS_TOKEN_TTL_SECONDS * 1000 + 5 * 60_000;
@@ -37,11 +38,19 @@ export const stopSessionRevocationPoll = () => poller.stop();
 
 /** Marks sessions revoked in this instance at once (the poll tells the others). */
 export function noteRevokedSessions(ids: readonly string[]): void {
+  remember(ids);
+  if (ids.length > 0) tellSiblings("revoked-sessions", ids);
+}
+
+function remember(ids: readonly string[]): void {
   for (const id of ids) {
     revoked.add(id);
     ownRevocations.set(id, Date.now());
   }
 }
+
+// The other workers of this instance learn it at once, as this one did.
+onSiblingMessage<string[]>("revoked-sessions", remember);
 
 /** True when the session was revoked. From memory while the poll is fresh, else from the database. */
 export async function isSessionRevoked(sessionId: string): Promise<boolean> {

@@ -14,6 +14,7 @@
 //   as every widget-token route does (SPEC 5 rule 6).
 import { db, type Prisma } from "~/db.server";
 import { env } from "~/env.server";
+import { onSiblingMessage, tellSiblings } from "~/lib/sibling-bus.server";
 import { allowedDomainsOf } from "./keys.server";
 
 const CONFIG_SELECT = {
@@ -108,6 +109,14 @@ export function keyConfig(publicKey: string, now = Date.now()): Promise<KeyConfi
  * its shops or its basket configurations.
  */
 export function invalidateKeyConfig(partnerId?: number): void {
+  forget(partnerId);
+  tellSiblings("key-config", partnerId ?? null);
+}
+
+// The other workers of this instance drop it at once, as this one did.
+onSiblingMessage<number | null>("key-config", (partnerId) => forget(partnerId ?? undefined));
+
+function forget(partnerId: number | undefined): void {
   for (const [publicKey, entry] of entries) {
     if (partnerId === undefined || entry.partnerId === null || entry.partnerId === partnerId) entries.delete(publicKey);
   }

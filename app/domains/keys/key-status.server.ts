@@ -7,6 +7,7 @@
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { createPoller } from "~/lib/poller.server";
+import { onSiblingMessage, tellSiblings } from "~/lib/sibling-bus.server";
 
 // Longer than a widget token lives (10 minutes) plus generous clock skew.
 const HORIZON_MS = 20 * 60_000;
@@ -46,9 +47,17 @@ export const stopKeyStatusPoll = () => poller.stop();
 /** Records a key's new status in this instance at once (the poll tells the others). */
 export function noteKeyStatus(id: number, row: { status: string; graceExpiresAt: Date | null }): void {
   const state = stateOf(row);
+  remember(id, state);
+  tellSiblings("key-status", { id, state });
+}
+
+function remember(id: number, state: KeyState): void {
   changed.set(id, state);
   ownChanges.set(id, { state, notedAt: Date.now() });
 }
+
+// The other workers of this instance learn it at once, as this one did.
+onSiblingMessage<{ id: number; state: KeyState }>("key-status", ({ id, state }) => remember(id, state));
 
 function works(state: KeyState | undefined, now: number): boolean {
   if (!state || state.status === "active") return true;
