@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "PlatformShop_primaryDomain_idx" ON "PlatformShop"("primaryDomain");
+
