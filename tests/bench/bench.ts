@@ -108,6 +108,8 @@ interface ReferenceRoundFigures extends RunResult {
 
 interface HalfRateRoundFigures extends PacedResult {
   round: number;
+  /** The reference server's p99 at the same constant rate (the machine's own tail at that rate), ms. */
+  referenceP99?: number;
 }
 
 /** One route's figures in one mode (medians over rounds, and every round). */
@@ -134,7 +136,7 @@ interface RouteFigures {
     warmup: RunResult | null;
   } | null;
   /** The constant-rate pass at half of the same round's maximum (hot routes). */
-  halfRate: { targetRate: number; rate: number; p50: number; p99: number; rounds: HalfRateRoundFigures[] } | null;
+  halfRate: { targetRate: number; rate: number; p50: number; p99: number; referenceP99?: number; rounds: HalfRateRoundFigures[] } | null;
   /** Scale mode: this rps ÷ the small database's median rps. */
   smallRatio?: number;
   /** Scale mode: this /ceiling ÷ the small database's (discounts load that slowed the whole machine between the modes). */
@@ -166,16 +168,17 @@ function commonCells(r: RouteFigures) {
     halfRate: fmt(r.halfRate?.targetRate, 0),
     halfP50: fmt(r.halfRate?.p50, 2),
     halfP99: withTarget(r.halfRate?.p99, 2, (v) => v <= TARGET.halfRateP99),
+    refHalfP99: fmt(r.halfRate?.referenceP99, 2),
     ceiling: fmt(r.ratio, 3),
     errors: String(r.failures),
   };
 }
 
 function smallTable(routes: RouteFigures[]): string {
-  const header = ["name", "req/s", "p50 ms", "p99 ms", "ref req/s", "ref p99", "app/ref", "½ req/s", "½ p50", "½ p99", "/ceiling", "errors", "route"];
+  const header = ["name", "req/s", "p50 ms", "p99 ms", "ref req/s", "ref p99", "app/ref", "½ req/s", "½ p50", "½ p99", "ref ½ p99", "/ceiling", "errors", "route"];
   const cells = routes.map((r) => {
     const c = commonCells(r);
-    return [r.name, c.rps, c.p50, c.p99, c.refRps, fmt(r.reference?.p99, 2), c.appRef, c.halfRate, c.halfP50, c.halfP99, c.ceiling, c.errors, r.route];
+    return [r.name, c.rps, c.p50, c.p99, c.refRps, fmt(r.reference?.p99, 2), c.appRef, c.halfRate, c.halfP50, c.halfP99, c.refHalfP99, c.ceiling, c.errors, r.route];
   });
   return renderTable(header, cells, [0, header.length - 1]);
 }
@@ -261,8 +264,14 @@ async function measure(mode: string, scenarios: Scenario[], settings: Settings, 
         const rate = Math.floor(appResult!.rps / 2);
         const half = await runPaced(scenario, { server: app, api, connections: settings.connections, durationSeconds: settings.durationSeconds, rate });
         line(round, scenario, "app ½", { ...half, rps: half.rate });
-        halfRounds[scenario.name].push({ round, ...half });
         await sleep(300);
+        // The reference at the same pace: what this machine and load generator give at that rate.
+        const refHalf = refResult ? await runPaced(scenario, { server: reference!, api, connections: settings.connections, durationSeconds: settings.durationSeconds, rate }) : null;
+        if (refHalf) {
+          line(round, scenario, "reference ½", { ...refHalf, rps: refHalf.rate });
+          await sleep(300);
+        }
+        halfRounds[scenario.name].push({ round, ...half, referenceP99: refHalf?.p99 });
       }
     }
     const ceiling = results.get(CEILING)!.rps;
@@ -307,6 +316,7 @@ async function measure(mode: string, scenarios: Scenario[], settings: Settings, 
             rate: median(half.map((f) => f.rate)),
             p50: median(half.map((f) => f.p50)),
             p99: median(half.map((f) => f.p99)),
+            referenceP99: half.every((f) => f.referenceP99 !== undefined) ? median(half.map((f) => f.referenceP99!)) : undefined,
             rounds: half,
           }
         : null,

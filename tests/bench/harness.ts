@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
 import { freePort } from "../support/net.ts";
+import { SERVER_NODE_ARGS } from "../../app/server/node-args.mjs";
 import type { RequestSpec, Scenario } from "./scenarios.ts";
 
 export const root = path.resolve(import.meta.dirname, "../..");
@@ -61,7 +62,7 @@ export interface BenchServer {
  * to a file so that reading it costs the load generator nothing.
  */
 export async function startServer(databaseUrl: string, dir: string, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
-  return spawnServer(dir, "server.log", [path.join(root, "app/server/start.mjs")], '"msg":"listening"', (port) => ({
+  return spawnServer(dir, "server.log", [...SERVER_NODE_ARGS, path.join(root, "app/server/start.mjs")], '"msg":"listening"', (port) => ({
     ...extraEnv,
     APP_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: "info",

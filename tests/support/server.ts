@@ -2,6 +2,7 @@
 // on a free port with its own database, as `npm start` would.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { SERVER_NODE_ARGS } from "../../app/server/node-args.mjs";
 import { freshDatabaseUrl } from "./database.ts";
 import { freePort } from "./net.ts";
 
@@ -35,7 +36,7 @@ export async function startServer(extraEnv: Record<string, string> = {}, options
   const databaseUrl = extraEnv.DATABASE_URL ?? (await freshDatabaseUrl());
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(root, "app/server/start.mjs")], {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, "app/server/start.mjs")], {
     cwd: root,
     env: {
       ...process.env,
