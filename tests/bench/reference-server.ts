@@ -221,7 +221,8 @@ function widgetSave(req: IncomingMessage, body: any): Reply {
   const partner = q.partner.get(widget.partner_id) as { id: number; plan: string };
   const plan = getPlan(partner.plan)!;
   const priced = typeof p.price === "number";
-  const saved = saveTransaction(canonical, partner.id, plan.hardLimit ? plan.includedActions! : 2_147_483_647, {
+  // IMMEDIATE, as the app's: a deferred transaction that reads and then writes fails with SQLITE_BUSY when the app's process wrote in between.
+  const saved = saveTransaction.immediate(canonical, partner.id, plan.hardLimit ? plan.includedActions! : 2_147_483_647, {
     wishlistId: list.id,
     addedByUserId: user.sub,
     market: p.marketCode || null,
