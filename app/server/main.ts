@@ -19,14 +19,9 @@ const root = path.resolve(import.meta.dirname, "../..");
 const API_V1 = /^\/api\/v1(\/|$)/;
 const API = /^\/api(\/|$)/;
 
+/** Serves in this process; cluster.ts has validated the configuration and applied migrations. */
 export async function startWorker() {
-  let env;
-  try {
-    ({ env } = await import("~/env.server"));
-  } catch (err) {
-    console.error((err as Error).message);
-    process.exit(1);
-  }
+  const { env } = await import("~/env.server");
   const { log, errorFields, flushLogs, nonBlockingStdout } = await import("~/lib/log.server");
   nonBlockingStdout();
   const { securityHeaders } = await import("~/lib/http/security-headers");

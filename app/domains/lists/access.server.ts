@@ -15,23 +15,18 @@ type ListWithMember = Wishlist & { memberRole: string | null };
 
 const LIST_COLUMNS = `w."id", w."shareToken", w."ownerId", w."name", w."description", w."imagePath", w."sharePublic",
   w."occasionSlug", w."defaultKey", w."createdAt", w."updatedAt", m."role" AS "memberRole"`;
-const LIST_DATES = { sharePublic: "bool", createdAt: "date", updatedAt: "date" } as const;
+/** The list found by `column` = $1, with the membership of user $2. */
+const listWithMember = (name: string, column: "shareToken" | "id") =>
+  statement<ListWithMember>(
+    name,
+    `SELECT ${LIST_COLUMNS}
+     FROM "Wishlist" w LEFT JOIN "WishlistMember" m ON m."wishlistId" = w."id" AND m."userId" = $2
+     WHERE w."${column}" = $1`,
+    { sharePublic: "bool", createdAt: "date", updatedAt: "date" },
+  );
 
-const LIST_BY_TOKEN = statement<ListWithMember>(
-  "list_by_token_with_member",
-  `SELECT ${LIST_COLUMNS}
-   FROM "Wishlist" w LEFT JOIN "WishlistMember" m ON m."wishlistId" = w."id" AND m."userId" = $2
-   WHERE w."shareToken" = $1`,
-  LIST_DATES,
-);
-
-const LIST_BY_ID = statement<ListWithMember>(
-  "list_by_id_with_member",
-  `SELECT ${LIST_COLUMNS}
-   FROM "Wishlist" w LEFT JOIN "WishlistMember" m ON m."wishlistId" = w."id" AND m."userId" = $2
-   WHERE w."id" = $1`,
-  LIST_DATES,
-);
+const LIST_BY_TOKEN = listWithMember("list_by_token_with_member", "shareToken");
+const LIST_BY_ID = listWithMember("list_by_id_with_member", "id");
 
 function split(row: ListWithMember | undefined, userId: string): { list: Wishlist; role: ListRole | null } | null {
   if (!row) return null;
