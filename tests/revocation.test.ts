@@ -309,7 +309,8 @@ describe("the worker processes of one instance (WEB_CONCURRENCY=2)", () => {
       expect((await init()).status).toBe(200);
       expect((await read()).status).toBe(200);
     }
-    expect(workersSeen()).toBe(2);
+    // Both workers answered (their request lines may arrive a moment after the answers).
+    await expect.poll(workersSeen, { timeout: 5000 }).toBe(2);
 
     expect((await fresh(`/partner/keys/${key.id}/revoke`, { method: "POST", headers: { authorization: `Bearer ${pat}` } })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 50)); // the message between processes
