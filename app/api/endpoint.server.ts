@@ -71,17 +71,58 @@ interface RouteOptions {
 
 
 /**
- * A route's request shape, validated after authentication and before the
- * handler runs. The one description of what a route accepts (an OpenAPI
- * document can be generated from it: `loader.routes[METHOD].schemas`).
+ * A route's description: its request shape, validated after authentication
+ * and before the handler runs, its answer and the error codes it can give.
+ * The one source for validation and for the OpenAPI document
+ * (app/api/openapi.server.ts reads `loader.routes[METHOD].schemas`).
  */
 export interface RouteSchemas<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
+  /** One line for the OpenAPI document and `GET /endpoints`. */
+  summary?: string;
+  /** Longer notes for the OpenAPI document (markdown). */
+  description?: string;
+  /** Grouping tag in the OpenAPI document (default: the path's first segment). */
+  tag?: string;
+  /** The path parameters (documentation; routes check them in their domain with their SPEC codes). */
+  params?: z.ZodObject;
   /** The JSON body; a missing body is validated as `{}`. */
   body?: B;
+  /** The body is not JSON and not read by the endpoint: the handler streams it from `ctx.request` (uploads). */
+  rawBody?: boolean;
   /** The query string, as an object of its parameters (the last value of a repeated one). */
   query?: Q;
   /** SPEC codes that replace `invalid_input` for given fields (e.g. `{missing: {title: "missing_title"}}`). */
   codes?: ErrorCodes;
+  /** The success answer's JSON body. */
+  response?: z.ZodType;
+  /** Success status when it is not 200 (e.g. 201). */
+  status?: number;
+  /** Content type of a success answer that is not JSON (e.g. "image/png", "application/xml"). */
+  produces?: string;
+  /**
+   * SPEC error codes this route answers with, and their status, beyond those its
+   * auth mode and schemas imply (see impliedErrors). A code a route throws
+   * without declaring it is logged as "undocumented error code" (tests fail on it).
+   */
+  errors?: RouteErrors;
+  /** A request that works on a fresh database, for the OpenAPI document and its test. */
+  example?: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
+}
+
+/** Error code → HTTP status; 0 when the status varies (e.g. `upstream_error` passes the origin's on). */
+export type RouteErrors = Record<string, number>;
+
+/** Error codes every route of an auth mode can answer with, whatever its handler does. */
+export function impliedErrors(auth: AuthMode, method: string, schemas: RouteSchemas): RouteErrors {
+  // Any route: a wrong method (404 not_found) and a NUL in the query string (400 invalid_input).
+  const errors: RouteErrors = { not_found: 404, invalid_input: 400 };
+  if (auth !== "none") errors.unauthorized = 401;
+  if (auth === "widget" || auth === "widget+user") errors.forbidden = 403;
+  if (BODY_METHODS.has(method) && !schemas.rawBody) Object.assign(errors, { invalid_json: 400, payload_too_large: 413, unsupported_media_type: 415 });
+  for (const group of [schemas.codes?.missing, schemas.codes?.invalid]) {
+    for (const code of Object.values(group ?? {})) errors[code] = 400;
+  }
+  return errors;
 }
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -109,7 +150,7 @@ export const LIVE_SESSION: RouteOptions = { liveSession: true };
 export function route<A extends AuthMode>(auth: A, handler: Handler<A>, options?: RouteOptions): Route<A>;
 export function route<A extends AuthMode, B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
   auth: A,
-  schemas: { body?: B; query?: Q; codes?: ErrorCodes },
+  schemas: Omit<RouteSchemas, "body" | "query"> & { body?: B; query?: Q },
   handler: Handler<A, B extends z.ZodType ? z.output<B> : unknown, Output<Q>>,
   options?: RouteOptions,
 ): Route<A>;
@@ -160,15 +201,16 @@ export function endpoint(routes: Routes) {
       meterKey: (key: MeteredKey) => void (metered = key),
     } as Ctx<AuthMode, unknown, unknown>;
     let reply: ApiReply;
+    const method = (request.method === "HEAD" ? "GET" : request.method) as Method;
+    const routeDef = routes[method] as Route<AuthMode> | undefined;
     try {
-      const method = (request.method === "HEAD" ? "GET" : request.method) as Method;
-      const routeDef = routes[method];
       if (!routeDef) {
         // SPEC 7: clients match on `not_found` for any route that does not exist; Allow names the ones that do.
         throw new ApiError(404, "not_found", `No ${request.method} route here; use ${allow}`, {}, { Allow: allow });
       }
-      reply = await run(routeDef as Route<AuthMode>, ctx);
+      reply = await run(routeDef, ctx);
     } catch (err) {
+      if (routeDef && err instanceof ApiError) checkDocumented(routeDef, method, err, request.pathname);
       reply = errorReply(err, request);
     }
     await request.discardBody();
@@ -225,7 +267,7 @@ async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknow
   if (auth === "partner") Object.assign(ctx, { partner: await requirePartner(request, live) });
   // No parameter may hold NUL: PostgreSQL text cannot, so it would fail deep inside a query.
   if (request.search.includes("%00")) throw new ApiError(400, "invalid_input", "The query string contains a NUL character (%00)");
-  if (BODY_METHODS.has(request.method)) ctx.body = await readJsonBody(request);
+  if (BODY_METHODS.has(request.method) && !routeDef.schemas.rawBody) ctx.body = await readJsonBody(request);
   const { body, query, codes } = routeDef.schemas;
   if (query) ctx.query = parseOrThrow(query, Object.fromEntries(ctx.url.searchParams), { where: "query", codes });
   if (body) ctx.body = parseOrThrow(body, ctx.body ?? {}, { where: "body", codes });
@@ -233,6 +275,13 @@ async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknow
   if (result instanceof JsonAnswer) return jsonReply(result.data, result.status, result.headers);
   if (result instanceof Response) return replyOfResponse(result);
   return jsonReply(result);
+}
+
+/** The OpenAPI document promises every error a route gives: one it does not declare is logged, and tests fail on that line. */
+function checkDocumented(routeDef: Route<AuthMode>, method: string, err: ApiError, path: string): void {
+  const declared = routeDef.schemas.errors?.[err.code] ?? impliedErrors(routeDef.auth, method, routeDef.schemas)[err.code];
+  if (declared === err.status || declared === 0) return;
+  log.warn("undocumented error code", { method, path, code: err.code, status: err.status });
 }
 
 /** The error reply of the API for anything a route threw (logged when unexpected). */
