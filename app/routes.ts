@@ -8,6 +8,9 @@ import type { DefineRoutesFunction } from "@remix-run/dev/dist/config/routes";
 export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1", "api/status.ts"],
   ["api/v1/health", "api/health.ts"],
+  // The API's own description (SPEC 9), generated from this table
+  ["api/v1/openapi.json", "api/docs/openapi.ts"],
+  ["api/v1/endpoints", "api/docs/endpoints.ts"],
 
   // Identity provider (GoTrue-shaped, GUIDE section 5)
   ["api/v1/auth/signup", "api/auth/signup.ts"],

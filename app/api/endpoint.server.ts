@@ -24,7 +24,7 @@ import { parseOrThrow, type ErrorCodes } from "~/lib/api/schemas";
 import { apiRequestOfWeb, responseOfReply } from "~/lib/api/web-adapter.server";
 import { applySecurityHeaders } from "~/lib/http/security-headers";
 
-type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /**
  * none: no credentials at all (crawlers, share pages).
@@ -105,6 +105,8 @@ export interface RouteSchemas<B extends z.ZodType = z.ZodType, Q extends z.ZodTy
    * without declaring it is logged as "undocumented error code" (tests fail on it).
    */
   errors?: RouteErrors;
+  /** The route takes a public key (`pk_…`) as its bearer credential (e.g. `/widget/init`). */
+  publicKey?: boolean;
   /** A request that works on a fresh database, for the OpenAPI document and its test. */
   example?: { params?: Record<string, string>; query?: Record<string, string>; body?: unknown };
 }
@@ -135,8 +137,8 @@ export interface Route<A extends AuthMode> extends RouteOptions {
   handler: Handler<A, never, never>;
 }
 
-type AnyRoute = { [A in AuthMode]: Route<A> }[AuthMode];
-type Routes = { [M in Method]?: AnyRoute };
+export type AnyRoute = { [A in AuthMode]: Route<A> }[AuthMode];
+export type Routes = { [M in Method]?: AnyRoute };
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 

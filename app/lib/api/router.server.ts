@@ -92,6 +92,11 @@ function decode(value: string): string | null {
   }
 }
 
+/** The table's routes with their modules' handlers, in table order (for the generated API description). */
+export function apiRouteTable(): Array<{ path: string; file: string; handler: Handler }> {
+  return API_ROUTES.map(([path, file]) => ({ path, file, handler: moduleFor(file) }));
+}
+
 /** Answers a request under /api/v1 (both servers: the lean one and the Remix resource route). */
 export function dispatchApi(request: ApiRequest, context: AppLoadContext): Promise<ApiReply> {
   const pathname = request.pathname.slice(PREFIX.length) || "/";
