@@ -105,6 +105,8 @@ export interface RouteSchemas<B extends z.ZodType = z.ZodType, Q extends z.ZodTy
    * without declaring it is logged as "undocumented error code" (tests fail on it).
    */
   errors?: RouteErrors;
+  /** Still answered, but clients should move off it (SPEC 9). */
+  deprecated?: boolean;
   /** The route takes a public key (`pk_…`) as its bearer credential (e.g. `/widget/init`). */
   publicKey?: boolean;
   /** A request that works on a fresh database, for the OpenAPI document and its test. */

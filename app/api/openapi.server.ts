@@ -192,6 +192,7 @@ function buildDocument(): Record<string, unknown> {
       operationId: operationId(op),
       summary: schemas.summary,
       description: schemas.description,
+      ...(schemas.deprecated ? { deprecated: true } : {}),
       tags: [schemas.tag ?? op.path.split("/")[1] ?? "status"],
       security: securityOf(op),
       request: {
