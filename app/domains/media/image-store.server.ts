@@ -252,18 +252,24 @@ export async function writeObjectPart(
     parts.push({ n, etag: res.headers.get("etag") ?? "" });
     n++;
   };
-  for await (const chunk of body) {
-    let rest = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-    while (rest.byteLength > 0) {
-      const take = Math.min(rest.byteLength, partBytes - pendingBytes);
-      pending.push(rest.subarray(0, take));
-      pendingBytes += take;
-      written += take;
-      rest = rest.subarray(take);
-      if (pendingBytes === partBytes) await flush();
+  try {
+    for await (const chunk of body) {
+      let rest = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      while (rest.byteLength > 0) {
+        const take = Math.min(rest.byteLength, partBytes - pendingBytes);
+        pending.push(rest.subarray(0, take));
+        pendingBytes += take;
+        written += take;
+        rest = rest.subarray(take);
+        if (pendingBytes === partBytes) await flush();
+      }
     }
+    if (pendingBytes > 0) await flush();
+  } catch (err) {
+    // A multipart upload begun by this call is nobody else's to abort.
+    if (!draft.s3UploadId) await abortMultipart(key, s3UploadId).catch(() => {});
+    throw err;
   }
-  if (pendingBytes > 0) await flush();
   return { bytes: written, draft: { s3UploadId, parts } };
 }
 
@@ -288,6 +294,11 @@ export async function completeObject(key: string, draft: ObjectDraft): Promise<v
   if (text.includes("<Error>")) throw new Error(`S3 CompleteMultipartUpload ${key} failed: ${xmlValue(text, "Code")}`);
 }
 
+async function abortMultipart(key: string, uploadId: string): Promise<void> {
+  const res = await s3Client().fetch(`${s3Url(key)}?uploadId=${encodeURIComponent(uploadId)}`, { method: "DELETE" });
+  await res.arrayBuffer().catch(() => undefined);
+}
+
 /** Removes an object and anything half-written of it; missing pieces are fine. */
 export async function deleteObject(key: string, draft?: ObjectDraft): Promise<void> {
   if (env.STORAGE_DRIVER === "local") {
@@ -296,10 +307,7 @@ export async function deleteObject(key: string, draft?: ObjectDraft): Promise<vo
     await unlink(file).catch(() => {});
     return;
   }
-  if (draft?.s3UploadId) {
-    const res = await s3Client().fetch(`${s3Url(key)}?uploadId=${encodeURIComponent(draft.s3UploadId)}`, { method: "DELETE" });
-    await res.arrayBuffer().catch(() => undefined);
-  }
+  if (draft?.s3UploadId) await abortMultipart(key, draft.s3UploadId);
   const res = await s3Client().fetch(s3Url(key), { method: "DELETE" });
   await res.arrayBuffer().catch(() => undefined);
   if (!res.ok && res.status !== 404) throw new Error(`S3 DELETE ${key} answered HTTP ${res.status}`);
