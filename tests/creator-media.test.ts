@@ -214,6 +214,7 @@ describe("starting an upload", () => {
       () => api.request("PATCH", "/media/1", { ...t, body: { position: 1 } }),
       () => api.delete("/media/1", t),
       () => put(t, "/media/uploads/0123456789abcdef0123456789abcdef", Buffer.from("x")),
+      () => api.get("/media/uploads/0123456789abcdef0123456789abcdef", t),
       () => put(t, "/media/uploads/0123456789abcdef0123456789abcdef/chunks/0", Buffer.from("x")),
       () => api.post("/media/uploads/0123456789abcdef0123456789abcdef/finalize", { ...t, body: { storagePath: "media/1/x.png" } }),
     ];
@@ -318,6 +319,11 @@ describe("upload bodies", () => {
       expect([mime, res.status, res.body.error]).toEqual([mime, 400, "unsupported_mime"]);
       expect((await put(c, `/media/uploads/${up.uploadId}`, file(head, 2000))).status).toBe(404);
     }
+    // The first chunk of a chunked upload is checked the same way.
+    const chunked = await started(c, "video/mp4", CHUNK + 10);
+    const bad = await put(c, `/media/uploads/${chunked.uploadId}/chunks/0`, file(MOV_HEAD, CHUNK));
+    expect([bad.status, bad.body.error]).toEqual([400, "unsupported_mime"]);
+    expect((await api.get(`/media/uploads/${chunked.uploadId}`, { token: c.token })).body.error).toBe("not_found");
     expect(shopFiles(c.shopId)).toHaveLength(5);
     expect(shopFiles(c.shopId).some((f) => f.endsWith(".part"))).toBe(false);
   });
@@ -351,6 +357,8 @@ describe("upload bodies", () => {
     const notYet = await api.post(`/media/uploads/${up.uploadId}/finalize`, { token: c.token, body: { storagePath: up.storagePath } });
     expect([notYet.status, notYet.body.error]).toEqual([409, "object_not_found"]);
     expect((await put(c, `/media/uploads/${up.uploadId}/chunks/1`, at(1))).status).toBe(200);
+    const state = await api.get(`/media/uploads/${up.uploadId}`, { token: c.token });
+    expect(state.body).toMatchObject({ uploadId: up.uploadId, receivedBytes: 2 * CHUNK, nextChunk: 2, complete: false });
     const done = await put(c, `/media/uploads/${up.uploadId}/chunks/2`, at(2));
     expect(done.body).toMatchObject({ complete: true, receivedBytes: body.length, nextChunk: 3 });
     const again = await put(c, `/media/uploads/${up.uploadId}/chunks/3`, Buffer.alloc(1));
@@ -371,6 +379,7 @@ describe("upload bodies", () => {
     const up = await started(c, "image/png", 100);
     expect((await put(other, `/media/uploads/${up.uploadId}`, file(PNG_HEAD, 100))).body.error).toBe("not_found");
     expect((await put(other, `/media/uploads/${up.uploadId}/chunks/0`, file(PNG_HEAD, 100))).body.error).toBe("not_found");
+    expect((await api.get(`/media/uploads/${up.uploadId}`, { token: other.token })).body.error).toBe("not_found");
     const fin = await api.post(`/media/uploads/${up.uploadId}/finalize`, { token: other.token, body: { storagePath: up.storagePath } });
     expect([fin.status, fin.body.error]).toEqual([404, "not_found"]);
     expect((await put(c, `/media/uploads/${up.uploadId}`, file(PNG_HEAD, 100))).status).toBe(200);

@@ -1,9 +1,19 @@
-// `PUT /media/uploads/{uploadId}`: the whole file as the raw body, streamed into storage.
+// `PUT /media/uploads/{uploadId}`: the whole file as the raw body, streamed into storage; `GET`: the upload's state.
 import { endpoint, route } from "~/api/endpoint.server";
-import { receiveBody } from "~/domains/media/creator-media.server";
+import { receiveBody, uploadStatus } from "~/domains/media/creator-media.server";
 import { BODY_ERRORS, mediaPartnerId, uploadIdParams, uploadSchema } from "./schemas";
 
 export const loader = endpoint({
+  GET: route(
+    "partner",
+    {
+      summary: "Where an upload stands (bytes and chunks stored), to resume it",
+      params: uploadIdParams,
+      response: uploadSchema,
+      errors: { no_partner: 403, not_found: 404 },
+    },
+    ({ partner, params }) => uploadStatus(mediaPartnerId(partner), params.uploadId),
+  ),
   PUT: route(
     "partner",
     {

@@ -154,6 +154,11 @@ async function ownUpload(partnerId: number, uploadId: string | undefined) {
   return upload;
 }
 
+/** An upload's state, e.g. to resume it at `nextChunk`. */
+export async function uploadStatus(partnerId: number, uploadId: string | undefined) {
+  return uploadJson(await ownUpload(partnerId, uploadId));
+}
+
 /** An error of the body that ends the upload: its partial object is deleted with it. */
 class FatalUploadError extends Error {
   constructor(readonly error: ApiError) {
