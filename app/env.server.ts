@@ -79,6 +79,12 @@ const schema = z
     /** Public base URL of the bucket's objects (e.g. a CDN); images are linked there. */
     S3_PUBLIC_URL: optionalUrl,
 
+    /** Creator media uploads (SPEC 8.4): largest image and video, in bytes (defaults 10 MiB and 200 MiB). */
+    MEDIA_MAX_IMAGE_BYTES: z.coerce.number().int().min(1).max(2 ** 31 - 1).default(10 * 1024 * 1024),
+    MEDIA_MAX_VIDEO_BYTES: z.coerce.number().int().min(1).max(2 ** 31 - 1).default(200 * 1024 * 1024),
+    /** Size of each chunk of a chunked upload but the last (at least 5 MiB with the s3 driver: multipart part size). */
+    MEDIA_CHUNK_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(8 * 1024 * 1024),
+
     /**
      * TEST ONLY. Comma-separated host:port pairs that outbound fetches of
      * user-supplied URLs may reach although they are private or loopback.
@@ -147,6 +153,9 @@ const schema = z
     if (env.STORAGE_DRIVER === "s3") {
       for (const name of ["S3_ENDPOINT", "S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PUBLIC_URL"] as const) {
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `${name} is required when STORAGE_DRIVER=s3` });
+      }
+      if (env.MEDIA_CHUNK_BYTES < 5 * 1024 * 1024) {
+        ctx.addIssue({ code: "custom", path: ["MEDIA_CHUNK_BYTES"], message: "must be at least 5 MiB (5242880) when STORAGE_DRIVER=s3 (S3 multipart part size)" });
       }
     }
     if (Boolean(env.SHOPIFY_API_KEY) !== Boolean(env.SHOPIFY_API_SECRET)) {

@@ -98,6 +98,15 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/ad-studio/credits", "api/ad-studio/credits.ts"],
   ["api/v1/ad-studio/*", "api/ad-studio/all.ts"],
 
+  // Creator media (SPEC 7.5): uploads, finalisation, list, update, delete
+  // (media-block)
+  ["api/v1/media", "api/media/list.ts"],
+  ["api/v1/media/uploads", "api/media/uploads.ts"],
+  ["api/v1/media/uploads/:uploadId", "api/media/upload.ts"],
+  ["api/v1/media/uploads/:uploadId/chunks/:index", "api/media/upload-chunk.ts"],
+  ["api/v1/media/uploads/:uploadId/finalize", "api/media/upload-finalize.ts"],
+  ["api/v1/media/:id", "api/media/item.ts"],
+
   // Anything else under /api/v1: JSON 404 not_found
   ["api/v1/*", "api/not-found.ts"],
 ];

@@ -13,6 +13,6 @@ export async function handleApiRequest(
   search: string,
   context: { clientAddress: string | null },
 ): Promise<void> {
-  const reply = await dispatchApi(apiRequestOfNode(req, pathname, search), context);
+  const reply = await dispatchApi(apiRequestOfNode(req, pathname, search, res), context);
   await sendReply(res, reply);
 }

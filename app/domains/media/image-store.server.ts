@@ -3,7 +3,7 @@
 // third party. Names are content hashes: the same image is stored once and
 // its URL never changes (served as immutable).
 import { createHash } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { AwsClient } from "aws4fetch";
 import { env } from "~/env.server";
@@ -73,17 +73,21 @@ async function storeLocal(name: string, body: Buffer): Promise<void> {
   await writeFileAtomic(target, body);
 }
 
-async function storeS3(key: string, body: Buffer, contentType: string): Promise<void> {
-  const client = new AwsClient({
+function s3Client(): AwsClient {
+  return new AwsClient({
     accessKeyId: env.S3_ACCESS_KEY_ID!,
     secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
     service: "s3",
     region: env.S3_REGION,
     retries: 2,
   });
-  // The endpoint is operator configuration, not user input: plain fetch is right here.
-  const url = `${env.S3_ENDPOINT!.replace(/\/+$/, "")}/${env.S3_BUCKET}/${key}`;
-  const res = await client.fetch(url, {
+}
+
+// The endpoint is operator configuration, not user input: plain fetch is right here.
+const s3Url = (key: string) => `${env.S3_ENDPOINT!.replace(/\/+$/, "")}/${env.S3_BUCKET}/${key}`;
+
+async function storeS3(key: string, body: Buffer, contentType: string): Promise<void> {
+  const res = await s3Client().fetch(s3Url(key), {
     method: "PUT",
     body: new Uint8Array(body),
     headers: { "content-type": contentType, "cache-control": CACHE_CONTROL },
@@ -134,4 +138,177 @@ export async function readLocalImage(file: string): Promise<{ body: Buffer; cont
     if ((err as NodeJS.ErrnoException).code === "ENOENT" || (err as NodeJS.ErrnoException).code === "EISDIR") return null;
     throw err;
   }
+}
+
+// ---------------------------------------------------------------------------
+// Streamed objects (creator media, app/domains/media/creator-media.server.ts):
+// written through the same driver, part by part across requests, never held
+// whole in memory. Local: appended to a temp file beside the target, renamed
+// into place when complete. S3: a multipart upload, one part per `partBytes`.
+
+/** Where an object written in parts stands between requests (stored with the upload). */
+export interface ObjectDraft {
+  /** S3 multipart upload id (null before the first part, and with the local driver). */
+  s3UploadId: string | null;
+  parts: Array<{ n: number; etag: string }>;
+}
+
+/** An object key of ours: segments of safe characters, no `..`. */
+const OBJECT_KEY = /^[a-z]+(\/[A-Za-z0-9_-]+)*\/[A-Za-z0-9_-]+\.[a-z0-9]+$/;
+
+function localObjectPath(key: string): string {
+  if (!OBJECT_KEY.test(key)) throw new Error(`invalid object key ${key}`);
+  return path.resolve(env.DATA_DIR, key);
+}
+const tempPathOf = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.part`);
+
+/** Absolute URL an object is shown from (local: served by the app under `/<key>`). */
+export function objectUrl(key: string): string {
+  if (env.STORAGE_DRIVER === "s3") return `${env.S3_PUBLIC_URL!.replace(/\/+$/, "")}/${key}`;
+  return `${env.APP_URL.replace(/\/+$/, "")}/${key}`;
+}
+
+/** A local object's file and size, or null (missing, s3 driver, or not a key). */
+export async function localObject(key: string): Promise<{ file: string; size: number } | null> {
+  if (env.STORAGE_DRIVER !== "local" || !OBJECT_KEY.test(key)) return null;
+  const file = localObjectPath(key);
+  const info = await stat(file).catch(() => null);
+  return info?.isFile() ? { file, size: info.size } : null;
+}
+
+/** Whether the complete object is in storage. */
+export async function objectExists(key: string): Promise<boolean> {
+  if (env.STORAGE_DRIVER === "local") return (await localObject(key)) !== null;
+  const res = await s3Client().fetch(s3Url(key), { method: "HEAD" });
+  await res.arrayBuffer().catch(() => undefined);
+  if (res.status === 404) return false;
+  if (!res.ok) throw new Error(`S3 HEAD ${key} answered HTTP ${res.status}`);
+  return true;
+}
+
+const xmlValue = (xml: string, tag: string) => xml.match(new RegExp(`<${tag}>([^<]*)</${tag}>`))?.[1] ?? null;
+
+async function s3Call(key: string, query: string, init: RequestInit & { body?: BodyInit }): Promise<Response> {
+  const res = await s3Client().fetch(`${s3Url(key)}${query}`, init);
+  if (!res.ok) {
+    await res.arrayBuffer().catch(() => undefined);
+    throw new Error(`S3 ${init.method} ${key}${query} answered HTTP ${res.status}`);
+  }
+  return res;
+}
+
+/**
+ * Writes `body` at byte `offset` of the object (what is past `offset` is
+ * dropped first: a retried part replaces a failed one). S3 parts are
+ * numbered from `firstPart`, each `partBytes` long but the last; only
+ * `partBytes` are held in memory at a time. When reading `body` throws
+ * (e.g. a size limit), what this call wrote is rolled back and the error passes on.
+ */
+export async function writeObjectPart(
+  key: string,
+  contentType: string,
+  draft: ObjectDraft,
+  offset: number,
+  firstPart: number,
+  body: AsyncIterable<Uint8Array>,
+  partBytes: number,
+): Promise<{ bytes: number; draft: ObjectDraft }> {
+  if (env.STORAGE_DRIVER === "local") {
+    const temp = tempPathOf(localObjectPath(key));
+    await mkdir(path.dirname(temp), { recursive: true });
+    const handle = await open(temp, offset === 0 ? "w" : "r+");
+    let written = 0;
+    try {
+      await handle.truncate(offset);
+      for await (const chunk of body) {
+        await handle.write(chunk, 0, chunk.byteLength, offset + written);
+        written += chunk.byteLength;
+      }
+    } catch (err) {
+      await handle.truncate(offset).catch(() => {});
+      throw err;
+    } finally {
+      await handle.close();
+    }
+    return { bytes: written, draft };
+  }
+  let s3UploadId = draft.s3UploadId;
+  if (!s3UploadId) {
+    const res = await s3Call(key, "?uploads", { method: "POST", headers: { "content-type": contentType, "cache-control": CACHE_CONTROL } });
+    s3UploadId = xmlValue(await res.text(), "UploadId");
+    if (!s3UploadId) throw new Error(`S3 CreateMultipartUpload ${key} answered no UploadId`);
+  }
+  const parts = draft.parts.filter((p) => p.n < firstPart);
+  let n = firstPart;
+  let written = 0;
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  const flush = async () => {
+    const buffer = Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    const res = await s3Call(key, `?partNumber=${n}&uploadId=${encodeURIComponent(s3UploadId!)}`, { method: "PUT", body: new Uint8Array(buffer) });
+    await res.arrayBuffer().catch(() => undefined);
+    parts.push({ n, etag: res.headers.get("etag") ?? "" });
+    n++;
+  };
+  try {
+    for await (const chunk of body) {
+      let rest = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      while (rest.byteLength > 0) {
+        const take = Math.min(rest.byteLength, partBytes - pendingBytes);
+        pending.push(rest.subarray(0, take));
+        pendingBytes += take;
+        written += take;
+        rest = rest.subarray(take);
+        if (pendingBytes === partBytes) await flush();
+      }
+    }
+    if (pendingBytes > 0) await flush();
+  } catch (err) {
+    // A multipart upload begun by this call is nobody else's to abort.
+    if (!draft.s3UploadId) await abortMultipart(key, s3UploadId).catch(() => {});
+    throw err;
+  }
+  return { bytes: written, draft: { s3UploadId, parts } };
+}
+
+/** Puts the finished object in place (local: rename; S3: complete the multipart upload). */
+export async function completeObject(key: string, draft: ObjectDraft): Promise<void> {
+  if (env.STORAGE_DRIVER === "local") {
+    const file = localObjectPath(key);
+    await rename(tempPathOf(file), file);
+    return;
+  }
+  if (!draft.s3UploadId) throw new Error(`S3 object ${key} has no multipart upload`);
+  const xml = `<CompleteMultipartUpload>${draft.parts
+    .map((p) => `<Part><PartNumber>${p.n}</PartNumber><ETag>${p.etag.replace(/&/g, "&amp;").replace(/</g, "&lt;")}</ETag></Part>`)
+    .join("")}</CompleteMultipartUpload>`;
+  const res = await s3Call(key, `?uploadId=${encodeURIComponent(draft.s3UploadId)}`, {
+    method: "POST",
+    body: xml,
+    headers: { "content-type": "application/xml" },
+  });
+  // S3 can answer 200 with an error document.
+  const text = await res.text();
+  if (text.includes("<Error>")) throw new Error(`S3 CompleteMultipartUpload ${key} failed: ${xmlValue(text, "Code")}`);
+}
+
+async function abortMultipart(key: string, uploadId: string): Promise<void> {
+  const res = await s3Client().fetch(`${s3Url(key)}?uploadId=${encodeURIComponent(uploadId)}`, { method: "DELETE" });
+  await res.arrayBuffer().catch(() => undefined);
+}
+
+/** Removes an object and anything half-written of it; missing pieces are fine. */
+export async function deleteObject(key: string, draft?: ObjectDraft): Promise<void> {
+  if (env.STORAGE_DRIVER === "local") {
+    const file = localObjectPath(key);
+    await unlink(tempPathOf(file)).catch(() => {});
+    await unlink(file).catch(() => {});
+    return;
+  }
+  if (draft?.s3UploadId) await abortMultipart(key, draft.s3UploadId);
+  const res = await s3Client().fetch(s3Url(key), { method: "DELETE" });
+  await res.arrayBuffer().catch(() => undefined);
+  if (!res.ok && res.status !== 404) throw new Error(`S3 DELETE ${key} answered HTTP ${res.status}`);
 }

@@ -24,6 +24,12 @@ export interface ApiRequest {
    * cap (declared or counted) 413 `payload_too_large` after draining it.
    */
   readBody(limit: number): Promise<Buffer | undefined>;
+  /**
+   * The body as it arrives, chunk by chunk, for routes that stream it
+   * (`rawBody`) instead of buffering. A reader that stops early leaves the
+   * rest unread: it is drained (up to a cap) after the reply is sent.
+   */
+  bodyStream(): AsyncIterable<Uint8Array>;
   /** Reads and drops a body nobody read, so a keep-alive connection stays usable. */
   discardBody(): Promise<void> | void;
 }

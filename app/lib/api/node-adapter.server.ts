@@ -19,11 +19,13 @@ class NodeApiRequest implements ApiRequest {
   readonly method: string;
   readonly headers: NodeHeaders;
   private bodyTaken = false;
+  private streamed = false;
 
   constructor(
     private readonly req: IncomingMessage,
     readonly pathname: string,
     readonly search: string,
+    private readonly res?: ServerResponse,
   ) {
     this.method = req.method ?? "GET";
     this.headers = new NodeHeaders(req.headers);
@@ -38,8 +40,29 @@ class NodeApiRequest implements ApiRequest {
     return readNodeBody(this.req, limit);
   }
 
+  bodyStream(): AsyncIterable<Uint8Array> {
+    this.bodyTaken = true;
+    this.streamed = true;
+    // Stopping early must not destroy the socket: the reply still has to go out on it.
+    return this.req.iterator({ destroyOnReturn: false });
+  }
+
   discardBody(): Promise<void> | void {
     const { headers } = this.req;
+    if (this.streamed) {
+      // A streamed body the handler stopped reading (e.g. over a size limit):
+      // the reply goes out first, then the rest is drained (past the cap the
+      // connection is dropped), so the client reads the answer instead of a reset.
+      if (this.req.readableEnded || this.req.destroyed) return;
+      let started = false;
+      const drain = () => {
+        if (!started) void drainNodeBody(this.req, env.MAX_BODY_BYTES);
+        started = true;
+      };
+      if (this.res && !this.res.writableFinished) this.res.once("finish", drain).once("close", drain);
+      else drain();
+      return;
+    }
     // Most requests have no body at all: nothing to wait for.
     if (this.bodyTaken || (!headers["transfer-encoding"] && (!headers["content-length"] || headers["content-length"] === "0"))) return;
     this.bodyTaken = true;
@@ -47,9 +70,9 @@ class NodeApiRequest implements ApiRequest {
   }
 }
 
-/** The request as the API reads it; `pathname` and `search` split from req.url by the server. */
-export function apiRequestOfNode(req: IncomingMessage, pathname: string, search: string): ApiRequest {
-  return new NodeApiRequest(req, pathname, search);
+/** The request as the API reads it; `pathname` and `search` split from req.url by the server; `res` lets a half-read streamed body drain after the reply. */
+export function apiRequestOfNode(req: IncomingMessage, pathname: string, search: string, res?: ServerResponse): ApiRequest {
+  return new NodeApiRequest(req, pathname, search, res);
 }
 
 /** Writes the reply; a streamed body (a handler's Response) is piped with backpressure. */

@@ -12,8 +12,24 @@ export function apiRequestOfWeb(request: Request): ApiRequest {
     search: url.search,
     headers: request.headers,
     readBody: (limit) => readStreamBody(request.body, request.headers.get("content-length"), limit),
+    bodyStream: () => streamChunks(request.body),
     discardBody: () => discardStreamBody(request.body, request.bodyUsed),
   };
+}
+
+/** A Web body as an async iterable; stopping early cancels the rest. */
+async function* streamChunks(stream: ReadableStream<Uint8Array> | null): AsyncGenerator<Uint8Array> {
+  if (!stream) return;
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
 }
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);

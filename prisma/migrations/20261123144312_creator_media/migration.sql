@@ -1,0 +1,51 @@
+-- CreateTable
+CREATE TABLE "Media" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "shopId" INTEGER NOT NULL,
+    "partnerId" INTEGER NOT NULL,
+    "kind" TEXT NOT NULL,
+    "mime" TEXT NOT NULL,
+    "bytes" INTEGER NOT NULL,
+    "storagePath" TEXT NOT NULL,
+    "posterPath" TEXT,
+    "status" TEXT NOT NULL DEFAULT 'ready',
+    "position" INTEGER NOT NULL DEFAULT 0,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "Media_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "PlatformShop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "MediaUpload" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "shopId" INTEGER NOT NULL,
+    "partnerId" INTEGER NOT NULL,
+    "kind" TEXT NOT NULL,
+    "mime" TEXT NOT NULL,
+    "declaredBytes" INTEGER NOT NULL,
+    "storagePath" TEXT NOT NULL,
+    "receivedBytes" INTEGER NOT NULL DEFAULT 0,
+    "chunks" INTEGER NOT NULL DEFAULT 0,
+    "complete" BOOLEAN NOT NULL DEFAULT false,
+    "lockedAt" DATETIME,
+    "s3UploadId" TEXT,
+    "s3Parts" TEXT NOT NULL DEFAULT '[]',
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "MediaUpload_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "PlatformShop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Media_storagePath_key" ON "Media"("storagePath");
+
+-- CreateIndex
+CREATE INDEX "Media_shopId_position_idx" ON "Media"("shopId", "position");
+
+-- CreateIndex
+CREATE INDEX "Media_shopId_kind_status_idx" ON "Media"("shopId", "kind", "status");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "MediaUpload_storagePath_key" ON "MediaUpload"("storagePath");
+
+-- CreateIndex
+CREATE INDEX "MediaUpload_shopId_idx" ON "MediaUpload"("shopId");
+
