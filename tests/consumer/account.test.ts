@@ -246,3 +246,47 @@ describe("DELETE /account", () => {
     expect(await sql(t.server.databaseUrl, `SELECT "deletedAt" FROM "User" WHERE id = ?`, [me.userId])).toEqual([{ deletedAt: null }]);
   });
 });
+
+describe("an anonymous account moving to a provider account", () => {
+  it("takes its notifications, friend requests, invite code, preferences and feedback along", async () => {
+    const { api } = t;
+    const anon = await t.user();
+    const asker = await t.user();
+    const asked = await t.user();
+    const friendOfNew = await t.user();
+    const provider = await t.emailUser();
+    // The anonymous account: an incoming request (with its notification), an outgoing one,
+    // one to someone the provider account is already friends with, an invite code, preferences, feedback.
+    const incoming = (await api.post("/friends/requests", { token: asker.accessToken, body: { friendId: anon.userId } })).body.request.id;
+    const outgoing = (await api.post("/friends/requests", { token: anon.accessToken, body: { friendId: asked.userId } })).body.request.id;
+    await makeFriends(api, provider, friendOfNew);
+    const settled = (await api.post("/friends/requests", { token: anon.accessToken, body: { friendId: friendOfNew.userId } })).body.request.id;
+    const code = (await api.post("/friends/invites", { token: anon.accessToken })).body.code;
+    await api.request("PATCH", "/account", { token: anon.accessToken, body: { spoilerProtection: false } });
+    const idea = (await api.post("/feedback/ideas", { token: anon.accessToken, body: { idea: "Dark mode" } })).body.id;
+
+    const res = await api.post("/hosted/migrate-anonymous-to-provider", {
+      token: provider.accessToken,
+      body: { anonymous_access_token: anon.accessToken },
+    });
+    expect(res.status).toBe(200);
+
+    const requests = await api.get("/friends/requests", { token: provider.accessToken });
+    expect(requests.body.incoming.map((r: { id: number }) => r.id)).toEqual([incoming]);
+    expect(requests.body.incoming[0].to.id).toBe(provider.userId);
+    expect(requests.body.outgoing.map((r: { id: number }) => r.id)).toEqual([outgoing]);
+    const notifications = (await api.get("/notifications", { token: provider.accessToken })).body.notifications;
+    expect(notifications.filter((n: { type: string }) => n.type === "friend_request")).toEqual([
+      expect.objectContaining({ data: { requestId: incoming }, actor: expect.objectContaining({ id: asker.userId }) }),
+    ]);
+    // The asked user's request notification now names the provider account.
+    const theirs = (await api.get("/notifications", { token: asked.accessToken })).body.notifications;
+    expect(theirs[0].actor.id).toBe(provider.userId);
+    expect(await sql(t.server.databaseUrl, `SELECT status FROM "FriendRequest" WHERE id = ?`, [settled])).toEqual([{ status: "accepted" }]);
+    expect((await api.post("/friends/invites", { token: provider.accessToken })).body.code).toBe(code);
+    expect((await api.get("/account", { token: provider.accessToken })).body.account.spoilerProtection).toBe(false);
+    expect(await sql(t.server.databaseUrl, `SELECT "userId" FROM "Feedback" WHERE id = ?`, [idea])).toEqual([{ userId: provider.userId }]);
+    // Accepting the moved request works for the provider account.
+    expect((await api.post(`/friends/requests/${incoming}/accept`, { token: provider.accessToken })).status).toBe(200);
+  });
+});

@@ -1,5 +1,5 @@
 // The consumer's own account (SPEC 7.6): profile, preferences, deletion.
-import { db } from "~/db.server";
+import { db, type Prisma } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { noteRevokedSessionsOf } from "~/domains/identity/identity.server";
 import { ApiError, notFound } from "~/lib/api/errors";
@@ -138,4 +138,58 @@ export async function deleteAccount(userId: string) {
   // This instance stops the tokens at once; the others within a poll interval.
   await noteRevokedSessionsOf(userId, at).catch((err) => log.warn("noting revoked sessions failed", errorFields(err)));
   return { ok: true as const, deleted: removed };
+}
+
+/**
+ * An anonymous account moves to a provider account
+ * (app/domains/identity/account-migration.server.ts): its notifications,
+ * friend requests, invite code, preferences and feedback go along. Where the
+ * new account already has its own (an invite code, preferences, a pending
+ * request with the same person) the new account's is kept.
+ */
+export async function moveConsumerData(tx: Prisma.TransactionClient, oldUserId: string, newUserId: string): Promise<void> {
+  await tx.notification.updateMany({ where: { userId: oldUserId }, data: { userId: newUserId } });
+  await tx.notification.updateMany({ where: { actorId: oldUserId }, data: { actorId: newUserId } });
+  await tx.feedback.updateMany({ where: { userId: oldUserId }, data: { userId: newUserId } });
+  if (await tx.friendInvite.findUnique({ where: { userId: newUserId }, select: { code: true } })) {
+    await tx.friendInvite.deleteMany({ where: { userId: oldUserId } });
+  } else {
+    await tx.friendInvite.updateMany({ where: { userId: oldUserId }, data: { userId: newUserId } });
+  }
+  if (await tx.accountSettings.findUnique({ where: { userId: newUserId }, select: { userId: true } })) {
+    await tx.accountSettings.deleteMany({ where: { userId: oldUserId } });
+  } else {
+    await tx.accountSettings.updateMany({ where: { userId: oldUserId }, data: { userId: newUserId } });
+  }
+  const requests = await tx.friendRequest.findMany({
+    where: { OR: [{ senderId: oldUserId }, { recipientId: oldUserId }] },
+    select: { id: true, senderId: true, recipientId: true, status: true },
+  });
+  for (const r of requests) {
+    const senderId = r.senderId === oldUserId ? newUserId : r.senderId;
+    const recipientId = r.recipientId === oldUserId ? newUserId : r.recipientId;
+    if (senderId === recipientId) {
+      await tx.friendRequest.delete({ where: { id: r.id } });
+      continue;
+    }
+    let pendingKey: string | null = null;
+    let status = r.status;
+    if (r.status === "pending") {
+      const key = senderId < recipientId ? `${senderId}|${recipientId}` : `${recipientId}|${senderId}`;
+      const taken = await tx.friendRequest.findUnique({ where: { pendingKey: key }, select: { id: true } });
+      if (taken) {
+        await tx.friendRequest.delete({ where: { id: r.id } });
+        continue;
+      }
+      // Friends already (the friendships moved first): the request is settled.
+      const friends = await tx.friendship.findUnique({
+        where: { userId_friendId: { userId: senderId, friendId: recipientId } },
+        select: { userId: true },
+      });
+      if (friends) status = "accepted";
+      else pendingKey = key;
+    }
+    const respondedAt = status !== r.status ? new Date() : undefined;
+    await tx.friendRequest.update({ where: { id: r.id }, data: { senderId, recipientId, pendingKey, status, respondedAt } });
+  }
 }
