@@ -310,3 +310,30 @@ describe("GET /friends and DELETE /friends/{userId}", () => {
     expect(await friendIds(a)).toEqual([b.userId]);
   });
 });
+
+describe("concurrent calls", () => {
+  it("parallel requests between two users make one request, whoever sends", async () => {
+    const a = await t.user();
+    const b = await t.user();
+    const results = await Promise.all([send(a, b), send(a, b), send(a, b), send(a, b)]);
+    for (const res of results) expect(res.status).toBe(200);
+    expect(new Set(results.map((r) => r.body.request.id)).size).toBe(1);
+    const rows = await sql(t.server.databaseUrl, `SELECT status FROM "FriendRequest" WHERE "senderId" IN (?, ?)`, [a.userId, b.userId]);
+    expect(rows).toEqual([{ status: "pending" }]);
+  });
+
+  it("a request answered twice at once is settled once", async () => {
+    const a = await t.user();
+    const b = await t.user();
+    const { id } = (await send(a, b)).body.request;
+    const results = await Promise.all([answer(b, id, "accept"), answer(b, id, "decline"), answer(b, id, "accept")]);
+    const ok = results.filter((r) => r.status === 200);
+    expect(ok).toHaveLength(1);
+    for (const r of results.filter((r) => r.status !== 200)) {
+      expect(r.status).toBe(404);
+      expect(r.body.error).toBe("not_found_or_not_pending");
+    }
+    const status = ok[0]!.body.request.status;
+    expect(await friendIds(a)).toEqual(status === "accepted" ? [b.userId] : []);
+  });
+});
