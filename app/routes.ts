@@ -107,6 +107,24 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/media/uploads/:uploadId/finalize", "api/media/upload-finalize.ts"],
   ["api/v1/media/:id", "api/media/item.ts"],
 
+  // Consumer account, friends, notifications, feedback (SPEC 7.6)
+  // (consumer-block)
+  ["api/v1/account", "api/consumer/account.ts"],
+  ["api/v1/friends", "api/consumer/friends.ts"],
+  ["api/v1/friends/requests", "api/consumer/friend-requests.ts"],
+  ["api/v1/friends/requests/:id", "api/consumer/friend-request.ts"],
+  ["api/v1/friends/requests/:id/accept", "api/consumer/friend-request-accept.ts"],
+  ["api/v1/friends/requests/:id/decline", "api/consumer/friend-request-decline.ts"],
+  ["api/v1/friends/invites", "api/consumer/friend-invites.ts"],
+  ["api/v1/friends/invites/:code/accept", "api/consumer/friend-invite-accept.ts"],
+  ["api/v1/friends/:userId", "api/consumer/friend.ts"],
+  ["api/v1/notifications", "api/consumer/notifications.ts"],
+  ["api/v1/notifications/read-all", "api/consumer/notifications-read-all.ts"],
+  ["api/v1/notifications/:id", "api/consumer/notification.ts"],
+  ["api/v1/notifications/:id/read", "api/consumer/notification-read.ts"],
+  ["api/v1/feedback/ideas", "api/consumer/feedback-ideas.ts"],
+  ["api/v1/feedback/ratings", "api/consumer/feedback-ratings.ts"],
+
   // Anything else under /api/v1: JSON 404 not_found
   ["api/v1/*", "api/not-found.ts"],
 ];

@@ -28,6 +28,8 @@ beforeAll(async () => {
   const user = await api.anonymousUser();
   // Logout ends every session of its user: it gets its own, so the others stay usable.
   const logoutUser = await api.anonymousUser();
+  // DELETE /account deletes its user: it gets its own too.
+  const accountUser = await api.anonymousUser();
   const friend = await api.anonymousUser();
   const list = await api.post("/hosted/me/lists", { token: user.accessToken, body: { name: "Fuzz" } });
   const item = await api.post(`/hosted/lists/${list.body.token}/items/manual`, { token: user.accessToken, body: { title: "Fuzz item" } });
@@ -53,7 +55,8 @@ beforeAll(async () => {
   });
   headersFor = (c, route) => {
     const anon = { apikey: api.anonKey };
-    const bearer = route === "api/v1/auth/logout" ? logoutUser.accessToken : user.accessToken;
+    const bearer =
+      route === "api/v1/auth/logout" ? logoutUser.accessToken : route === "api/v1/account" ? accountUser.accessToken : user.accessToken;
     switch (c) {
       case "none":
         return {};
@@ -123,6 +126,7 @@ const FIELDS = [
   "target", "targetWishlistId", "copy", "userId", "webhookUrl", "checkout", "layout", "primaryColor",
   "expires_in_days", "anonymous_access_token", "legacy_id", "identifier", "market", "price_override_minor",
   "currency_override", "metadata", "partnerMeta", "siteDomain", "offerId", "productId", "rawProductId", "sourceLabel",
+  "friendId", "displayName", "username", "avatarUrl", "spoilerProtection", "idea", "category", "rating", "comment",
 ];
 const shapedBody = fc.dictionary(fc.constantFrom(...FIELDS), fc.oneof(leaf, nastyValue), { maxKeys: 6 });
 const productBody = fc.record({

@@ -8,6 +8,7 @@ import { ApiError, badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
 import { noteRevokedSessionsOf, verifyUserToken } from "./identity.server";
 import { isSessionLive } from "./session-revocations.server";
+import { moveConsumerData } from "~/domains/consumer/account.server";
 
 export interface Moved {
   lists: number;
@@ -130,6 +131,9 @@ async function moveAccount(tx: Prisma.TransactionClient, oldUserId: string, newU
   // Who added an item or created a manual product.
   const items = await tx.listItem.updateMany({ where: { addedByUserId: oldUserId }, data: { addedByUserId: newUserId } });
   await tx.product.updateMany({ where: { createdByUserId: oldUserId }, data: { createdByUserId: newUserId } });
+
+  // Notifications, friend requests, invite code, preferences, feedback.
+  await moveConsumerData(tx, oldUserId, newUserId);
 
   // The anonymous account is done: its sessions end, and the first migration time is kept.
   await tx.authSession.updateMany({ where: { userId: oldUserId, revokedAt: null }, data: { revokedAt: new Date() } });

@@ -3,6 +3,7 @@
 import { db, type Prisma } from "~/db.server";
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
+import { notifyListShared } from "~/domains/consumer/notifications.server";
 import { listWithRole } from "./access.server";
 import { ownerName, type OwnerRow } from "./serialize";
 
@@ -45,13 +46,14 @@ export async function inviteCollaborator(token: string, ownerId: string, invitee
   });
   if (!friendship) throw forbidden("not_a_friend", "Only friends can be invited as collaborators");
 
+  let added: { member: CollaboratorRow; isNew: boolean };
   try {
-    const member = await db.$transaction(async (tx) => {
+    added = await db.$transaction(async (tx) => {
       const existing = await tx.wishlistMember.findUnique({
         where: { wishlistId_userId: { wishlistId: list.id, userId: inviteeId } },
         select: { role: true, createdAt: true, user: { select: userFields } },
       });
-      if (existing?.role === "editor") return existing;
+      if (existing?.role === "editor") return { member: existing, isNew: false };
       const saved = await tx.wishlistMember.upsert({
         where: { wishlistId_userId: { wishlistId: list.id, userId: inviteeId } },
         create: { wishlistId: list.id, userId: inviteeId, role: "editor" },
@@ -59,13 +61,15 @@ export async function inviteCollaborator(token: string, ownerId: string, invitee
         select: { createdAt: true, user: { select: userFields } },
       });
       await touchList(tx, list.id);
-      return saved;
+      return { member: saved, isNew: true };
     });
-    return collaboratorJson(member);
   } catch (err) {
     log.error("collaborator upsert failed", { wishlistId: list.id, ...errorFields(err) });
     throw new ApiError(500, "upsert_failed", "Could not save the collaborator");
   }
+  // After the commit; a failed notification does not fail the invite.
+  if (added.isNew) await notifyListShared(inviteeId, ownerId, list);
+  return collaboratorJson(added.member);
 }
 
 /** Removes an editor; followers are not collaborators and stay. */

@@ -10,6 +10,7 @@ import { listWithRole, parseItemId } from "./access.server";
 import { hostedProduct, type Locale } from "./serialize";
 import { publicList } from "./lists.server";
 import { readListItems } from "./items-query.server";
+import { notifyItemPurchased } from "~/domains/consumer/notifications.server";
 
 /** What HostedProduct and SavedProduct are made from. */
 export const itemInclude = {
@@ -50,31 +51,36 @@ function parsePurchased(body: unknown): boolean {
   return value;
 }
 
-async function setPurchased(wishlistId: number, itemId: number, purchased: boolean) {
+type PurchasedList = { id: number; ownerId: string; shareToken: string; name: string };
+
+/** `purchaserId`: the signed-in member who marked it, null on the public route. */
+async function setPurchased(list: PurchasedList, itemId: number, purchased: boolean, purchaserId: string | null) {
   let count: number;
+  let bought = 0;
   try {
-    ({ count } = await db.listItem.updateMany({
-      where: { id: itemId, wishlistId },
-      data: { purchased, purchasedAt: purchased ? new Date() : null },
-    }));
+    const data = { purchased, purchasedAt: purchased ? new Date() : null };
+    // Marking an unpurchased item is what notifies the owner (once, not on a repeated mark).
+    if (purchased) ({ count: bought } = await db.listItem.updateMany({ where: { id: itemId, wishlistId: list.id, purchased: false }, data }));
+    count = bought || (await db.listItem.updateMany({ where: { id: itemId, wishlistId: list.id }, data })).count;
   } catch (err) {
     log.error("purchased update failed", errorFields(err));
     throw new ApiError(500, "update_failed", "The purchased flag could not be saved");
   }
   if (count === 0) throw notFound("not_found", "Item not found in this list");
+  if (bought > 0) await notifyItemPurchased(list, itemId, purchaserId);
   return { ok: true, purchased };
 }
 
 /** `PUT /hosted/lists/{token}/items/{itemId}/purchased`: owner or editor. */
 export async function setPurchasedAsMember(token: string | undefined, rawItemId: string | undefined, userId: string, body: unknown) {
   const { list } = await listWithRole(token, userId, "editor");
-  return setPurchased(list.id, parseItemId(rawItemId), parsePurchased(body));
+  return setPurchased(list, parseItemId(rawItemId), parsePurchased(body), userId);
 }
 
 /** `PUT /hosted/public/lists/{token}/items/{itemId}/purchased`: anyone with the link of a public list. */
 export async function setPurchasedPublic(token: string | undefined, rawItemId: string | undefined, body: unknown) {
   const list = await publicList(token);
-  return setPurchased(list.id, parseItemId(rawItemId), parsePurchased(body));
+  return setPurchased(list, parseItemId(rawItemId), parsePurchased(body), null);
 }
 
 /** Manual products belong to one user and live only while an item uses them. */
@@ -160,7 +166,7 @@ export async function createManualItem(token: string | undefined, userId: string
 export async function updateItem(token: string | undefined, rawItemId: string | undefined, userId: string, body: unknown, locale: Locale) {
   const { list } = await listWithRole(token, userId, "editor");
   const itemId = parseItemId(rawItemId);
-  await findItem(list.id, itemId);
+  const before = await findItem(list.id, itemId);
   const input = fields(body);
   const data: Record<string, unknown> = {};
   const override = optionalMinor(input.price_override_minor, "price_override_minor");
@@ -180,6 +186,7 @@ export async function updateItem(token: string | undefined, rawItemId: string | 
   if (Object.keys(data).length === 0) throw badRequest("nothing_to_update", "Send price_override_minor, currency_override, purchased or priority");
   try {
     const item = await db.listItem.update({ where: { id: itemId }, data, include: itemInclude });
+    if (data.purchased === true && !before.purchased) await notifyItemPurchased(list, itemId, userId);
     return { ok: true, item: hostedProduct(item, locale) };
   } catch (err) {
     if (override === null) throw badRequest("override_delete_failed", "The price override could not be removed");

@@ -1,0 +1,14 @@
+// GET /friends: the user's friends, newest first (SPEC 7.6).
+import { z } from "zod";
+import { endpoint, route } from "~/api/endpoint.server";
+import { listFriends } from "~/domains/consumer/friends.server";
+import { friend } from "./schemas";
+
+export const loader = endpoint({
+  GET: route(
+    "user",
+    { summary: "The user's friends", response: z.object({ friends: z.array(friend) }), errors: { db_error: 500 }, example: {} },
+    ({ user }) => listFriends(user.userId),
+  ),
+});
+export const action = loader;
