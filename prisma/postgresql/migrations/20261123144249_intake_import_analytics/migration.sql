@@ -28,6 +28,16 @@ CREATE TABLE "AnalyticsEvent" (
     CONSTRAINT "AnalyticsEvent_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "AnalyticsDay" (
+    "partnerId" INTEGER NOT NULL,
+    "day" TEXT NOT NULL,
+    "event" TEXT NOT NULL,
+    "count" INTEGER NOT NULL DEFAULT 0,
+
+    CONSTRAINT "AnalyticsDay_pkey" PRIMARY KEY ("partnerId","day","event")
+);
+
 -- CreateIndex
 CREATE INDEX "ListImport_userId_createdAt_idx" ON "ListImport"("userId", "createdAt");
 
@@ -45,4 +55,7 @@ ALTER TABLE "ListImport" ADD CONSTRAINT "ListImport_wishlistId_fkey" FOREIGN KEY
 
 -- AddForeignKey
 ALTER TABLE "AnalyticsEvent" ADD CONSTRAINT "AnalyticsEvent_partnerId_fkey" FOREIGN KEY ("partnerId") REFERENCES "Partner"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "AnalyticsDay" ADD CONSTRAINT "AnalyticsDay_partnerId_fkey" FOREIGN KEY ("partnerId") REFERENCES "Partner"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 

@@ -27,6 +27,17 @@ CREATE TABLE "AnalyticsEvent" (
     CONSTRAINT "AnalyticsEvent_partnerId_fkey" FOREIGN KEY ("partnerId") REFERENCES "Partner" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
+-- CreateTable
+CREATE TABLE "AnalyticsDay" (
+    "partnerId" INTEGER NOT NULL,
+    "day" TEXT NOT NULL,
+    "event" TEXT NOT NULL,
+    "count" INTEGER NOT NULL DEFAULT 0,
+
+    PRIMARY KEY ("partnerId", "day", "event"),
+    CONSTRAINT "AnalyticsDay_partnerId_fkey" FOREIGN KEY ("partnerId") REFERENCES "Partner" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
 -- CreateIndex
 CREATE INDEX "ListImport_userId_createdAt_idx" ON "ListImport"("userId", "createdAt");
 
