@@ -98,6 +98,7 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   // Intake: list import, image proxy, analytics, partner bootstrap and roles (issue 11; SPEC 7.3-7.6)
   // (intake-block)
   ["api/v1/imports", "api/imports/imports.ts"],
+  ["api/v1/imports/sync", "api/imports/sync.ts"],
   ["api/v1/imports/:id", "api/imports/import.ts"],
   ["api/v1/imports/:id/sync", "api/imports/import-sync.ts"],
   ["api/v1/images/proxy", "api/images/proxy.ts"],
