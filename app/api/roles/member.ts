@@ -1,7 +1,7 @@
 // `PATCH /partners/{partnerId}/members/{userId}` (owners: change the role) and
 // `DELETE` (owners, or a member leaving); the last owner stays (409 `last_owner`).
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { removeMember, updateMember } from "~/domains/partners/members.server";
 import { memberParams, memberSchema } from "./schemas";
 
@@ -19,6 +19,7 @@ export const loader = endpoint({
       errors: access,
     },
     ({ partner, params, body }) => updateMember(partner, params.partnerId, params.userId, body.role),
+    LIVE_SESSION,
   ),
   DELETE: route(
     "partner",
@@ -29,6 +30,7 @@ export const loader = endpoint({
       errors: access,
     },
     ({ partner, params }) => removeMember(partner, params.partnerId, params.userId),
+    LIVE_SESSION,
   ),
 });
 export const action = loader;

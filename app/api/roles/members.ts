@@ -1,6 +1,6 @@
 // `GET /partners/{partnerId}/members` (any member) and `POST` (owners): portal users of a partner and their roles.
 import { z } from "zod";
-import { endpoint, json, route } from "~/api/endpoint.server";
+import { endpoint, json, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { addMember, listMembers } from "~/domains/partners/members.server";
 import { memberSchema, partnerIdParams } from "./schemas";
 
@@ -35,6 +35,7 @@ export const loader = endpoint({
       errors: { ...access, user_not_found: 404, already_member: 409 },
     },
     async ({ partner, params, body }) => json(await addMember(partner, params.partnerId, body), { status: 201 }),
+    LIVE_SESSION,
   ),
 });
 export const action = loader;
