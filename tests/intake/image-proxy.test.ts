@@ -2,7 +2,6 @@
 // (FETCH_TEST_ALLOW_HOSTS), type read from the bytes, size cap, the origin's
 // error status passed on, private addresses refused, cache.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFor, type Api } from "../support/api.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { expectAllDocumented, expectError, fixtureServer } from "./helpers.ts";
 
@@ -16,7 +15,6 @@ const avif = Buffer.concat([Buffer.from([0, 0, 0, 28]), Buffer.from("ftypavif"),
 let origin: Awaited<ReturnType<typeof fixtureServer>>;
 let blocked: Awaited<ReturnType<typeof fixtureServer>>;
 let server: TestServer;
-let api: Api;
 
 const image = (body: Buffer, type: string, headers: Record<string, string> = {}) => (_req: unknown, res: any) =>
   res.writeHead(200, { "content-type": type, "content-length": body.length, ...headers }).end(body);
@@ -47,7 +45,6 @@ beforeAll(async () => {
   // A second local server NOT on the allow-list: a private address like any other.
   blocked = await fixtureServer({ "/a.png": image(png, "image/png") });
   server = await startServer({ FETCH_TEST_ALLOW_HOSTS: origin.hostPort, IMAGE_PROXY_MAX_BYTES: String(MAX) });
-  api = await apiFor(server);
 });
 
 afterAll(async () => {
