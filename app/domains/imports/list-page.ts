@@ -144,7 +144,7 @@ function collectJsonLd(node: unknown, base: URL, out: ListItemFacts[], state: { 
       }
       if (!isObject(element)) continue;
       const item = isObject(element.item) ? element.item : typeof element.item === "string" ? { url: element.item, name: element.name } : element;
-      const facts = productFacts(hasType(item, "ListItem") ? { ...item, url: item.url } : item, base);
+      const facts = productFacts(item, base);
       if (facts) out.push(facts);
     }
     return;
