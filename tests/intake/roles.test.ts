@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { startServer, type TestServer } from "../support/server.ts";
+import { sql } from "../support/sql.ts";
 import { emailUser, expectAllDocumented, expectError, type PortalUser } from "./helpers.ts";
 
 let server: TestServer;
@@ -39,6 +40,15 @@ describe("POST /partner/bootstrap and GET /partner/me", () => {
     const me = await api.get("/partner/me", { token: owner.accessToken });
     expect(me.status).toBe(200);
     expect(me.body).toEqual({ partner: first.body.partner, role: "owner" });
+  });
+
+  it("concurrent bootstraps of one user end with one partner", async () => {
+    const owner = await emailUser(api, "race");
+    const answers = await Promise.all([1, 2, 3, 4].map(() => api.post("/partner/bootstrap", { token: owner.accessToken, body: {} })));
+    const ids = new Set(answers.map((a) => a.body.partner.partner_id));
+    expect(ids.size, answers.map((a) => a.text).join("\n")).toBe(1);
+    const links = await sql(server.databaseUrl, `SELECT "partnerId" FROM "PartnerUser" WHERE "userId" = ?`, [owner.userId]);
+    expect(links).toEqual([{ partnerId: [...ids][0] }]);
   });
 
   it("an account without e-mail needs one in the body (400 invalid_email)", async () => {

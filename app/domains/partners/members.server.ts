@@ -4,7 +4,8 @@
 // partner routes, reads the member list). A partner always keeps one owner.
 import { db } from "~/db.server";
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
-import { createPartner, partnerJson, partnerOfUser } from "./partners.server";
+import { z } from "zod";
+import { partnerJson } from "./partners.server";
 
 export const PARTNER_ROLES = ["owner", "member"] as const;
 export type PartnerRole = (typeof PARTNER_ROLES)[number];
@@ -39,26 +40,31 @@ const memberSelect = {
   user: { select: { email: true, displayName: true } },
 } as const;
 
+const emailFormat = z.string().email();
+
 /**
  * The caller's partner, created (with the caller as owner) when there is none.
- * Name and e-mail come from the body, else from the user's account.
+ * Name and e-mail come from the body, else from the user's account. The
+ * transaction first writes the user's row, so concurrent bootstraps of one
+ * user queue there and the later ones find the first one's partner.
  */
 export async function bootstrapPartner(userId: string, input: { name?: string; email?: string }) {
-  const existing = await partnerOfUser(userId);
-  if (existing !== null) return { created: false, ...(await partnerMe({ partnerId: existing, userId })) };
-  const user = await db.user.findUnique({ where: { id: userId }, select: { email: true, displayName: true } });
-  const email = input.email ?? user?.email ?? "";
-  if (!email) throw badRequest("invalid_email", "email is required: this account has no e-mail address");
-  const name = input.name ?? user?.displayName ?? email.split("@")[0]!;
-  const partner = await createPartner({ name, email });
-  await db.partnerUser.create({ data: { partnerId: partner.id, userId, role: "owner" } });
-  // Two bootstraps at once: keep the first link, drop the later partner.
-  const first = await partnerOfUser(userId);
-  if (first !== partner.id) {
-    await db.partner.delete({ where: { id: partner.id } });
-    return { created: false, ...(await partnerMe({ partnerId: first, userId })) };
-  }
-  return { created: true, partner: partnerJson(partner), role: "owner" as string | null };
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`UPDATE "User" SET "updatedAt" = "updatedAt" WHERE "id" = ${userId}`;
+    const link = await tx.partnerUser.findFirst({
+      where: { userId },
+      orderBy: [{ createdAt: "asc" }, { partnerId: "asc" }],
+      include: { partner: true },
+    });
+    if (link) return { created: false, partner: partnerJson(link.partner), role: link.role as string | null };
+    const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true, displayName: true } });
+    const email = (input.email ?? user?.email ?? "").trim().toLowerCase();
+    if (!emailFormat.safeParse(email).success) throw badRequest("invalid_email", "A valid email is required (this account has none)");
+    const name = (input.name ?? user?.displayName ?? email.split("@")[0]!).trim() || email;
+    const partner = await tx.partner.create({ data: { name, email, plan: "free" } });
+    await tx.partnerUser.create({ data: { partnerId: partner.id, userId, role: "owner" } });
+    return { created: true, partner: partnerJson(partner), role: "owner" as string | null };
+  });
 }
 
 /** The caller's partner and role (null role for a personal access token); 404 `no_partner` without one. */
