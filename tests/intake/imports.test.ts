@@ -177,6 +177,7 @@ describe("POST /imports", () => {
     }
     expectError(await importList(user, { listUrl: `${S}/lists/generic` }), 400, "no_target_wishlist");
     expectError(await importList(user, { listUrl: `${S}/lists/generic`, wishlistToken: "no-such-list" }), 400, "no_target_wishlist");
+    expectError(await importList(user, { listUrl: `${S}/lists/generic`, wishlistToken: "" }), 400, "no_target_wishlist");
     expectError(await importList(user, { listUrl: `${S}/lists/generic`, targetListId: 987654321 }), 400, "no_target_wishlist");
     expectError(await importList(user, { listUrl: `${S}/lists/generic`, targetListId: "x" }), 400, "no_target_wishlist");
     expect((await api.get("/imports", { token: user.accessToken })).body.imports).toEqual([]);

@@ -20,7 +20,6 @@ export const loader = endpoint({
         totals: z.record(z.string(), z.number().int()),
       }),
       errors: { no_partner: 404 },
-      example: { query: { days: "7" } },
     },
     ({ partner, query }) => partnerAnalytics(partnerIdOf(partner), query.days),
   ),

@@ -27,7 +27,7 @@ export const loader = endpoint({
         wishlistToken: z.string().trim().min(1).max(200).optional(),
         targetListId: z.union([z.number().int().positive(), z.string().regex(/^\d{1,15}$/).transform(Number)]).optional(),
       }),
-      codes: { missing: { listUrl: "missing_list_url" }, invalid: { listUrl: "invalid_list_url", targetListId: "no_target_wishlist" } },
+      codes: { missing: { listUrl: "missing_list_url" }, invalid: { listUrl: "invalid_list_url", wishlistToken: "no_target_wishlist", targetListId: "no_target_wishlist" } },
       response: syncResultSchema,
       status: 201,
       errors: {
