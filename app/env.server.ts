@@ -130,6 +130,15 @@ const schema = z
     /** Key for the internal account-migration routes (`x-service-key` header); unset disables them. */
     SERVICE_KEY: z.string().min(24).optional(),
 
+    /**
+     * Origins besides APP_URL's whose pages may post `POST /analytics/track`
+     * (comma-separated, e.g. https://sdk.example.com); every other origin gets 403.
+     */
+    ANALYTICS_ALLOWED_ORIGINS: z.string().optional(),
+    /** Image proxy: largest image passed through (bytes) and the in-memory cache of recent images (bytes in all). */
+    IMAGE_PROXY_MAX_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(5_000_000),
+    IMAGE_PROXY_CACHE_BYTES: z.coerce.number().int().min(0).max(1_000_000_000).default(32_000_000),
+
     /** Shopify features switch on when key and secret are set. */
     SHOPIFY_API_KEY: z.string().min(1).optional(),
     SHOPIFY_API_SECRET: z.string().min(1).optional(),

@@ -125,6 +125,20 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/feedback/ideas", "api/consumer/feedback-ideas.ts"],
   ["api/v1/feedback/ratings", "api/consumer/feedback-ratings.ts"],
 
+  // Intake: list import, image proxy, analytics, partner bootstrap and roles (issue 11; SPEC 7.3-7.6)
+  // (intake-block)
+  ["api/v1/imports", "api/imports/imports.ts"],
+  ["api/v1/imports/sync", "api/imports/sync.ts"],
+  ["api/v1/imports/:id", "api/imports/import.ts"],
+  ["api/v1/imports/:id/sync", "api/imports/import-sync.ts"],
+  ["api/v1/images/proxy", "api/images/proxy.ts"],
+  ["api/v1/analytics/track", "api/analytics/track.ts"],
+  ["api/v1/partner/analytics", "api/analytics/partner-analytics.ts"],
+  ["api/v1/partner/bootstrap", "api/roles/bootstrap.ts"],
+  ["api/v1/partner/me", "api/roles/me.ts"],
+  ["api/v1/partners/:partnerId/members", "api/roles/members.ts"],
+  ["api/v1/partners/:partnerId/members/:userId", "api/roles/member.ts"],
+
   // Anything else under /api/v1: JSON 404 not_found
   ["api/v1/*", "api/not-found.ts"],
 ];

@@ -6,11 +6,16 @@ import { Badge, Banner, BlockStack, Card, InlineStack, Layout, Page, ProgressBar
 import { requireAdmin } from "~/admin/session.server";
 import { AdminErrorBoundary } from "~/admin/error-boundary";
 import { setupChecklist, shopOverview } from "~/domains/shops/overview.server";
+import { partnerAnalytics } from "~/domains/analytics/analytics.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await requireAdmin(request);
-  const [overview, checklist] = await Promise.all([shopOverview(shop), setupChecklist(shop)]);
-  return { overview, checklist };
+  const [overview, checklist, analytics] = await Promise.all([
+    shopOverview(shop),
+    setupChecklist(shop),
+    partnerAnalytics(shop.partnerId, 14),
+  ]);
+  return { overview, checklist, analytics };
 };
 
 const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "long", day: "numeric", timeZone: "UTC" });
@@ -51,6 +56,34 @@ function UsageBanner({ usage, planId }: { usage: ReturnType<typeof useLoaderData
   return null;
 }
 
+type Analytics = ReturnType<typeof useLoaderData<typeof loader>>["analytics"];
+
+/** Events per day of the last two weeks (POST /analytics/track), as plain bars. */
+function EventsChart({ analytics }: { analytics: Analytics }) {
+  const perDay = analytics.series.map((d) => ({ date: d.date, total: Object.values(d.counts).reduce((a, b) => a + b, 0) }));
+  const max = Math.max(1, ...perDay.map((d) => d.total));
+  const totals = Object.entries(analytics.totals);
+  return (
+    <BlockStack gap="300">
+      <Text as="h2" variant="headingMd">
+        Events, last {analytics.days} days
+      </Text>
+      <div role="img" aria-label={`Events per day from ${analytics.from} to ${analytics.to}`} style={{ display: "flex", alignItems: "flex-end", gap: 4, height: 80 }}>
+        {perDay.map((d) => (
+          <div
+            key={d.date}
+            title={`${d.date}: ${d.total}`}
+            style={{ flex: 1, height: `${Math.max(2, (d.total / max) * 100)}%`, background: d.total ? "var(--p-color-bg-fill-brand)" : "var(--p-color-border)", borderRadius: 2 }}
+          />
+        ))}
+      </div>
+      <Text as="p" tone="subdued">
+        {totals.length ? totals.map(([event, count]) => `${event}: ${count.toLocaleString("en-US")}`).join(" · ") : "No events yet."}
+      </Text>
+    </BlockStack>
+  );
+}
+
 function Check({ done, children }: { done: boolean | null; children: React.ReactNode }) {
   return (
     <InlineStack gap="200" blockAlign="center" wrap={false}>
@@ -61,7 +94,7 @@ function Check({ done, children }: { done: boolean | null; children: React.React
 }
 
 export default function Home() {
-  const { overview, checklist } = useLoaderData<typeof loader>();
+  const { overview, checklist, analytics } = useLoaderData<typeof loader>();
   const loading = useNavigation().state === "loading";
   const { plan, trial, usage } = overview;
   const progress = usage.limit === null ? 0 : Math.min(100, usage.percent);
@@ -110,6 +143,11 @@ export default function Home() {
                 ) : null}
               </BlockStack>
             )}
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <EventsChart analytics={analytics} />
           </Card>
         </Layout.Section>
         <Layout.Section>

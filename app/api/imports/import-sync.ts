@@ -1,0 +1,18 @@
+// `POST /imports/{id}/sync`: fetch the source list again and add items the target list does not hold yet.
+import { endpoint, route } from "~/api/endpoint.server";
+import { guarded, parseImportId, syncImport } from "~/domains/imports/imports.server";
+import { importIdParams, syncErrors, syncResultSchema } from "./schemas";
+
+export const loader = endpoint({
+  POST: route(
+    "user",
+    {
+      summary: "Re-sync a list import: fetch the page again, add new items, keep the ones already in the list",
+      params: importIdParams,
+      response: syncResultSchema,
+      errors: syncErrors,
+    },
+    ({ user, params }) => guarded(() => syncImport(user.userId, parseImportId(params.id))),
+  ),
+});
+export const action = loader;
