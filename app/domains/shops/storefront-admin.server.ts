@@ -111,10 +111,10 @@ export async function updatePartnerShop(principal: Principal, shopId: number, in
 
 // ------------------------------------------------------------------ curated lists
 
-const listInclude = { _count: { select: { products: true } }, products: { orderBy: [{ position: "asc" as const }, { productId: "asc" as const }], select: { productId: true } } };
+const listInclude = { products: { orderBy: [{ position: "asc" as const }, { productId: "asc" as const }], select: { productId: true } } };
 
 function adminListJson(list: Parameters<typeof shopListJson>[0] & { products: { productId: number }[] }) {
-  return { ...shopListJson(list), product_ids: list.products.map((p) => p.productId) };
+  return { ...shopListJson(list, list.products.length), product_ids: list.products.map((p) => p.productId) };
 }
 
 /** Product ids of this shop, deduplicated in order; 400 `invalid_product_ids` for any other. */

@@ -7,7 +7,7 @@
 // (null on the last page). Products are ordered newest first by id (an index
 // range, no offset); curated lists and follows page by position.
 import { db } from "~/db.server";
-import { all, exec, statement } from "~/db/sql.server";
+import { all, exec, one, statement, type Statement } from "~/db/sql.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { env } from "~/env.server";
 import { ApiError, badRequest, notFound } from "~/lib/api/errors";
@@ -52,9 +52,16 @@ export function storefrontJson(shop: ShopRow, followerCount: number) {
 
 const notFoundShop = (what: string) => notFound("shop_not_found", `No published shop ${what}`);
 
+const SHOP_BY_HANDLE = statement<ShopRow>(
+  "storefront_shop_by_handle",
+  `SELECT "id", "partnerId", "domain", "name", "primaryDomain", "handle", "published", "description", "active", "installedAt", "updatedAt"
+     FROM "PlatformShop" WHERE "handle" = $1`,
+  { published: "bool", active: "bool", installedAt: "date", updatedAt: "date" },
+);
+
 /** The published, installed shop of a handle, or 404 `shop_not_found`. */
 export async function publishedShop(handle: string | undefined): Promise<ShopRow> {
-  const shop = handle ? await db.platformShop.findUnique({ where: { handle } }) : null;
+  const shop = handle ? await exec(one(SHOP_BY_HANDLE, handle)) : undefined;
   if (!shop || !shop.published || !shop.active) throw notFoundShop(JSON.stringify(handle ?? ""));
   return shop;
 }
@@ -120,11 +127,14 @@ export interface PageQuery {
   cursor?: string;
 }
 
+/** Ids are 32-bit integers on PostgreSQL: "before the largest" is the first page. */
+const MAX_ID = 2_147_483_647;
+
 /** An id cursor: the last id of the previous page. */
 function idCursor(cursor: string | undefined): number | undefined {
   if (cursor === undefined) return undefined;
-  const id = /^\d{1,15}$/.test(cursor) ? Number(cursor) : NaN;
-  if (!Number.isSafeInteger(id)) throw badRequest("invalid_input", "cursor: not a cursor this route gave");
+  const id = /^\d{1,10}$/.test(cursor) ? Number(cursor) : NaN;
+  if (!(id <= MAX_ID)) throw badRequest("invalid_input", "cursor: not a cursor this route gave");
   return id;
 }
 
@@ -156,10 +166,72 @@ async function productPage(
   };
 }
 
+// A page of the shop's products (the Product(sourceShopId, productType, id) and
+// (sourceShopId, id) index ranges) with all their localizations, in one statement.
+interface PageRow {
+  id: number;
+  canonicalUrl: string | null;
+  brand: string | null;
+  productType: string | null;
+  available: unknown;
+  createdAt: Date;
+  market: string | null;
+  title: string | null;
+  description: string | null;
+  imageUrl: string | null;
+  originalImageUrl: string | null;
+  priceMinor: number | null;
+  currency: string | null;
+  compareAtPriceMinor: number | null;
+}
+const pageSql = (filter: string) =>
+  `SELECT p."id", p."canonicalUrl", p."brand", p."productType", p."available", p."createdAt",
+          l."market", l."title", l."description", l."imageUrl", l."originalImageUrl", l."priceMinor", l."currency", l."compareAtPriceMinor"
+     FROM (SELECT "id", "canonicalUrl", "brand", "productType", "available", "createdAt" FROM "Product"
+            WHERE "sourceShopId" = $1 AND "id" < $2${filter} ORDER BY "id" DESC LIMIT $3) p
+     LEFT JOIN "ProductLocalization" l ON l."productId" = p."id"
+    ORDER BY p."id" DESC`;
+const PRODUCT_PAGE = statement<PageRow>("storefront_products", pageSql(""), { createdAt: "date" });
+const CATEGORY_PAGE = statement<PageRow>("storefront_category_products", pageSql(` AND "productType" = $4`), { createdAt: "date" });
+
+function productsOfRows(rows: PageRow[]): ProductWithLocalizations[] {
+  const products: ProductWithLocalizations[] = [];
+  for (const r of rows) {
+    let p = products[products.length - 1];
+    if (!p || p.id !== r.id) {
+      const available = r.available === null ? null : r.available === true || r.available === 1 || r.available === 1n;
+      p = { id: r.id, canonicalUrl: r.canonicalUrl, brand: r.brand, productType: r.productType, available, createdAt: r.createdAt, localizations: [] };
+      products.push(p);
+    }
+    if (r.market !== null) {
+      p.localizations.push({
+        market: r.market,
+        title: r.title ?? "",
+        description: r.description ?? "",
+        imageUrl: r.imageUrl,
+        originalImageUrl: r.originalImageUrl,
+        priceMinor: r.priceMinor,
+        currency: r.currency,
+        compareAtPriceMinor: r.compareAtPriceMinor,
+      });
+    }
+  }
+  return products;
+}
+
 /** The shop's products, newest first; `category` is a product type. */
 export async function shopProducts(handle: string | undefined, query: PageQuery & Locale & { category?: string }) {
   const shop = await publishedShop(handle);
-  return productPage({ sourceShopId: shop.id, ...(query.category ? { productType: query.category } : {}) }, query, query);
+  const before = idCursor(query.cursor) ?? MAX_ID;
+  const statementOf: Statement<PageRow> = query.category ? CATEGORY_PAGE : PRODUCT_PAGE;
+  const params = query.category ? [shop.id, before, query.limit + 1, query.category] : [shop.id, before, query.limit + 1];
+  const rows = productsOfRows(await exec(all(statementOf, ...params)));
+  const more = rows.length > query.limit;
+  const shown = more ? rows.slice(0, query.limit) : rows;
+  return {
+    products: shown.map((p) => storefrontProductJson(p, query)),
+    next_cursor: more ? String(shown[shown.length - 1]!.id) : null,
+  };
 }
 
 /** The shop's products whose title, brand or type contains `q` (any case), newest first. */
@@ -230,28 +302,34 @@ interface ShopListRow {
   featured: boolean;
   position: number;
   updatedAt: Date;
-  _count: { products: number };
 }
 
-export function shopListJson(list: ShopListRow) {
+export function shopListJson(list: ShopListRow, productCount: number) {
   return {
     slug: list.slug,
     title: list.title,
     description: list.description,
     featured: list.featured,
     position: list.position,
-    product_count: list._count.products,
+    product_count: productCount,
     updated_at: list.updatedAt.toISOString(),
   };
 }
 
-const listCount = { _count: { select: { products: true } } } as const;
+/** Products per list, counted by ShopListProduct(shopListId) for these lists only (a `_count` include would count every list's). */
+export async function listProductCounts(listIds: number[]): Promise<Map<number, number>> {
+  if (listIds.length === 0) return new Map();
+  const groups = await db.shopListProduct.groupBy({ by: ["shopListId"], where: { shopListId: { in: listIds } }, _count: { _all: true } });
+  return new Map(groups.map((g) => [g.shopListId, g._count._all]));
+}
+
 const listOrder = [{ position: "asc" as const }, { id: "asc" as const }];
 
 export async function shopLists(handle: string | undefined) {
   const shop = await publishedShop(handle);
-  const lists = await db.shopList.findMany({ where: { shopId: shop.id }, orderBy: listOrder, include: listCount });
-  return { lists: lists.map(shopListJson) };
+  const lists = await db.shopList.findMany({ where: { shopId: shop.id }, orderBy: listOrder });
+  const counts = await listProductCounts(lists.map((l) => l.id));
+  return { lists: lists.map((l) => shopListJson(l, counts.get(l.id) ?? 0)) };
 }
 
 export const FEATURED_PREVIEW = 8;
@@ -263,19 +341,19 @@ export async function shopFeaturedLists(handle: string | undefined, locale: Loca
     where: { shopId: shop.id, featured: true },
     orderBy: listOrder,
     include: {
-      ...listCount,
       products: { orderBy: [{ position: "asc" }, { productId: "asc" }], take: FEATURED_PREVIEW, include: { product: { include: productInclude } } },
     },
   });
+  const counts = await listProductCounts(lists.map((l) => l.id));
   return {
-    lists: lists.map((l) => ({ ...shopListJson(l), products: l.products.map((e) => storefrontProductJson(e.product, locale)) })),
+    lists: lists.map((l) => ({ ...shopListJson(l, counts.get(l.id) ?? 0), products: l.products.map((e) => storefrontProductJson(e.product, locale)) })),
   };
 }
 
 export async function shopListProducts(handle: string | undefined, slug: string | undefined, query: PageQuery & Locale) {
   const shop = await publishedShop(handle);
   const list = slug
-    ? await db.shopList.findUnique({ where: { shopId_slug: { shopId: shop.id, slug } }, include: listCount })
+    ? await db.shopList.findUnique({ where: { shopId_slug: { shopId: shop.id, slug } } })
     : null;
   if (!list) throw notFound("not_found", `This shop has no list ${JSON.stringify(slug ?? "")}`);
   const offset = offsetCursor(query.cursor);
@@ -289,7 +367,7 @@ export async function shopListProducts(handle: string | undefined, slug: string 
   const more = entries.length > query.limit;
   const shown = more ? entries.slice(0, query.limit) : entries;
   return {
-    list: shopListJson(list),
+    list: shopListJson(list, (await listProductCounts([list.id])).get(list.id) ?? 0),
     products: shown.map((e) => storefrontProductJson(e.product, query)),
     next_cursor: more ? `o${offset + query.limit}` : null,
   };
@@ -327,12 +405,16 @@ export async function followedShops(userId: string, page: PageQuery) {
     orderBy: [{ createdAt: "desc" }, { shopId: "desc" }],
     skip: offset,
     take: page.limit + 1,
-    include: { shop: { include: { _count: { select: { followers: true } } } } },
+    include: { shop: true },
   });
   const more = follows.length > page.limit;
   const shown = more ? follows.slice(0, page.limit) : follows;
+  // Followers of these shops only, by ShopFollow(shopId, …) (a `_count` include would count every shop's).
+  const ids = shown.map((f) => f.shopId);
+  const groups = ids.length ? await db.shopFollow.groupBy({ by: ["shopId"], where: { shopId: { in: ids } }, _count: { _all: true } }) : [];
+  const counts = new Map(groups.map((g) => [g.shopId, g._count._all]));
   return {
-    shops: shown.map((f) => ({ ...storefrontJson(f.shop, f.shop._count.followers), followed_at: f.createdAt.toISOString() })),
+    shops: shown.map((f) => ({ ...storefrontJson(f.shop, counts.get(f.shopId) ?? 0), followed_at: f.createdAt.toISOString() })),
     next_cursor: more ? `o${offset + page.limit}` : null,
   };
 }

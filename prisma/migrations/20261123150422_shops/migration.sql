@@ -94,7 +94,7 @@ CREATE INDEX "Wishlist_sharePublic_id_idx" ON "Wishlist"("sharePublic", "id");
 CREATE INDEX "Product_sourceShopId_id_idx" ON "Product"("sourceShopId", "id");
 
 -- CreateIndex
-CREATE INDEX "Product_sourceShopId_productType_idx" ON "Product"("sourceShopId", "productType");
+CREATE INDEX "Product_sourceShopId_productType_id_idx" ON "Product"("sourceShopId", "productType", "id");
 
 -- CreateIndex
 CREATE INDEX "ListItem_productId_addedAt_idx" ON "ListItem"("productId", "addedAt");
