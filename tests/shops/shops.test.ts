@@ -156,6 +156,29 @@ describe("GET /shops/{handle} and /shops/by-domain/{domain}", () => {
   });
 });
 
+describe("the shop page /shops/{handle} (site)", () => {
+  it("renders a published shop's name, description, featured lists and products; others are 404", async () => {
+    const { shop, handle, partner } = await newShop({ name: "Page <Shop>" });
+    await db.platformShop.update({ where: { id: shop.id }, data: { description: "Hand-made & fair" } });
+    const mug = await newProduct(shop.id, { title: "Stoneware mug" });
+    const pat = await pats.createPersonalAccessToken(partner.id);
+    await api.post(`/partner/shops/${shop.id}/lists`, { token: pat.token, body: { slug: "best", title: "Best sellers", featured: true, product_ids: [mug.id] } });
+    const res = await fetch(`${server.url}/shops/${handle}`);
+    const html = await res.text();
+    expect(res.status, html).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(html).toContain("Page &lt;Shop&gt;");
+    expect(html).toContain("Hand-made &amp; fair");
+    expect(html).toContain("Best sellers");
+    expect(html).toContain("Stoneware mug");
+    expect(html).toContain("€19.99");
+    expect(html).toContain(`<link rel="canonical" href="${server.url}/shops/${handle}"/>`);
+    const hidden = await newShop({ published: false });
+    expect((await fetch(`${server.url}/shops/${hidden.handle}`)).status).toBe(404);
+    expect((await fetch(`${server.url}/shops/no-such-${rand()}`)).status).toBe(404);
+  });
+});
+
 describe("products, categories and search", () => {
   it("lists the shop's products newest first in pages of `limit` (default 24) with a cursor", async () => {
     const { shop, handle } = await newShop();
