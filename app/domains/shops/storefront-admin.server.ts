@@ -10,6 +10,8 @@ import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { freeHandle, handleBase, HANDLE_PATTERN, isReservedHandle } from "./handles.server";
 import { shopListJson, shopPageUrl } from "./storefront.server";
 
+/** Ids are 32-bit integers on PostgreSQL. */
+const MAX_ID = 2_147_483_647;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,58}[a-z0-9])?$/;
 export const MAX_LIST_PRODUCTS = 500;
 
@@ -30,7 +32,7 @@ const listFields = {
   featured: z.boolean().optional(),
   position: z.number().int().min(0).max(1_000_000).optional(),
   /** The list's products in order; each must be a product of this shop. */
-  product_ids: z.array(z.number().int().positive()).max(MAX_LIST_PRODUCTS).optional(),
+  product_ids: z.array(z.number().int().positive().max(MAX_ID)).max(MAX_LIST_PRODUCTS).optional(),
 };
 
 export const listCreateSchema = z.object({ slug: z.string().regex(SLUG, "1-60 lower-case letters, digits and inner hyphens"), ...listFields });
@@ -55,7 +57,7 @@ async function requireOwner(principal: Principal, partnerId: number): Promise<vo
 
 async function ownShop(principal: Principal, shopId: number, write: boolean) {
   const partnerId = partnerOf(principal);
-  const shop = await db.platformShop.findFirst({ where: { id: shopId, partnerId } });
+  const shop = shopId <= MAX_ID ? await db.platformShop.findFirst({ where: { id: shopId, partnerId } }) : null;
   if (!shop) throw notFound("not_found", `No shop ${shopId} of this partner`);
   if (write) await requireOwner(principal, partnerId);
   // Shops from before handles existed get one on first use.
