@@ -58,6 +58,9 @@ describe("install", () => {
     expect(shop.active).toBe(true);
     expect(shop.subscriptionStatus).toBe("trialing");
     expect(shop.trialEndsAt.getTime() - shop.installedAt.getTime()).toBe(14 * 86_400_000);
+    // The storefront page (README "Shops"): a handle from the shop's name, off until the merchant publishes it.
+    expect(shop.handle).toBe("shop-alpha-store");
+    expect(shop.published).toBe(false);
     expect(key.environment).toBe("live");
     expect(key.status).toBe("active");
     expect(key.key).toMatch(/^pk_live_/);
