@@ -27,7 +27,6 @@ export const loader = endpoint({
       codes: { invalid: { handle: "invalid_handle" } },
       response: answer,
       errors: { no_partner: 404, invalid_id: 400, forbidden: 403, handle_taken: 409 },
-      example: { params: { id: "1" }, body: { published: true } },
     },
     ({ partner, params, body }) => updatePartnerShop(partner, parseId(params.id), body),
     LIVE_SESSION,
