@@ -54,6 +54,8 @@ const schema = z
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
     /** Largest accepted request body; larger ones get 413 payload_too_large. */
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+    /** URLs per sitemap file (the sitemap protocol's maximum, 50,000); tests use a small number. */
+    SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(50_000).default(50_000),
 
     /** Secrets: generated on first start and stored in the database when unset. */
     ANON_KEY: z.string().min(16).optional(),

@@ -139,6 +139,26 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/partners/:partnerId/members", "api/roles/members.ts"],
   ["api/v1/partners/:partnerId/members/:userId", "api/roles/member.ts"],
 
+  // Shops: storefront pages, curated lists, follows (SPEC 4.8), and the merchant's control of them
+  // (shops-block)
+  ["api/v1/shops/@me/following", "api/shops/me-following.ts"],
+  ["api/v1/shops/@me/analytics/followers", "api/shops/me-follower-analytics.ts"],
+  ["api/v1/shops/by-domain/:domain", "api/shops/by-domain.ts"],
+  ["api/v1/shops/:handle", "api/shops/shop.ts"],
+  ["api/v1/shops/:handle/lists", "api/shops/lists.ts"],
+  ["api/v1/shops/:handle/featured-lists", "api/shops/featured-lists.ts"],
+  ["api/v1/shops/:handle/lists/:slug/products", "api/shops/list-products.ts"],
+  ["api/v1/shops/:handle/categories", "api/shops/categories.ts"],
+  ["api/v1/shops/:handle/products", "api/shops/products.ts"],
+  ["api/v1/shops/:handle/search", "api/shops/search.ts"],
+  ["api/v1/shops/:handle/trending", "api/shops/trending.ts"],
+  ["api/v1/shops/:handle/analytics/followers", "api/shops/follower-analytics.ts"],
+  ["api/v1/shops/:handle/follow", "api/shops/follow.ts"],
+  ["api/v1/partner/shops", "api/shops/partner-shops.ts"],
+  ["api/v1/partner/shops/:id", "api/shops/partner-shop.ts"],
+  ["api/v1/partner/shops/:id/lists", "api/shops/partner-shop-lists.ts"],
+  ["api/v1/partner/shops/:id/lists/:slug", "api/shops/partner-shop-list.ts"],
+
   // Anything else under /api/v1: JSON 404 not_found
   ["api/v1/*", "api/not-found.ts"],
 ];

@@ -222,6 +222,8 @@ describe("wish shop", () => {
       trial_ends_at: expect.stringMatching(ISO),
       subscription_status: "trialing",
       plan: null,
+      handle: "fresh-store",
+      published: false,
       updated_at: expect.stringMatching(ISO),
     });
     expect(Date.parse(fresh.trial_ends_at) - Date.parse(fresh.installed_at)).toBe(14 * DAY);

@@ -212,14 +212,17 @@ const list: Command[] = [
   },
   {
     name: "shop create",
-    usage: "--partner ID --domain x.myshopify.com [--installed-at ISO] [--subscription trialing|active|cancelled]",
-    options: { partner: str, domain: str, "installed-at": str, subscription: str },
+    usage: "--partner ID --domain x.myshopify.com [--name N] [--handle H] [--published] [--installed-at ISO] [--subscription trialing|active|cancelled]",
+    options: { partner: str, domain: str, name: str, handle: str, published: flag, "installed-at": str, subscription: str },
     async run(values) {
       const { createPlatformShop, shopJson } = await import("~/domains/shops/shops.server");
       const shop = await createPlatformShop(requiredInt(values, "partner"), {
         domain: required(values, "domain"),
         installedAt: optionalDate(values, "installed-at"),
         subscriptionStatus: optionalString(values, "subscription"),
+        name: optionalString(values, "name"),
+        handle: optionalString(values, "handle"),
+        published: values.published === true,
       });
       return shopJson(shop);
     },

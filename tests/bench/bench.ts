@@ -364,7 +364,7 @@ async function main(): Promise<number> {
     server = await startServer(database.url, dir, serverEnv);
     const { url: databaseUrl } = database;
     const appUrl = server.url;
-    const api = new BenchApi(server.baseUrl, await anonKey(databaseUrl, appUrl), (args) => wishCli(databaseUrl, appUrl, args));
+    const api = new BenchApi(server.baseUrl, await anonKey(databaseUrl, appUrl), (args) => wishCli(databaseUrl, appUrl, args), databaseUrl);
     if (database.kind === "sqlite") {
       // The reference reads the app's signing key, which the app creates when it first signs a token.
       await api.anonymousUser();

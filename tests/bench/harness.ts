@@ -181,6 +181,8 @@ export class BenchApi {
     readonly wish: (args: string[]) => Promise<any> = async () => {
       throw new Error("no CLI for this BenchApi");
     },
+    /** The bench server's database, for fixtures no route or CLI command writes (a shop's catalogue). */
+    readonly databaseUrl?: string,
   ) {}
 
   async request<T = any>(method: string, pathname: string, spec: RequestSpec = {}): Promise<T> {
@@ -253,7 +255,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions): Promise
 
   let options: autocannon.Options;
   // Tokens a server mints itself (widget tokens) come from the server measured.
-  const target = new BenchApi(opts.server.baseUrl, api.anonKey, api.wish);
+  const target = new BenchApi(opts.server.baseUrl, api.anonKey, api.wish, api.databaseUrl);
   const fixed = (await scenario.setup?.(api, target)) ?? {};
   const pathname = `${scenario.site ? "" : "/api/v1"}${fixed.path ?? scenario.path}`;
   const base = { url: opts.server.url + pathname, connections, pipelining: 1, duration: opts.durationSeconds };
@@ -354,7 +356,7 @@ export interface PacedResult {
 export async function runPaced(scenario: Scenario, opts: RunOptions & { rate: number }): Promise<PacedResult> {
   if (scenario.chain) throw new Error(`${scenario.name}: chained scenarios have no constant-rate mode`);
   const { api, connections, durationSeconds, rate } = opts;
-  const target = new BenchApi(opts.server.baseUrl, api.anonKey, api.wish);
+  const target = new BenchApi(opts.server.baseUrl, api.anonKey, api.wish, api.databaseUrl);
   const fixed = (await scenario.setup?.(api, target)) ?? {};
   const url = new URL(`${opts.server.url}${scenario.site ? "" : "/api/v1"}${fixed.path ?? scenario.path}`);
   const body = encodeBody(fixed.body);

@@ -1,6 +1,8 @@
 // What `npm run bench` measures. Adding a hot route = adding one entry to
 // SCENARIOS. Every request carries the anon key (`apikey`); a JSON body gets
 // `content-type: application/json`.
+import { randomBytes } from "node:crypto";
+import { sql } from "../support/sql.ts";
 import type { BenchApi } from "./harness.ts";
 
 export interface RequestSpec {
@@ -153,7 +155,42 @@ export const SCENARIOS: Scenario[] = [
       };
     },
   },
+  {
+    name: "shops.products",
+    method: "GET",
+    path: "/shops/{handle}/products (200 products, first page of 24)",
+    setup: async (api) => {
+      const { handle } = await shopWithProducts(api, 200);
+      return { path: `/shops/${handle}/products` };
+    },
+  },
 ];
+
+/**
+ * A published shop with `count` products in its catalogue. Products come from
+ * the shop's platform webhooks in production; here they are written directly.
+ */
+async function shopWithProducts(api: BenchApi, count: number): Promise<{ handle: string }> {
+  if (!api.databaseUrl) throw new Error("shops.products needs the bench database");
+  const partner = await api.wish(["partner", "create", "--name", "Bench storefront", "--email", "bench@shop.example"]);
+  const tag = randomBytes(4).toString("hex");
+  const shop = await api.wish([
+    "shop", "create", "--partner", String(partner.partner_id), "--domain", `bench-${tag}.myshopify.com`,
+    "--name", "Bench storefront", "--handle", `bench-${tag}`, "--published",
+  ]);
+  const rows = Array.from({ length: count }, (_, n) =>
+    `('https://bench-${tag}.example.com/products/p${n}', ${shop.id}, '${n % 4 === 0 ? "Teapots" : "Mugs"}', true, CURRENT_TIMESTAMP)`,
+  );
+  await sql(api.databaseUrl, `INSERT INTO "Product" ("canonicalUrl", "sourceShopId", "productType", "available", "updatedAt") VALUES ${rows.join(", ")}`);
+  await sql(
+    api.databaseUrl,
+    `INSERT INTO "ProductLocalization" ("productId", "market", "title", "description", "imageUrl", "priceMinor", "currency", "updatedAt")
+     SELECT "id", '', 'Bench product ' || "id", 'A product for the benchmark', 'https://bench.example.com/i.jpg', 1000 + "id", 'EUR', CURRENT_TIMESTAMP
+       FROM "Product" WHERE "sourceShopId" = ?`,
+    [shop.id],
+  );
+  return { handle: shop.handle };
+}
 
 /** A Scale partner (never capped, finite limit: the whole metering path runs) and a test key. */
 async function partnerKey(api: BenchApi): Promise<{ key: string }> {

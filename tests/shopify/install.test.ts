@@ -58,6 +58,9 @@ describe("install", () => {
     expect(shop.active).toBe(true);
     expect(shop.subscriptionStatus).toBe("trialing");
     expect(shop.trialEndsAt.getTime() - shop.installedAt.getTime()).toBe(14 * 86_400_000);
+    // The storefront page (README "Shops"): a handle from the shop's name, off until the merchant publishes it.
+    expect(shop.handle).toBe("shop-alpha-store");
+    expect(shop.published).toBe(false);
     expect(key.environment).toBe("live");
     expect(key.status).toBe("active");
     expect(key.key).toMatch(/^pk_live_/);
@@ -113,7 +116,8 @@ describe("install", () => {
     const shop = first.shops[0]!;
     const key = first.keys[0]!;
     // What the app/uninstalled webhook leaves behind: inactive shop, revoked key, no sessions.
-    await db.platformShop.update({ where: { id: shop.id }, data: { active: false, uninstalledAt: new Date() } });
+    // (and a shop from before storefront handles: it gets one on the reinstall).
+    await db.platformShop.update({ where: { id: shop.id }, data: { active: false, uninstalledAt: new Date(), handle: null } });
     await db.apiKey.update({ where: { id: key.id }, data: { status: "revoked", revokedAt: new Date() } });
     await db.session.deleteMany({ where: { shop: fake.domain } });
     // The merchant moved the store to a new primary domain meanwhile.
@@ -130,6 +134,7 @@ describe("install", () => {
     const reactivated = again.shops[0]!;
     expect(reactivated.active).toBe(true);
     expect(reactivated.uninstalledAt).toBeNull();
+    expect(reactivated.handle).toBe("shop-delta-store");
     // No second trial on reinstall.
     expect(reactivated.trialEndsAt.getTime()).toBe(shop.trialEndsAt.getTime());
     const reKey = again.keys[0]!;

@@ -18,6 +18,7 @@ import { getPlan } from "~/domains/metering/plans";
 import { adminQuery, AdminApiError, type AdminGraphql } from "./admin-graphql.server";
 import { SHOP_METAFIELD_KEYS, SHOP_METAFIELD_NAMESPACE } from "./metafields";
 import { normalizeShopDomain, trialEndsAt } from "./shops.server";
+import { freeHandle, handleBase } from "./handles.server";
 
 type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
@@ -100,15 +101,23 @@ async function ensureRecords(domain: string, info: ShopInfo, now: Date) {
         data: { name: info.name || domain, email: (info.email || `owner@${domain}`).toLowerCase(), plan: "free" },
       });
       // Unique on domain: the loser of a concurrent install fails here, rolls back its partner and retries.
+      // The storefront page gets a handle now and stays unpublished until the merchant publishes it
+      // (a handle taken concurrently fails the unique index, and the run retries).
+      const handle = await freeHandle(handleBase({ name: info.name, domain }), tx);
       shop = await tx.platformShop.create({
-        data: { partnerId: partner.id, domain, name: info.name, installedAt: now, trialEndsAt: trialEndsAt(now), subscriptionStatus: "trialing" },
+        data: { partnerId: partner.id, domain, name: info.name, handle, installedAt: now, trialEndsAt: trialEndsAt(now), subscriptionStatus: "trialing" },
       });
     } else {
       // A reinstall keeps the partner, the original trial end (no second trial) and the subscription
       // state; this update also locks the row, so concurrent runs take turns below.
       shop = await tx.platformShop.update({
         where: { id: existing.id },
-        data: { active: true, uninstalledAt: null, name: info.name },
+        data: {
+          active: true,
+          uninstalledAt: null,
+          name: info.name,
+          ...(existing.handle ? {} : { handle: await freeHandle(handleBase({ name: info.name, domain }), tx) }),
+        },
       });
     }
 
