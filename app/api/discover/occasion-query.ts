@@ -1,0 +1,10 @@
+import { z } from "zod";
+import { marketParam } from "./schemas";
+
+const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+
+export const occasionQuery = z.object({
+  date: z.string().refine(isDay, "must be a date YYYY-MM-DD").optional().describe("Reference day (default: today, UTC)"),
+  market: marketParam,
+  lang: z.enum(["de", "en"]).optional(),
+});
