@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { marketParam } from "./schemas";
 
-const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+function isDay(v: string): boolean {
+  const t = Date.parse(`${v}T00:00:00Z`);
+  return /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(t) && new Date(t).toISOString().startsWith(v);
+}
 
 export const occasionQuery = z.object({
   date: z.string().refine(isDay, "must be a date YYYY-MM-DD").optional().describe("Reference day (default: today, UTC)"),
