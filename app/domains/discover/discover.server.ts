@@ -6,6 +6,7 @@
 // catalogue facts are shown: never a private list, an e-mail address, or a
 // shopper's manual product.
 import { db } from "~/db.server";
+import { all, exec, statement } from "~/db/sql.server";
 import { safeImageUrl } from "~/lib/api/schemas";
 import { occasionTitle } from "~/domains/lists/serialize";
 import { cached } from "./cache.server";
@@ -32,21 +33,28 @@ export interface TrendingQuery {
   limit: number;
 }
 
+// The window's saves by a range of ListItem(addedAt, productId); each product
+// and its localization in the market by primary key. MATERIALIZED keeps the
+// planner on the window's range (on small tables SQLite would rather walk the
+// productId index to skip the GROUP BY sort: the whole table); the product
+// is looked up per counted row (a join could be planned as a merge over the
+// whole Product index).
+const TRENDING = statement<{ productId: number; saves: number }>(
+  "discover_trending",
+  `WITH "recent" AS MATERIALIZED (SELECT "productId" FROM "ListItem" WHERE "addedAt" >= $1),
+   "counted" AS MATERIALIZED (SELECT "productId", COUNT(*) AS "saves" FROM "recent" GROUP BY "productId")
+   SELECT "productId", "saves" FROM "counted"
+   WHERE (SELECT p."isManual" FROM "Product" p WHERE p."id" = "counted"."productId") = false
+     AND ($2 = '' OR EXISTS (SELECT 1 FROM "ProductLocalization" l WHERE l."productId" = "counted"."productId" AND l."market" = $2))
+   ORDER BY "saves" DESC, "productId" DESC LIMIT $3`,
+);
+
 /** The most saved products of the last `days` days (in `market`: products the catalogue holds for it). */
 export async function trending({ days, market, limit }: TrendingQuery) {
   const ranking = await cached(`trending:${days}:${market ?? ""}`, async () => {
     const computedAt = new Date();
-    const rows = await db.listItem.groupBy({
-      by: ["productId"],
-      where: {
-        addedAt: { gte: since(days) },
-        product: { isManual: false, ...(market ? { localizations: { some: { market } } } : {}) },
-      },
-      _count: { _all: true },
-      orderBy: [{ _count: { productId: "desc" } }, { productId: "desc" }],
-      take: RANKED,
-    });
-    const saves = new Map(rows.map((r) => [r.productId, r._count._all]));
+    const rows = await exec(all(TRENDING, since(days), market ?? "", RANKED));
+    const saves = new Map(rows.map((r) => [r.productId, r.saves]));
     const cards = await productCards(rows.map((r) => r.productId), market);
     return { computedAt: computedAt.toISOString(), products: cards.map((c) => ({ ...c, saves: saves.get(c.id) ?? 0 })) };
   });
@@ -64,11 +72,20 @@ const listSelect = {
   occasionSlug: true,
   updatedAt: true,
   owner: { select: { username: true, avatarUrl: true } },
-  _count: { select: { items: true } },
 };
 
 type ListRow = Awaited<ReturnType<typeof loadLists>>[number];
-const loadLists = (ids: number[]) => db.wishlist.findMany({ where: { id: { in: ids }, sharePublic: true }, select: listSelect });
+
+/** Public lists by id with their item counts (counted for these lists only: a `_count` include would group every list's items). */
+async function loadLists(ids: number[]) {
+  if (ids.length === 0) return [];
+  const [lists, counts] = await Promise.all([
+    db.wishlist.findMany({ where: { id: { in: ids }, sharePublic: true }, select: listSelect }),
+    db.listItem.groupBy({ by: ["wishlistId"], where: { wishlistId: { in: ids } }, _count: { _all: true } }),
+  ]);
+  const count = new Map(counts.map((c) => [c.wishlistId, c._count._all]));
+  return lists.map((l) => ({ ...l, itemCount: count.get(l.id) ?? 0 }));
+}
 
 async function occasionsBySlug() {
   return new Map((await db.occasion.findMany()).map((o) => [o.slug, o]));
@@ -85,7 +102,7 @@ function publicListCard(list: ListRow, occasions: Map<string, OccasionRow>, lang
     image_path: list.imagePath,
     occasion_slug: list.occasionSlug,
     occasion_title: occasionTitle(occasions.get(list.occasionSlug) ?? null, { lang }),
-    productCount: list._count.items,
+    productCount: list.itemCount,
     owner_username: list.owner.username,
     owner_avatar: safeImageUrl(list.owner.avatarUrl),
     updated_at: list.updatedAt.toISOString(),
@@ -99,22 +116,26 @@ export interface CuratedQuery {
   limit: number;
 }
 
+// The window's saves (ListItem(addedAt, …) range), their lists by primary key.
+const CURATED = statement<{ wishlistId: number; saves: number }>(
+  "discover_curated_lists",
+  `WITH "recent" AS MATERIALIZED (SELECT "wishlistId" FROM "ListItem" WHERE "addedAt" >= $1)
+   SELECT "recent"."wishlistId", COUNT(*) AS "saves"
+   FROM "recent" JOIN "Wishlist" w ON w."id" = "recent"."wishlistId"
+   WHERE w."sharePublic" = true AND ($2 = '' OR w."occasionSlug" = $2)
+   GROUP BY "recent"."wishlistId" ORDER BY "saves" DESC, "recent"."wishlistId" DESC LIMIT $3`,
+);
+
 /** Public lists with the most saves in the last `days` days (optionally of one occasion). */
 export async function curatedLists({ days, occasion, lang, limit }: CuratedQuery) {
   const ranking = await cached(`curated:${days}:${occasion ?? ""}:${lang ?? ""}`, async () => {
     const computedAt = new Date();
-    const rows = await db.listItem.groupBy({
-      by: ["wishlistId"],
-      where: { addedAt: { gte: since(days) }, wishlist: { sharePublic: true, ...(occasion ? { occasionSlug: occasion } : {}) } },
-      _count: { _all: true },
-      orderBy: [{ _count: { wishlistId: "desc" } }, { wishlistId: "desc" }],
-      take: RANKED,
-    });
+    const rows = await exec(all(CURATED, since(days), occasion ?? "", RANKED));
     const [lists, occasions] = await Promise.all([loadLists(rows.map((r) => r.wishlistId)), occasionsBySlug()]);
     const byId = new Map(lists.map((l) => [l.id, l]));
     const cards = rows.flatMap((r) => {
       const list = byId.get(r.wishlistId);
-      return list ? [{ ...publicListCard(list, occasions, lang), recent_saves: r._count._all }] : [];
+      return list ? [{ ...publicListCard(list, occasions, lang), recent_saves: r.saves }] : [];
     });
     return { computedAt: computedAt.toISOString(), lists: cards };
   });
@@ -161,6 +182,15 @@ export interface SeasonalQuery extends OccasionQuery {
   limit: number;
 }
 
+// The public lists of an occasion by Wishlist(occasionSlug, sharePublic), their items by list.
+const OCCASION_PRODUCTS = statement<{ productId: number; saves: number }>(
+  "discover_occasion_products",
+  `SELECT i."productId", COUNT(*) AS "saves"
+   FROM "Wishlist" w JOIN "ListItem" i ON i."wishlistId" = w."id" JOIN "Product" p ON p."id" = i."productId"
+   WHERE w."occasionSlug" = $1 AND w."sharePublic" = true AND p."isManual" = false
+   GROUP BY i."productId" ORDER BY "saves" DESC, i."productId" DESC LIMIT $2`,
+);
+
 /**
  * The dated occasions of the next `days` days, soonest first, each with its
  * most saved products and its most recently updated public lists.
@@ -176,13 +206,7 @@ export async function seasonal({ date, market, lang, days, limit }: SeasonalQuer
     const occasions = await Promise.all(
       upcoming.map(async ({ o, next }) => {
         const [products, lists] = await Promise.all([
-          db.listItem.groupBy({
-            by: ["productId"],
-            where: { wishlist: { occasionSlug: o.slug, sharePublic: true }, product: { isManual: false } },
-            _count: { _all: true },
-            orderBy: [{ _count: { productId: "desc" } }, { productId: "desc" }],
-            take: limit,
-          }),
+          exec(all(OCCASION_PRODUCTS, o.slug, limit)),
           db.wishlist.findMany({
             where: { occasionSlug: o.slug, sharePublic: true, items: { some: {} } },
             orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
@@ -190,7 +214,7 @@ export async function seasonal({ date, market, lang, days, limit }: SeasonalQuer
             select: { id: true },
           }),
         ]);
-        const saves = new Map(products.map((p) => [p.productId, p._count._all]));
+        const saves = new Map(products.map((p) => [p.productId, p.saves]));
         const cards = await productCards(products.map((p) => p.productId), market);
         const occasionMap = new Map([[o.slug, o]]);
         const listRows = await loadLists(lists.map((l) => l.id));
