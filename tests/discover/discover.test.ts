@@ -481,3 +481,50 @@ describe("the ranking cache", () => {
     }
   });
 });
+
+describe("answers match the documented response schemas", () => {
+  it("every route's success body parses with its route's `response` schema", async () => {
+    await provisioner(server); // points this worker's app modules at the server's database
+    const market = uniqueMarket();
+    const domain = `schema-${rnd()}.example`;
+    const p = await savedProduct(2, market, "Schema lamp", `https://${domain}/p/1`);
+    await db(`UPDATE "Product" SET "sourceDomain" = ?, "productType" = 'Lamps', "tags" = ? WHERE "id" = ?`, [domain, '["a"]', p.productId]);
+    await db(`INSERT INTO "PricePoint" ("productId", "market", "priceMinor", "currency", "recordedAt") VALUES (?, ?, 100, 'EUR', ?)`, [
+      p.productId,
+      market,
+      ts(new Date()),
+    ]);
+    const owner = await api.anonymousUser();
+    const list = await newList(owner, { share_public: true, occasion_slug: "christmas" });
+    await save(owner, list.dbId, p.url);
+    const cases: Array<[load: () => Promise<unknown>, path: string]> = [
+      [() => import("../../app/api/discover/trending.ts"), `/discover/trending?market=${market}`],
+      [() => import("../../app/api/discover/search.ts"), `/discover/search?q=schema`],
+      [() => import("../../app/api/discover/shops.ts"), `/discover/shops`],
+      [() => import("../../app/api/discover/partners.ts"), `/discover/partners`],
+      [() => import("../../app/api/discover/curated-lists.ts"), `/discover/curated-lists`],
+      [() => import("../../app/api/discover/seasonal.ts"), `/discover/seasonal?date=2026-12-01&days=30`],
+      [() => import("../../app/api/discover/occasions.ts"), `/discover/occasions`],
+      [() => import("../../app/api/discover/product.ts"), `/discover/products/${p.productId}`],
+      [() => import("../../app/api/discover/price-history.ts"), `/discover/products/${p.productId}/price-history`],
+      [() => import("../../app/api/stores/stores.ts"), `/stores`],
+      [() => import("../../app/api/stores/categories.ts"), `/stores/categories`],
+      [() => import("../../app/api/stores/store.ts"), `/stores/${domain}`],
+      [() => import("../../app/api/stores/store-products.ts"), `/stores/${domain}/products`],
+      [() => import("../../app/api/products/product.ts"), `/products/${p.productId}`],
+      [() => import("../../app/api/products/search.ts"), `/products/search?q=schema`],
+    ];
+    for (const [load, path] of cases) {
+      const { loader } = (await load()) as {
+        loader: { routes: { GET: { schemas: { response: { safeParse: (v: unknown) => { success: boolean; error?: unknown } } } } } };
+      };
+      const res = await api.get(path);
+      expect(res.status, path).toBe(200);
+      const parsed = loader.routes.GET.schemas.response.safeParse(res.body);
+      expect(parsed.success, `${path}: ${JSON.stringify(parsed.error)}`).toBe(true);
+    }
+    // Non-empty answers, so the item schemas were exercised too.
+    expect((await api.get(`/discover/curated-lists`)).body.lists.length).toBeGreaterThan(0);
+    expect((await api.get(`/discover/seasonal?date=2026-12-01&days=30`)).body.occasions[1].products.length).toBeGreaterThan(0);
+  });
+});

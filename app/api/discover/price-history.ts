@@ -36,7 +36,6 @@ export const loader = endpoint({
         ),
       }),
       errors: { invalid_product_id: 400, product_not_found: 404 },
-      example: { params: { productId: "1" } },
     },
     ({ params, query }) => priceHistory(params.productId, { ...query, market: marketOf(query) }),
   ),

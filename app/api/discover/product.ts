@@ -10,7 +10,6 @@ export const productRoute = route(
     query: productQuery,
     response: productDetailResponse,
     errors: { invalid_product_id: 400, product_not_found: 404 },
-    example: { params: { productId: "1" } },
   },
   ({ params, query }) => productDetail(params.productId, marketOf(query)),
 );

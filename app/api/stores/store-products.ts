@@ -13,7 +13,6 @@ export const loader = endpoint({
       query: z.object({ category: categoryParam, market: marketParam, limit: limitParam(100, 20), offset: offsetParam }),
       response: z.object({ domain: z.string(), category: z.string().nullable(), products: z.array(productCard), ...pageFields }),
       errors: { not_found: 404 },
-      example: { params: { domain: "shop.example.com" } },
     },
     ({ params, query }) =>
       storeProducts(params.domain, { ...query, category: query.category?.trim() || undefined, market: marketOf(query) }),

@@ -19,7 +19,6 @@ export const loader = endpoint({
         }),
       }),
       errors: { not_found: 404 },
-      example: { params: { domain: "shop.example.com" } },
     },
     ({ params }) => storeDetail(params.domain),
   ),
