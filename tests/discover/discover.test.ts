@@ -459,26 +459,43 @@ describe("the ranking cache", () => {
       const user = await client.anonymousUser();
       const list = await client.post("/hosted/me/lists", { token: user.accessToken, body: { name: "L" } });
       const market = uniqueMarket();
+      const saveLocalized = async () => {
+        const saved = await client.post("/hosted/save", {
+          token: user.accessToken,
+          body: { wishlistId: list.body.list.db_id, product: { url: `https://shop-${rnd()}.example/p`, title: "x" } },
+        });
+        const now = new Date().toISOString();
+        await sql(cachedServer.databaseUrl, `INSERT INTO "ProductLocalization" ("productId", "market", "title", "description", "updatedAt") VALUES (?, ?, 'Cached', '', ?)`, [
+          saved.body.product_id,
+          market,
+          cachedServer.databaseUrl.startsWith("file:") ? now.replace("Z", "+00:00") : now.replace("Z", ""),
+        ]);
+        return saved.body.product_id as number;
+      };
+      const a = await saveLocalized();
       const first = await client.get(`/discover/trending?market=${market}`);
-      expect(first.body.products).toEqual([]);
-      const saved = await client.post("/hosted/save", {
-        token: user.accessToken,
-        body: { wishlistId: list.body.list.db_id, product: { url: `https://shop-${rnd()}.example/p`, title: "x" } },
-      });
-      await sql(cachedServer.databaseUrl, `INSERT INTO "ProductLocalization" ("productId", "market", "title", "description", "updatedAt") VALUES (?, ?, 'Cached', '', ?)`, [
-        saved.body.product_id,
-        market,
-        cachedServer.databaseUrl.startsWith("file:") ? new Date().toISOString().replace("Z", "+00:00") : new Date().toISOString().replace("Z", ""),
-      ]);
+      expect(first.body.products.map((p: { id: number }) => p.id)).toEqual([a]);
+      const b = await saveLocalized();
       const again = await client.get(`/discover/trending?market=${market}`);
-      expect(again.body.products).toEqual([]);
+      expect(again.body.products.map((p: { id: number }) => p.id)).toEqual([a]);
       expect(again.body.computed_at).toBe(first.body.computed_at);
       // Another window is another key: computed now.
       const wider = await client.get(`/discover/trending?market=${market}&days=8`);
-      expect(wider.body.products.map((p: { id: number }) => p.id)).toEqual([saved.body.product_id]);
+      expect(wider.body.products.map((p: { id: number }) => p.id).sort()).toEqual([a, b].sort());
     } finally {
       await cachedServer.stop();
     }
+  });
+});
+
+describe("made-up filters", () => {
+  it("an unknown market, occasion or category gives an empty answer (no ranking computed for it)", async () => {
+    const trending = await api.get(`/discover/trending?market=${uniqueMarket()}`);
+    expect([trending.status, trending.body.products]).toEqual([200, []]);
+    const curated = await api.get(`/discover/curated-lists?occasion=no-such-occasion`);
+    expect([curated.status, curated.body.lists]).toEqual([200, []]);
+    const stores = await api.get(`/stores?category=${rnd()}`);
+    expect([stores.status, stores.body.stores]).toEqual([200, []]);
   });
 });
 

@@ -49,8 +49,18 @@ const TRENDING = statement<{ productId: number; saves: number }>(
    ORDER BY "saves" DESC, "productId" DESC LIMIT $3`,
 );
 
+const MARKETS = statement<{ market: string }>("discover_markets", `SELECT DISTINCT "market" FROM "ProductLocalization"`);
+
+/** The markets the catalogue holds localizations for (cached like the rankings). */
+const knownMarkets = () => cached("markets", async () => new Set((await exec(all(MARKETS))).map((r) => r.market)));
+
 /** The most saved products of the last `days` days (in `market`: products the catalogue holds for it). */
 export async function trending({ days, market, limit }: TrendingQuery) {
+  // A market the catalogue does not hold has no products: answered without a
+  // computation, so made-up markets cannot fill the cache or force window reads.
+  if (market && !(await knownMarkets()).has(market)) {
+    return { days, market, computed_at: new Date().toISOString(), products: [] };
+  }
   const ranking = await cached(`trending:${days}:${market ?? ""}`, async () => {
     const computedAt = new Date();
     const rows = await exec(all(TRENDING, since(days), market ?? "", RANKED));
@@ -87,9 +97,7 @@ async function loadLists(ids: number[]) {
   return lists.map((l) => ({ ...l, itemCount: count.get(l.id) ?? 0 }));
 }
 
-async function occasionsBySlug() {
-  return new Map((await db.occasion.findMany()).map((o) => [o.slug, o]));
-}
+const occasionsBySlug = () => cached("occasions", async () => new Map((await db.occasion.findMany()).map((o) => [o.slug, o])));
 
 type OccasionRow = Awaited<ReturnType<typeof db.occasion.findMany>>[number];
 
@@ -128,6 +136,10 @@ const CURATED = statement<{ wishlistId: number; saves: number }>(
 
 /** Public lists with the most saves in the last `days` days (optionally of one occasion). */
 export async function curatedLists({ days, occasion, lang, limit }: CuratedQuery) {
+  // An unknown occasion has no lists: answered without a computation (bounded cache keys).
+  if (occasion && !(await occasionsBySlug()).has(occasion)) {
+    return { days, occasion, computed_at: new Date().toISOString(), lists: [] };
+  }
   const ranking = await cached(`curated:${days}:${occasion ?? ""}:${lang ?? ""}`, async () => {
     const computedAt = new Date();
     const rows = await exec(all(CURATED, since(days), occasion ?? "", RANKED));

@@ -4,6 +4,7 @@
 // Product(sourceDomain, productType) index; manual products have no domain.
 import { db } from "~/db.server";
 import { notFound } from "~/lib/api/errors";
+import { cached } from "./cache.server";
 import { productCards } from "./catalogue.server";
 import type { Page } from "./discover.server";
 
@@ -37,8 +38,19 @@ export interface StoresQuery extends Page {
   category?: string;
 }
 
-/** Stores with their product counts (in `category` when given), most products first. */
+/**
+ * Stores with their product counts (in `category` when given), most products
+ * first. An aggregate over the whole domain index: cached like the rankings;
+ * an unknown category is answered without one (bounded cache keys).
+ */
 export async function listStores({ category, limit, offset }: StoresQuery) {
+  if (category && !(await storeCategories()).categories.some((c) => c.category === category)) {
+    return { stores: [], category, limit, offset, has_more: false };
+  }
+  return cached(`stores:${category ?? ""}:${limit}:${offset}`, () => storesPage({ category, limit, offset }));
+}
+
+async function storesPage({ category, limit, offset }: StoresQuery) {
   const rows = await db.product.groupBy({
     by: ["sourceDomain"],
     where: { ...catalogue, ...(category ? { productType: category } : {}) },
@@ -58,8 +70,10 @@ export async function listStores({ category, limit, offset }: StoresQuery) {
   };
 }
 
-/** Categories (product types) across stores, with product and store counts. */
-export async function storeCategories() {
+/** Categories (product types) across stores, with product and store counts (an aggregate of the whole catalogue: cached). */
+export const storeCategories = () => cached("store-categories", categoriesOfStores);
+
+async function categoriesOfStores() {
   const rows = await db.product.groupBy({
     by: ["productType", "sourceDomain"],
     where: { ...catalogue, productType: { not: null } },
