@@ -114,6 +114,8 @@ const schema = z
     TRUSTED_PROXIES: trustedProxies,
     /** How often each instance asks the database for revoked keys and sign-in sessions. */
     REVOCATION_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
+    /** How long a discover ranking (trending, curated lists, seasonal) is kept in memory per process; 0 = computed per request. */
+    DISCOVER_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
     /**
      * How long an instance keeps a public key's configuration (allow-list,
      * partner plan, shops, basket) before reading it again: the bound for

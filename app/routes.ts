@@ -159,6 +159,24 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/partner/shops/:id/lists", "api/shops/partner-shop-lists.ts"],
   ["api/v1/partner/shops/:id/lists/:slug", "api/shops/partner-shop-list.ts"],
 
+  // Discover, stores and the retailer catalogue (SPEC 4.8)
+  // (discover-block)
+  ["api/v1/discover/trending", "api/discover/trending.ts"],
+  ["api/v1/discover/search", "api/discover/search.ts"],
+  ["api/v1/discover/shops", "api/discover/shops.ts"],
+  ["api/v1/discover/partners", "api/discover/partners.ts"],
+  ["api/v1/discover/curated-lists", "api/discover/curated-lists.ts"],
+  ["api/v1/discover/seasonal", "api/discover/seasonal.ts"],
+  ["api/v1/discover/occasions", "api/discover/occasions.ts"],
+  ["api/v1/discover/products/:productId", "api/discover/product.ts"],
+  ["api/v1/discover/products/:productId/price-history", "api/discover/price-history.ts"],
+  ["api/v1/stores", "api/stores/stores.ts"],
+  ["api/v1/stores/categories", "api/stores/categories.ts"],
+  ["api/v1/stores/:domain", "api/stores/store.ts"],
+  ["api/v1/stores/:domain/products", "api/stores/store-products.ts"],
+  ["api/v1/products/search", "api/products/search.ts"],
+  ["api/v1/products/:productId", "api/products/product.ts"],
+
   // Anything else under /api/v1: JSON 404 not_found
   ["api/v1/*", "api/not-found.ts"],
 ];

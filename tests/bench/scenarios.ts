@@ -162,6 +162,16 @@ export const SCENARIOS: Scenario[] = [
     setup: async (api) => {
       const { handle } = await shopWithProducts(api, 200);
       return { path: `/shops/${handle}/products` };
+      },
+    },
+    {
+    name: "discover.trending",
+    method: "GET",
+    path: "/discover/trending?days=7&limit=20 (ranking of the week's saves, cached per instance)",
+    setup: async (api) => {
+      // Saves in the window: lists of 50, 30 and 10 products, so the ranking has 3, 2 and 1 saves.
+      for (const count of [50, 30, 10]) await listWithProducts(api, count, false);
+      return { path: "/discover/trending?days=7&limit=20" };
     },
   },
 ];

@@ -1,0 +1,18 @@
+import { endpoint, route } from "~/api/endpoint.server";
+import { searchProducts } from "~/domains/discover/catalogue.server";
+import { marketOf, searchQuery, searchResponse } from "./schemas";
+
+export const loader = endpoint({
+  GET: route(
+    "none",
+    {
+      summary: "Search the catalogue's product titles (paginated)",
+      query: searchQuery,
+      codes: { missing: { q: "missing_params" } },
+      response: searchResponse,
+      example: { query: { q: "mug" } },
+    },
+    ({ query }) => searchProducts({ ...query, market: marketOf(query) }),
+  ),
+});
+export const action = loader;
