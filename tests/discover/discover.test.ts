@@ -369,24 +369,37 @@ describe("lists, occasions and seasonal", () => {
 });
 
 describe("shops and partners", () => {
-  it("active shops and partners with an active shop, without e-mail addresses", async () => {
+  it("published shops and partners with an active shop, without e-mail addresses", async () => {
     const provision = await provisioner(server);
     const active = await provision.partner();
     const inactive = await provision.partner();
     const shop = await provision.shop(active.id, { domain: `act-${rnd()}.myshopify.com` });
     const gone = await provision.shop(inactive.id, { domain: `gone-${rnd()}.myshopify.com` });
     await db(`UPDATE "PlatformShop" SET "active" = ? WHERE "id" = ?`, [sqlite() ? 0 : false, gone.id]);
-    await db(`UPDATE "PlatformShop" SET "name" = 'Active Shop', "primaryDomain" = 'www.active-shop.example' WHERE "id" = ?`, [shop.id]);
+    const unpublished = await provision.shop(active.id, { domain: `unpub-${rnd()}.myshopify.com` });
+    const handle = `active-shop-${rnd()}`;
+    await db(`UPDATE "PlatformShop" SET "name" = 'Active Shop', "primaryDomain" = 'www.active-shop.example', "handle" = ?, "published" = ? WHERE "id" = ?`, [
+      handle,
+      sqlite() ? 1 : true,
+      shop.id,
+    ]);
 
     const shops = await api.get(`/discover/shops?limit=100`);
     expect(shops.status).toBe(200);
-    expect(shops.body.shops).toContainEqual({ name: "Active Shop", domain: "www.active-shop.example", url: "https://www.active-shop.example" });
+    expect(shops.body.shops).toContainEqual({
+      handle,
+      name: "Active Shop",
+      domain: "www.active-shop.example",
+      url: "https://www.active-shop.example",
+      page_url: `${server.url}/shops/${handle}`,
+    });
     expect(shops.text).not.toContain(gone.domain);
+    expect(shops.text).not.toContain(unpublished.domain);
     expect(shops.text).not.toContain("@");
 
     const partners = await api.get(`/discover/partners?limit=100`);
     expect(partners.status).toBe(200);
-    expect(partners.body.partners).toContainEqual({ id: active.id, name: active.name, shop_count: 1 });
+    expect(partners.body.partners).toContainEqual({ id: active.id, name: active.name, shop_count: 2 });
     expect(partners.body.partners.map((p: { id: number }) => p.id)).not.toContain(inactive.id);
     expect(partners.text).not.toContain("@");
 

@@ -7,10 +7,18 @@ export const loader = endpoint({
   GET: route(
     "none",
     {
-      summary: "Merchant shops with the app installed (paginated)",
+      summary: "Published shop pages of installed shops (paginated)",
       query: pageQuery,
       response: z.object({
-        shops: z.array(z.object({ name: z.string(), domain: z.string().describe("The shop's public domain"), url: z.string() })),
+        shops: z.array(
+          z.object({
+            handle: z.string(),
+            name: z.string(),
+            domain: z.string().describe("The shop's public domain"),
+            url: z.string().describe("The shop's own site"),
+            page_url: z.string().describe("The shop's page on this service (/shops/{handle})"),
+          }),
+        ),
         ...pageFields,
       }),
       example: { query: { limit: "20" } },

@@ -6,6 +6,7 @@
 // catalogue facts are shown: never a private list, an e-mail address, or a
 // shopper's manual product.
 import { db } from "~/db.server";
+import { appOrigin } from "~/env.server";
 import { all, exec, statement } from "~/db/sql.server";
 import { safeImageUrl } from "~/lib/api/schemas";
 import { occasionTitle } from "~/domains/lists/serialize";
@@ -251,19 +252,22 @@ export async function seasonal({ date, market, lang, days, limit }: SeasonalQuer
 // ---------------------------------------------------------------- shops, partners
 
 /** Merchant shops with the app installed. */
+/** Published shop pages (SPEC 4.8 Shops) of installed shops, oldest first. */
 export async function discoverShops({ limit, offset }: Page) {
   const rows = await db.platformShop.findMany({
-    where: { active: true },
+    where: { active: true, published: true, handle: { not: null } },
     orderBy: { id: "asc" },
     skip: offset,
     take: limit + 1,
-    select: { name: true, domain: true, primaryDomain: true },
+    select: { handle: true, name: true, domain: true, primaryDomain: true },
   });
   return {
     shops: rows.slice(0, limit).map((s) => ({
+      handle: s.handle!,
       name: s.name ?? s.primaryDomain ?? s.domain,
       domain: s.primaryDomain ?? s.domain,
       url: `https://${s.primaryDomain ?? s.domain}`,
+      page_url: `${appOrigin}/shops/${encodeURIComponent(s.handle!)}`,
     })),
     limit,
     offset,
