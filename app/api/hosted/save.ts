@@ -1,13 +1,13 @@
 import { endpoint, route } from "~/api/endpoint.server";
 import { saveProduct } from "~/domains/products/save.server";
-import { saveErrors, saveResultSchema } from "~/domains/products/schemas";
+import { saveErrors, saveRequestBody, saveRequestCodes, saveResultSchema } from "~/domains/products/schemas";
 
 const hosted = { kind: "hosted", partnerId: null, shopId: null, domain: null, widgetOrigin: null } as const;
 
 export const loader = endpoint({
   POST: route(
     "user",
-    { summary: "Save a product into one of the user's lists (SaveRequest)", response: saveResultSchema, errors: saveErrors },
+    { summary: "Save a product into one of the user's lists (SaveRequest)", body: saveRequestBody, codes: saveRequestCodes, response: saveResultSchema, errors: saveErrors },
     ({ user, body }) => saveProduct(user.userId, body, hosted),
   ),
 });

@@ -1,15 +1,16 @@
 import { endpoint, json, route } from "~/api/endpoint.server";
 import { pollState } from "~/domains/widget/signin-bridge.server";
-import { oauthPollSchema } from "~/domains/widget/schemas";
+import { oauthPollBody, oauthPollCodes, oauthPollSchema } from "~/domains/widget/schemas";
 
 export const loader = endpoint({
   POST: route(
     "none",
     {
       summary: "Sign-in bridge: pending, or the stored session (read once)",
-      description: "Body `{state}`.",
+      body: oauthPollBody,
+      codes: oauthPollCodes,
       response: oauthPollSchema,
-      errors: { missing_state: 400, invalid_or_expired_state: 400, internal_error: 500 },
+      errors: { invalid_or_expired_state: 400, internal_error: 500 },
     },
     async ({ body }) => json(await pollState(body), { headers: { "Cache-Control": "no-store" } }),
   ),

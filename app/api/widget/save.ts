@@ -1,12 +1,12 @@
 import { endpoint, route } from "~/api/endpoint.server";
 import { saveProduct } from "~/domains/products/save.server";
-import { saveErrors, saveResultSchema } from "~/domains/products/schemas";
+import { saveErrors, saveRequestBody, saveRequestCodes, saveResultSchema } from "~/domains/products/schemas";
 import { originHost } from "~/domains/widget/origin";
 
 export const loader = endpoint({
   POST: route(
     "widget+user",
-    { summary: "Save a product from the partner's page into one of the user's lists (SaveRequest)", response: saveResultSchema, errors: saveErrors },
+    { summary: "Save a product from the partner's page into one of the user's lists (SaveRequest)", body: saveRequestBody, codes: saveRequestCodes, response: saveResultSchema, errors: saveErrors },
     ({ user, widget, body }) =>
       saveProduct(user.userId, body, {
         kind: "widget",

@@ -1,15 +1,16 @@
 import { endpoint, json, route } from "~/api/endpoint.server";
 import { restoreSession } from "~/domains/widget/session-store.server";
-import { sessionRestoreSchema } from "~/domains/widget/schemas";
+import { sessionRestoreBody, sessionRestoreCodes, sessionRestoreSchema } from "~/domains/widget/schemas";
 
 export const loader = endpoint({
   POST: route(
     "widget",
     {
       summary: "The stored session of the widget session id, refreshed (null when none)",
-      description: "Body `{sid}`.",
+      body: sessionRestoreBody,
+      codes: sessionRestoreCodes,
       response: sessionRestoreSchema,
-      errors: { missing_sid: 400, internal_error: 500 },
+      errors: { internal_error: 500 },
     },
     async ({ widget, body }) => json(await restoreSession(widget, body), { headers: { "Cache-Control": "no-store" } }),
   ),
