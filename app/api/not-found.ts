@@ -2,9 +2,13 @@
 import { endpoint, route } from "~/api/endpoint.server";
 import { notFound } from "~/lib/api/errors";
 
-const missing = route("none", ({ url }) => {
-  throw notFound("not_found", `No route for ${url.pathname}`);
-});
+const missing = route(
+  "none",
+  { summary: "Any path no route claims: 404 not_found", tag: "errors" },
+  ({ url }) => {
+    throw notFound("not_found", `No route for ${url.pathname}`);
+  },
+);
 
 export const loader = endpoint({ GET: missing, POST: missing, PUT: missing, PATCH: missing, DELETE: missing });
 export const action = loader;

@@ -10,11 +10,24 @@ import { clearedSiteSessionCookie, siteSessionCookie } from "~/domains/identity/
 const body = z.object({ access_token: z.string().min(1).max(8192) });
 
 const sessionCookie = endpoint({
-  POST: route("none", { body }, async ({ body }) => {
+  POST: route(
+    "none",
+    {
+      summary: "Trade a user access token for the site's first-party sign-in cookie (same origin only)",
+      body,
+      response: z.object({ ok: z.literal(true), expires_at: z.number().int().describe("Unix time the cookie expires") }),
+      errors: { unauthorized: 401 },
+    },
+    async ({ body }) => {
     const { setCookie, expiresAt } = await siteSessionCookie(body.access_token);
-    return json({ ok: true, expires_at: expiresAt }, { headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" } });
-  }),
-  DELETE: route("none", () => json({ ok: true }, { headers: { "Set-Cookie": clearedSiteSessionCookie(), "Cache-Control": "no-store" } })),
+      return json({ ok: true, expires_at: expiresAt }, { headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" } });
+    },
+  ),
+  DELETE: route(
+    "none",
+    { summary: "Remove the site's sign-in cookie", response: z.object({ ok: z.literal(true) }) },
+    () => json({ ok: true }, { headers: { "Set-Cookie": clearedSiteSessionCookie(), "Cache-Control": "no-store" } }),
+  ),
 });
 export const loader = remixRoute(sessionCookie);
 export const action = loader;

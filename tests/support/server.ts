@@ -84,9 +84,22 @@ export async function startServer(extraEnv: Record<string, string> = {}, options
     baseUrl: `${url}/api/v1`,
     databaseUrl,
     output: () => output,
-    stop: () => kill("SIGTERM"),
+    stop: async () => {
+      await kill("SIGTERM");
+      checkUndocumented(output);
+    },
     kill,
     pid: child.pid!,
     exited,
   };
+}
+
+/**
+ * A route threw an error code its description does not declare (the OpenAPI
+ * document would not promise it): endpoint.server.ts logs "undocumented error
+ * code", and the test file fails at teardown with the offending lines.
+ */
+export function checkUndocumented(output: string): void {
+  const lines = output.split("\n").filter((line) => line.includes("undocumented error code"));
+  if (lines.length > 0) throw new Error(`the server gave error codes its routes do not declare:\n${lines.join("\n")}`);
 }

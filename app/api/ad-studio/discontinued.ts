@@ -5,9 +5,16 @@ import { ApiError } from "~/lib/api/errors";
 
 export const DISCONTINUED_AT = "2026-08-30";
 
-export const disabled = route("none", () => {
-  throw new ApiError(410, "ad_studio_disabled", `The ad studio was discontinued on ${DISCONTINUED_AT} and its data archived.`);
-});
+export const disabled = route(
+  "none",
+  {
+    summary: `Discontinued on ${DISCONTINUED_AT}: answers 410 ad_studio_disabled`,
+    errors: { ad_studio_disabled: 410 },
+  },
+  () => {
+    throw new ApiError(410, "ad_studio_disabled", `The ad studio was discontinued on ${DISCONTINUED_AT} and its data archived.`);
+  },
+);
 
 /** Every method answers 410 except the GET given. */
 export const discontinuedEndpoint = (get: typeof disabled = disabled) =>

@@ -1,10 +1,22 @@
+import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { logout } from "~/domains/identity/identity.server";
 
+// GoTrue's scopes; absent or empty means global. Anything else is 400 invalid_input.
+const query = z.object({ scope: z.enum(["global", "local", "others", ""]).optional() });
+
 export const loader = endpoint({
-  POST: route("user", async ({ user, url }) => {
-    await logout(user, url.searchParams.get("scope"));
-    return new Response(null, { status: 204 });
-  }),
+  POST: route(
+    "user",
+    {
+      summary: "End the user's sign-in sessions: all (global), this one (local) or the others",
+      query,
+      status: 204,
+    },
+    async ({ user, query }) => {
+      await logout(user, query.scope || null);
+      return new Response(null, { status: 204 });
+    },
+  ),
 });
 export const action = loader;

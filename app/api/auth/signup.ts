@@ -1,5 +1,16 @@
 import { endpoint, route } from "~/api/endpoint.server";
 import { signUp } from "~/domains/identity/identity.server";
+import { sessionSchema } from "~/domains/identity/schemas";
 
-export const loader = endpoint({ POST: route("apikey", ({ body }) => signUp(body)) });
+export const loader = endpoint({
+  POST: route(
+    "apikey",
+    {
+      summary: "Sign up with e-mail and password, or with no body as an anonymous user; returns a session",
+      response: sessionSchema,
+      errors: { invalid_email: 400, weak_password: 422, email_exists: 422 },
+    },
+    ({ body }) => signUp(body),
+  ),
+});
 export const action = loader;

@@ -2,17 +2,30 @@
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { badRequest } from "~/lib/api/errors";
+import { objectBody } from "~/lib/api/schemas";
 import { createAnonymousUser } from "~/domains/identity/legacy.server";
+import { sessionSchema } from "~/domains/identity/schemas";
 
-const createBody = z.object({ legacy_id: z.string().trim().optional(), legacyId: z.string().trim().optional() });
+// `legacy_id` (alias `legacyId`): absent, blank or not a string is 400 missing_data.
+const createBody = objectBody(z.object({ legacy_id: z.string().trim().optional(), legacyId: z.string().trim().optional() }));
+const missingData = { legacy_id: "missing_data", legacyId: "missing_data" };
 
 export const loader = endpoint({
-  POST: route("service", async ({ body }) => {
-    const parsed = createBody.safeParse(body ?? {});
-    const legacyId = parsed.success ? parsed.data.legacy_id || parsed.data.legacyId : undefined;
-    if (!legacyId) throw badRequest("missing_data", "legacy_id is required");
-    const { userId, session } = await createAnonymousUser(legacyId);
-    return { ok: true, user_id: userId, session };
-  }),
+  POST: route(
+    "service",
+    {
+      summary: "Create (or reuse) the anonymous user of a legacy session id, with a new session (internal)",
+      body: createBody,
+      codes: { missing: missingData, invalid: missingData },
+      response: z.object({ ok: z.literal(true), user_id: z.string(), session: sessionSchema }),
+      errors: { missing_data: 400, db_insert_failed: 500, auth_failed: 500 },
+    },
+    async ({ body }) => {
+      const legacyId = body.legacy_id || body.legacyId;
+      if (!legacyId) throw badRequest("missing_data", "legacy_id is required");
+      const { userId, session } = await createAnonymousUser(legacyId);
+      return { ok: true, user_id: userId, session };
+    },
+  ),
 });
 export const action = loader;

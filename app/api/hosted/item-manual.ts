@@ -3,6 +3,7 @@ import { endpoint, route } from "~/api/endpoint.server";
 import { imageUrlSchema } from "~/lib/api/schemas";
 import { createManualItem } from "~/domains/lists/items.server";
 import { parseLocale } from "~/domains/lists/serialize";
+import { itemAccessErrors, itemResultSchema, localeQuery, tokenParams } from "~/domains/lists/schemas";
 
 /** `POST /hosted/lists/{token}/items/manual` (SPEC 4.2); 400 `missing_title`, `invalid_priority`. */
 export const manualItemBody = z.object({
@@ -18,7 +19,15 @@ export const manualItemBody = z.object({
 export const loader = endpoint({
   POST: route(
     "user",
-    { body: manualItemBody, codes: { missing: { title: "missing_title" }, invalid: { priority: "invalid_priority" } } },
+    {
+      summary: "Add an item without a product URL (owner or editor)",
+      params: tokenParams,
+      query: localeQuery,
+      body: manualItemBody,
+      codes: { missing: { title: "missing_title" }, invalid: { priority: "invalid_priority" } },
+      response: itemResultSchema,
+      errors: { ...itemAccessErrors },
+    },
     ({ user, params, body, url }) => createManualItem(params.token, user.userId, body, parseLocale(url)),
   ),
 });

@@ -1,8 +1,19 @@
 import { endpoint, route } from "~/api/endpoint.server";
 import { listItems } from "~/domains/lists/items.server";
+import { listAccessErrors, localeQuery, productsSchema, tokenParams } from "~/domains/lists/schemas";
 import { parseLocale } from "~/domains/lists/serialize";
 
 export const loader = endpoint({
-  GET: route("user", ({ user, params, url }) => listItems(params.token, user.userId, parseLocale(url))),
+  GET: route(
+    "user",
+    {
+      summary: "The items of a list (owner or editor)",
+      params: tokenParams,
+      query: localeQuery,
+      response: productsSchema,
+      errors: listAccessErrors,
+    },
+    ({ user, params, url }) => listItems(params.token, user.userId, parseLocale(url)),
+  ),
 });
 export const action = loader;

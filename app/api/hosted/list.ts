@@ -3,6 +3,7 @@ import { endpoint, route } from "~/api/endpoint.server";
 import { isImageUrl, MAX_URL_LENGTH } from "~/lib/api/schemas";
 import { deleteList, getList, updateList } from "~/domains/lists/lists.server";
 import { parseLocale } from "~/domains/lists/serialize";
+import { hostedListSchema, listAccessErrors, localeQuery, tokenParams } from "~/domains/lists/schemas";
 
 /** `PUT /hosted/lists/{token}` (SPEC 4.2): any of these; unknown fields are ignored. */
 export const listUpdateBody = z.object({
@@ -21,8 +22,37 @@ export const listUpdateBody = z.object({
 });
 
 export const loader = endpoint({
-  GET: route("user", ({ user, params, url }) => getList(params.token, user.userId, parseLocale(url))),
-  PUT: route("user", { body: listUpdateBody }, ({ user, params, body }) => updateList(params.token, user.userId, body)),
-  DELETE: route("user", ({ user, params }) => deleteList(params.token, user.userId)),
+  GET: route(
+    "user",
+    {
+      summary: "A list's metadata (owner or editor)",
+      params: tokenParams,
+      query: localeQuery,
+      response: z.object({ list: hostedListSchema.extend({ occasion_title: z.string() }) }),
+      errors: listAccessErrors,
+    },
+    ({ user, params, url }) => getList(params.token, user.userId, parseLocale(url)),
+  ),
+  PUT: route(
+    "user",
+    {
+      summary: "Update a list's metadata (owner only); making it public counts a share",
+      params: tokenParams,
+      body: listUpdateBody,
+      response: z.object({ ok: z.literal(true), list: hostedListSchema }),
+      errors: { ...listAccessErrors, missing_name: 400, invalid_occasion: 400 },
+    },
+    ({ user, params, body }) => updateList(params.token, user.userId, body),
+  ),
+  DELETE: route(
+    "user",
+    {
+      summary: "Delete a list and its items (owner only)",
+      params: tokenParams,
+      response: z.object({ ok: z.literal(true), deleted: z.string().describe("The deleted list's share token") }),
+      errors: listAccessErrors,
+    },
+    ({ user, params }) => deleteList(params.token, user.userId),
+  ),
 });
 export const action = loader;

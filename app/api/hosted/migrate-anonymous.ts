@@ -3,19 +3,42 @@
 import { z } from "zod";
 import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { badRequest } from "~/lib/api/errors";
+import { objectBody } from "~/lib/api/schemas";
 import { migrateAnonymousToProvider } from "~/domains/identity/account-migration.server";
 
-const migrateBody = z.object({
-  anonymous_access_token: z.string().trim().optional(),
-  anonymousAccessToken: z.string().trim().optional(),
-});
+// `anonymous_access_token` (alias `anonymousAccessToken`): absent, blank or not a string is 400 missing_data.
+const migrateBody = objectBody(
+  z.object({
+    anonymous_access_token: z.string().trim().optional(),
+    anonymousAccessToken: z.string().trim().optional(),
+  }),
+);
+const missingData = { anonymous_access_token: "missing_data", anonymousAccessToken: "missing_data" };
 
 export const loader = endpoint({
-  POST: route("user", async ({ user, body }) => {
-    const parsed = migrateBody.safeParse(body ?? {});
-    const token = parsed.success ? parsed.data.anonymous_access_token || parsed.data.anonymousAccessToken : undefined;
-    if (!token) throw badRequest("missing_data", "anonymous_access_token is required");
-    return { ok: true, moved: await migrateAnonymousToProvider(user.userId, token) };
-  }, LIVE_SESSION),
+  POST: route(
+    "user",
+    {
+      summary: "Move an anonymous account's lists, memberships, friends and items to the signed-in user",
+      body: migrateBody,
+      codes: { missing: missingData, invalid: missingData },
+      response: z.object({
+        ok: z.literal(true),
+        moved: z.object({
+          lists: z.number().int(),
+          memberships: z.number().int(),
+          friendships: z.number().int(),
+          items: z.number().int(),
+        }),
+      }),
+      errors: { missing_data: 400, old_user_not_anonymous: 400, old_user_not_found: 404, migration_failed: 500 },
+    },
+    async ({ user, body }) => {
+      const token = body.anonymous_access_token || body.anonymousAccessToken;
+      if (!token) throw badRequest("missing_data", "anonymous_access_token is required");
+      return { ok: true, moved: await migrateAnonymousToProvider(user.userId, token) };
+    },
+    LIVE_SESSION,
+  ),
 });
 export const action = loader;

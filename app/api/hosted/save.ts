@@ -1,7 +1,14 @@
 import { endpoint, route } from "~/api/endpoint.server";
 import { saveProduct } from "~/domains/products/save.server";
+import { saveErrors, saveRequestBody, saveRequestCodes, saveResultSchema } from "~/domains/products/schemas";
 
 const hosted = { kind: "hosted", partnerId: null, shopId: null, domain: null, widgetOrigin: null } as const;
 
-export const loader = endpoint({ POST: route("user", ({ user, body }) => saveProduct(user.userId, body, hosted)) });
+export const loader = endpoint({
+  POST: route(
+    "user",
+    { summary: "Save a product into one of the user's lists (SaveRequest)", body: saveRequestBody, codes: saveRequestCodes, response: saveResultSchema, errors: saveErrors },
+    ({ user, body }) => saveProduct(user.userId, body, hosted),
+  ),
+});
 export const action = loader;

@@ -1,26 +1,49 @@
 // `GET /partner/access-tokens` (metadata only) and `POST /partner/access-tokens`
 // (the token is in this one response and never again; SPEC section 5 rule 7).
+import { z } from "zod";
 import { endpoint, json, LIVE_SESSION, route } from "~/api/endpoint.server";
-import { badRequest } from "~/lib/api/errors";
+import { objectBody } from "~/lib/api/schemas";
 import { createPersonalAccessToken, personalAccessTokenJson } from "~/domains/partners/access-tokens.server";
 import { listPartnerAccessTokens } from "~/domains/partners/partners.server";
-import { bodyObject, partnerIdOf } from "./params";
+import { accessTokenSchema, createdAccessTokenSchema } from "~/domains/partners/schemas";
+import { partnerIdOf } from "./params";
 
 const MAX_NAME = 100;
 
+// The domain checks the range of expires_in_days (1 to 3650, default 365): 400 invalid_input.
+const createBody = objectBody(
+  z.object({
+    name: z.string().max(MAX_NAME).optional(),
+    expires_in_days: z.number().optional(),
+  }),
+);
+
 export const loader = endpoint({
-  GET: route("partner", async ({ partner }) => ({
-    access_tokens: (await listPartnerAccessTokens(partnerIdOf(partner))).map(personalAccessTokenJson),
-  })),
-  POST: route("partner", async ({ partner, body }) => {
-    const partnerId = partnerIdOf(partner);
-    const { name, expires_in_days: days } = bodyObject(body);
-    if (name !== undefined && (typeof name !== "string" || name.length > MAX_NAME)) {
-      throw badRequest("invalid_input", `name must be a string of at most ${MAX_NAME} characters`);
-    }
-    if (days !== undefined && typeof days !== "number") throw badRequest("invalid_input", "expires_in_days must be an integer");
-    // The domain checks the range of expires_in_days (default 365).
-    return json(await createPersonalAccessToken(partnerId, { name, expiresInDays: days }), { status: 201 });
-  }, LIVE_SESSION),
+  GET: route(
+    "partner",
+    {
+      summary: "The partner's personal access tokens (metadata only, never the token)",
+      response: z.object({ access_tokens: z.array(accessTokenSchema) }),
+      errors: { no_partner: 404, partner_not_found: 404 },
+    },
+    async ({ partner }) => ({
+      access_tokens: (await listPartnerAccessTokens(partnerIdOf(partner))).map(personalAccessTokenJson),
+    }),
+  ),
+  POST: route(
+    "partner",
+    {
+      summary: "Create a personal access token; the token is in this answer and never again",
+      body: createBody,
+      status: 201,
+      response: createdAccessTokenSchema,
+      errors: { no_partner: 404, partner_not_found: 404 },
+    },
+    async ({ partner, body }) => {
+      const partnerId = partnerIdOf(partner);
+      return json(await createPersonalAccessToken(partnerId, { name: body.name, expiresInDays: body.expires_in_days }), { status: 201 });
+    },
+    LIVE_SESSION,
+  ),
 });
 export const action = loader;

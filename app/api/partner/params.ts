@@ -1,5 +1,6 @@
 // Request parsing shared by the partner routes (not a route module itself).
 import { badRequest, notFound } from "~/lib/api/errors";
+import { isPlainObject } from "~/lib/api/schemas";
 import type { PartnerPrincipal } from "~/api/endpoint.server";
 
 /** A numeric path id; 400 with `code` otherwise. */
@@ -15,7 +16,8 @@ export function partnerIdOf(principal: PartnerPrincipal, code = "no_partner"): n
   return principal.partnerId;
 }
 
-export { fields as bodyObject } from "~/lib/api/input";
+/** The body as an object; anything else reads as `{}` so every field is "missing". */
+export const bodyObject = (body: unknown): Record<string, unknown> => (isPlainObject(body) ? body : {});
 
 /** `allowed_domains`: an array of strings; each entry is validated by the keys domain (400 `invalid_domain`). */
 export function domainList(value: unknown): string[] {

@@ -1,7 +1,18 @@
+import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { setPurchasedPublic } from "~/domains/lists/items.server";
+import { itemParams } from "~/domains/lists/schemas";
 
 export const loader = endpoint({
-  PUT: route("none", ({ params, body }) => setPurchasedPublic(params.token, params.itemId, body)),
+  PUT: route(
+    "none",
+    {
+      summary: "Mark an item of a public list as purchased (or not), for gift-givers with the link",
+      params: itemParams,
+      response: z.object({ ok: z.literal(true), purchased: z.boolean() }),
+      errors: { missing_token: 400, missing_item_id: 400, update_failed: 500 },
+    },
+    ({ params, body }) => setPurchasedPublic(params.token, params.itemId, body),
+  ),
 });
 export const action = loader;

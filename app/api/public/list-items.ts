@@ -1,8 +1,19 @@
 import { endpoint, route } from "~/api/endpoint.server";
 import { publicListItems } from "~/domains/lists/items.server";
+import { localeQuery, productsSchema, tokenParams } from "~/domains/lists/schemas";
 import { parseLocale } from "~/domains/lists/serialize";
 
 export const loader = endpoint({
-  GET: route("none", ({ params, url }) => publicListItems(params.token, parseLocale(url))),
+  GET: route(
+    "none",
+    {
+      summary: "The items of a public list, with their purchased flags",
+      params: tokenParams,
+      query: localeQuery,
+      response: productsSchema,
+      errors: { missing_token: 400 },
+    },
+    ({ params, url }) => publicListItems(params.token, parseLocale(url)),
+  ),
 });
 export const action = loader;

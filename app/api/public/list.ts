@@ -1,14 +1,26 @@
+import { z } from "zod";
 import { endpoint, json, route } from "~/api/endpoint.server";
 import { publicListDetail } from "~/domains/lists/lists.server";
+import { hostedListDetailSchema, localeQuery, tokenParams } from "~/domains/lists/schemas";
 import { parseLocale } from "~/domains/lists/serialize";
 import { listViewer } from "~/domains/metering/list-viewer.server";
 
 export const loader = endpoint({
-  GET: route("none", async ({ request, context, params, url }) => {
-    const viewer = await listViewer({ request, context });
-    const body = await publicListDetail(params.token, parseLocale(url), viewer);
-    // The first view hands out the viewer cookie (list-viewer.server.ts).
-    return viewer?.setCookie ? json(body, { headers: { "Set-Cookie": viewer.setCookie } }) : body;
-  }),
+  GET: route(
+    "none",
+    {
+      summary: "A public list by share token (counts a list view); private and unknown lists are 404",
+      params: tokenParams,
+      query: localeQuery,
+      response: z.object({ list: hostedListDetailSchema }),
+      errors: { missing_token: 400 },
+    },
+    async ({ request, context, params, url }) => {
+      const viewer = await listViewer({ request, context });
+      const body = await publicListDetail(params.token, parseLocale(url), viewer);
+      // The first view hands out the viewer cookie (list-viewer.server.ts).
+      return viewer?.setCookie ? json(body, { headers: { "Set-Cookie": viewer.setCookie } }) : body;
+    },
+  ),
 });
 export const action = loader;

@@ -1,12 +1,41 @@
 import { bearerToken, endpoint, json, route } from "~/api/endpoint.server";
 import { initUsageHeaders, initWidget } from "~/domains/widget/init.server";
+import { widgetInitSchema } from "~/domains/widget/schemas";
+import { objectBody } from "~/lib/api/schemas";
+import { z } from "zod";
+
+// An origin that is absent, blank or no string is 400 invalid_input; a public_key or sid that is no string is ignored.
+const initBody = objectBody(
+  z.object({
+    origin: z.string().trim().min(1).describe("The embedding page's origin, e.g. https://shop.example.com"),
+    public_key: z.string().optional().catch(undefined).describe("The public key, when not sent as Authorization: Bearer pk_…"),
+    sid: z.string().optional().catch(undefined).describe("The widget session id to keep (16 to 64 of [A-Za-z0-9_-])"),
+  }),
+);
 
 export const loader = endpoint({
-  POST: route("apikey", async ({ request, body, meterKey }) => {
-    const bearer = bearerToken(request);
-    const result = await initWidget({ publicKey: bearer?.startsWith("pk_") ? bearer : null, body });
-    meterKey(result.apiKey);
-    return json(result.body, { headers: initUsageHeaders(result.usage) });
-  }),
+  POST: route(
+    "apikey",
+    {
+      summary: "Start the widget on a page: checks the public key and the origin, and mints a widget token",
+      description:
+        "The public key as `Authorization: Bearer pk_…` or `public_key`. Answers the month's usage in X-Usage-Total, X-Usage-Limit, X-Usage-Remaining.",
+      body: initBody,
+      response: widgetInitSchema,
+      errors: {
+        unknown_key: 403,
+        origin_not_allowed: 403,
+        allowlist_required: 403,
+        subscription_required: 403,
+        plan_limits_not_found: 500,
+      },
+    },
+    async ({ request, body, meterKey }) => {
+      const bearer = bearerToken(request);
+      const result = await initWidget({ publicKey: bearer?.startsWith("pk_") ? bearer : null, body });
+      meterKey(result.apiKey);
+      return json(result.body, { headers: initUsageHeaders(result.usage) });
+    },
+  ),
 });
 export const action = loader;

@@ -1,16 +1,20 @@
 import { endpoint, route } from "~/api/endpoint.server";
 import { saveProduct } from "~/domains/products/save.server";
+import { saveErrors, saveRequestBody, saveRequestCodes, saveResultSchema } from "~/domains/products/schemas";
 import { originHost } from "~/domains/widget/origin";
 
 export const loader = endpoint({
-  POST: route("widget+user", ({ user, widget, body }) =>
-    saveProduct(user.userId, body, {
-      kind: "widget",
-      partnerId: widget.partnerId,
-      shopId: widget.shopId,
-      domain: originHost(widget.origin),
-      widgetOrigin: widget.origin,
-    }),
+  POST: route(
+    "widget+user",
+    { summary: "Save a product from the partner's page into one of the user's lists (SaveRequest)", body: saveRequestBody, codes: saveRequestCodes, response: saveResultSchema, errors: saveErrors },
+    ({ user, widget, body }) =>
+      saveProduct(user.userId, body, {
+        kind: "widget",
+        partnerId: widget.partnerId,
+        shopId: widget.shopId,
+        domain: originHost(widget.origin),
+        widgetOrigin: widget.origin,
+      }),
   ),
 });
 export const action = loader;

@@ -1,7 +1,18 @@
+import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { deleteSavedProductForWidget } from "~/domains/widget/saved-products.server";
+import { deletedIdSchema } from "~/domains/lists/schemas";
 
 export const loader = endpoint({
-  DELETE: route("widget+user", ({ user, widget, params }) => deleteSavedProductForWidget(user.userId, widget, params.itemId)),
+  DELETE: route(
+    "widget+user",
+    {
+      summary: "Remove an item the user saved from this partner's shop",
+      params: z.object({ itemId: z.string().describe("The item's integer item_id") }),
+      response: deletedIdSchema,
+      errors: { missing_item_id: 400 },
+    },
+    ({ user, widget, params }) => deleteSavedProductForWidget(user.userId, widget, params.itemId),
+  ),
 });
 export const action = loader;

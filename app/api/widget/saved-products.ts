@@ -1,9 +1,21 @@
+import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { parseLocale } from "~/domains/lists/serialize";
+import { localeQuery, savedProductSchema } from "~/domains/lists/schemas";
 import { savedProductsForWidget } from "~/domains/widget/saved-products.server";
 
 // POST exists for clients that cannot send custom headers on GET.
-const list = route("widget+user", ({ user, widget, url }) => savedProductsForWidget(user.userId, widget, parseLocale(url)));
+const list = route(
+  "widget+user",
+  {
+    summary: "The user's saved products from this partner (all of them when none are)",
+    query: localeQuery,
+    response: z.object({
+      products: z.array(savedProductSchema.extend({ wish_ref: z.string().describe("Signed item reference for cart lines") })),
+    }),
+  },
+  ({ user, widget, url }) => savedProductsForWidget(user.userId, widget, parseLocale(url)),
+);
 
 export const loader = endpoint({ GET: list, POST: list });
 export const action = loader;

@@ -1,9 +1,18 @@
 import { endpoint, json, route } from "~/api/endpoint.server";
 import { restoreSession } from "~/domains/widget/session-store.server";
+import { sessionRestoreBody, sessionRestoreCodes, sessionRestoreSchema } from "~/domains/widget/schemas";
 
 export const loader = endpoint({
-  POST: route("widget", async ({ widget, body }) =>
-    json(await restoreSession(widget, body), { headers: { "Cache-Control": "no-store" } }),
+  POST: route(
+    "widget",
+    {
+      summary: "The stored session of the widget session id, refreshed (null when none)",
+      body: sessionRestoreBody,
+      codes: sessionRestoreCodes,
+      response: sessionRestoreSchema,
+      errors: { internal_error: 500 },
+    },
+    async ({ widget, body }) => json(await restoreSession(widget, body), { headers: { "Cache-Control": "no-store" } }),
   ),
 });
 export const action = loader;

@@ -1,9 +1,18 @@
 import { endpoint, json, route } from "~/api/endpoint.server";
 import { storeSession } from "~/domains/widget/session-store.server";
+import { sessionStoreBody, sessionStoreCodes, sessionStoreSchema } from "~/domains/widget/schemas";
 
 export const loader = endpoint({
-  POST: route("widget", async ({ widget, body }) =>
-    json(await storeSession(widget, body), { headers: { "Cache-Control": "no-store" } }),
+  POST: route(
+    "widget",
+    {
+      summary: "Keep the user's session for the widget session id (encrypted, per partner)",
+      body: sessionStoreBody,
+      codes: sessionStoreCodes,
+      response: sessionStoreSchema,
+      errors: { invalid_access_token: 401, internal_error: 500 },
+    },
+    async ({ widget, body }) => json(await storeSession(widget, body), { headers: { "Cache-Control": "no-store" } }),
   ),
 });
 export const action = loader;

@@ -1,13 +1,12 @@
 // Baskets (SPEC 4.5, 6.2): a partner's storefront basket configuration,
 // read by the storefront under a public `bkt_` id, its usage events, and the
 // optional checkout webhook (Growth, Scale and Enterprise plans, SPEC 8.1).
-import { fields } from "~/lib/api/input";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { db, type Prisma } from "~/db.server";
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { FetchError } from "~/lib/net/guarded-fetch.server";
-import { httpUrlSchema, isHttpUrl, parseOrThrow } from "~/lib/api/schemas";
+import { httpUrlSchema, isHttpUrl, isPlainObject, parseOrThrow } from "~/lib/api/schemas";
 import { log, errorFields } from "~/lib/log.server";
 import { getPlan } from "~/domains/metering/plans";
 import { allowedDomainsOf } from "~/domains/keys/keys.server";
@@ -191,7 +190,7 @@ export async function getPublicBasket(publicId: string | undefined) {
 
 /** `POST /baskets/{id}/event`: stores the event; checkout events also go to the webhook via the outbox. */
 export async function recordBasketEvent(publicId: string | undefined, body: unknown) {
-  const input = fields(body);
+  const input = isPlainObject(body) ? body : {};
   const type = input.type;
   if (typeof type !== "string" || !(EVENT_TYPES as readonly string[]).includes(type)) {
     throw badRequest("invalid_input", `type must be one of ${EVENT_TYPES.join(", ")}`, { allowed_types: EVENT_TYPES });

@@ -14,6 +14,8 @@ import { log, errorFields } from "~/lib/log.server";
 import { FetchError, guardedFetch } from "~/lib/net/guarded-fetch.server";
 import { canonicalUrl } from "~/domains/products/canonical-url";
 import { saveProduct } from "~/domains/products/save.server";
+import { saveRequestBody } from "~/domains/products/schemas";
+import { parseOrThrow } from "~/lib/api/schemas";
 import { parseListUrl, readListPage, type ListItemFacts, type ListProvider } from "./list-page";
 
 const PAGE_MAX_BYTES = 3 * 1024 * 1024;
@@ -114,22 +116,20 @@ async function addItems(userId: string, wishlistId: number, items: ListItemFacts
       continue;
     }
     try {
-      await saveProduct(
-        userId,
-        {
-          wishlistId,
-          product: {
-            url: item.url,
-            // A title keeps the save from scraping each product page.
-            title: item.title ?? new URL(item.url).hostname,
-            imageUrl: item.imageUrl ?? undefined,
-            price: item.priceMinor ?? undefined,
-            currency: item.currency ?? undefined,
-            sourceLabel,
-          },
+      // The page's facts pass the save request's own schema (an item it refuses is skipped below).
+      const request = parseOrThrow(saveRequestBody, {
+        wishlistId,
+        product: {
+          url: item.url,
+          // A title keeps the save from scraping each product page.
+          title: item.title ?? new URL(item.url).hostname,
+          imageUrl: item.imageUrl ?? undefined,
+          price: item.priceMinor ?? undefined,
+          currency: item.currency ?? undefined,
+          sourceLabel,
         },
-        { kind: "hosted", widgetOrigin: null, partnerId: null, shopId: null, domain: null },
-      );
+      });
+      await saveProduct(userId, request, { kind: "hosted", widgetOrigin: null, partnerId: null, shopId: null, domain: null });
       have.add(key);
       added++;
     } catch (err) {

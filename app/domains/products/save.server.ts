@@ -1,13 +1,12 @@
 // Saving a product into a list (SPEC 2.6): `/hosted/save` and `/widget/save`
 // share this pipeline.
 import { one, run, statement, transaction, type Op } from "~/db/sql.server";
-import { asObject, fields } from "~/lib/api/input";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { saveMeter } from "~/domains/metering/actions.server";
 import { listAndRoleById } from "~/domains/lists/access.server";
-import { optionalCurrency, optionalPriority } from "~/domains/lists/items.server";
 import { canonicalUrl } from "./canonical-url";
+import type { SaveRequestBody } from "./schemas";
 import {
   findProduct,
   recordCatalogFacts,
@@ -25,29 +24,6 @@ export interface SaveChannel extends ProductSource {
   widgetOrigin: string | null;
 }
 
-function str(value: unknown, field: string, max: number): string | undefined {
-  if (value === undefined || value === null || value === "") return undefined;
-  if (typeof value !== "string") throw badRequest("invalid_input", `${field} must be a string`);
-  return value.trim().slice(0, max) || undefined;
-}
-
-function int(value: unknown, field: string, min = 0): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
-    throw badRequest("invalid_input", `${field} must be an integer${min === 0 ? " (minor units)" : ""}`);
-  }
-  return value;
-}
-
-function parseWishlistId(value: unknown): number {
-  if (value === undefined || value === null || value === "") throw badRequest("missing_wishlist", "wishlistId is required");
-  const id = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
-  if (typeof id !== "number" || !Number.isSafeInteger(id) || id <= 0) {
-    throw badRequest("missing_wishlist", "wishlistId must be the list's numeric db_id");
-  }
-  return id;
-}
-
 function hostOf(origin: string | null): string | null {
   if (!origin) return null;
   try {
@@ -57,40 +33,34 @@ function hostOf(origin: string | null): string | null {
   }
 }
 
-/** Parses a SaveRequest; every error names the field. */
-export function parseSaveRequest(body: unknown) {
-  const input = fields(body);
-  const wishlistId = parseWishlistId(input.wishlistId);
-  const product = asObject(input.product);
-  const url = product && typeof product.url === "string" ? product.url.trim() : "";
-  if (!product || !url) throw badRequest("missing_url", "product.url is required");
+/**
+ * A SaveRequest as the routes' schema read it (products/schemas.ts
+ * saveRequestBody), with the canonical URL (400 `invalid_url` when there is none).
+ */
+export function parseSaveRequest(body: SaveRequestBody) {
+  const { product } = body;
+  const url = product.url;
   const canonical = canonicalUrl(url);
   if (!canonical) throw badRequest("invalid_url", "product.url must be an absolute http(s) URL");
-  const imageUrl = str(product.imageUrl, "product.imageUrl", 2048);
-  if (imageUrl && !/^https?:\/\//i.test(imageUrl)) throw badRequest("invalid_input", "product.imageUrl must be an absolute http(s) URL");
-  const market = str(product.marketCode, "product.marketCode", 16) ?? "";
-  if (market && !/^[a-z]{2}([-_][A-Za-z]{2})?$/.test(market)) throw badRequest("invalid_input", "product.marketCode must look like de-DE");
-  const meta = product.metadata ?? product.partnerMeta;
-  if (meta !== undefined && meta !== null && !asObject(meta)) throw badRequest("invalid_input", "product.metadata must be an object");
   const rawProductId = product.productId ?? product.rawProductId;
   return {
-    wishlistId,
+    wishlistId: body.wishlistId,
     url,
     canonical,
-    market,
+    market: product.marketCode,
     facts: {
-      title: str(product.title, "product.title", 500),
-      description: str(product.description, "product.description", 5000),
-      imageUrl,
-      priceMinor: int(product.price, "product.price"),
-      currency: optionalCurrency(product.currency),
+      title: product.title,
+      description: product.description,
+      imageUrl: product.imageUrl,
+      priceMinor: product.price,
+      currency: product.currency,
       rawProductId: rawProductId === undefined || rawProductId === null ? undefined : String(rawProductId).slice(0, 200),
     } satisfies ProductFacts,
-    offerId: int(product.offerId, "product.offerId"),
-    metadata: (asObject(meta) ?? null) as Record<string, unknown> | null,
-    siteDomain: str(product.siteDomain ?? input.siteDomain, "siteDomain", 255)?.toLowerCase(),
-    sourceLabel: str(product.sourceLabel, "product.sourceLabel", 100),
-    priority: optionalPriority(product.priority),
+    offerId: product.offerId,
+    metadata: (product.metadata ?? product.partnerMeta ?? null) as Record<string, unknown> | null,
+    siteDomain: (product.siteDomain ?? body.siteDomain)?.toLowerCase(),
+    sourceLabel: product.sourceLabel,
+    priority: product.priority,
   };
 }
 
@@ -136,7 +106,7 @@ const TOUCH_LIST = statement("list_touch", `UPDATE "Wishlist" SET "updatedAt" = 
  * the usage count and the item with the saver's own facts, and touches the
  * list: a crash leaves all of it or none.
  */
-export async function saveProduct(userId: string, body: unknown, channel: SaveChannel) {
+export async function saveProduct(userId: string, body: SaveRequestBody, channel: SaveChannel) {
   const req = parseSaveRequest(body);
 
   const found = await listAndRoleById(req.wishlistId, userId);

@@ -238,15 +238,8 @@ export async function scrapeProduct(url: string, opts: ScrapeOptions = {}): Prom
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** `POST /hosted/scrape-preview` body: `{url, market?}`. */
-export async function scrapePreview(body: unknown): Promise<ScrapeResult> {
-  const input = isObject(body) ? body : {};
-  const url = typeof input.url === "string" ? input.url.trim() : "";
-  if (!url) throw new ApiError(400, "missing_url", "url is required");
+/** `POST /hosted/scrape-preview` body `{url, market?}`, as the route's schema read it (url trimmed and non-empty). */
+export async function scrapePreview({ url, market }: { url: string; market?: string }): Promise<ScrapeResult> {
   let parsed: URL | null = null;
   try {
     parsed = new URL(url);
@@ -256,6 +249,5 @@ export async function scrapePreview(body: unknown): Promise<ScrapeResult> {
   if (!parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:")) {
     throw new ApiError(400, "invalid_url", "url must be an absolute http or https URL");
   }
-  const market = typeof input.market === "string" ? input.market : undefined;
   return scrapeProduct(url, { market });
 }

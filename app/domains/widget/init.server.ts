@@ -1,7 +1,6 @@
 // `POST /widget/init` (SPEC 4.1, 5, 3): checks the public key, the page's
 // origin against the key's allow-list and the shop's subscription, and mints
 // a widget token. Usage figures of the partner's month ride along.
-import { fields } from "~/lib/api/input";
 import { exec, one, statement } from "~/db/sql.server";
 import { ApiError, badRequest, forbidden } from "~/lib/api/errors";
 import { touchKeyUsed } from "~/domains/keys/keys.server";
@@ -27,17 +26,22 @@ const MONTH_TOTAL = statement<{ total: number }>(
   `SELECT "total" FROM "UsageCounter" WHERE "partnerId" = $1 AND "period" = $2`,
 );
 
-export interface InitRequest {
-  publicKey: string | null;
-  body: unknown;
+/** The init body as the route's schema read it: origin trimmed and non-empty; a public_key or sid that is no string is ignored. */
+export interface InitBody {
+  origin: string;
+  public_key?: string;
+  sid?: string;
 }
 
-export async function initWidget({ publicKey, body }: InitRequest) {
-  const input = fields(body);
-  const key = publicKey ?? (typeof input.public_key === "string" ? input.public_key : null);
-  const origin = typeof input.origin === "string" ? input.origin.trim() : "";
+export interface InitRequest {
+  publicKey: string | null;
+  body: InitBody;
+}
+
+export async function initWidget({ publicKey, body: input }: InitRequest) {
+  const key = publicKey ?? input.public_key ?? null;
+  const origin = input.origin;
   if (!key) throw badRequest("invalid_input", "public_key is required (Authorization: Bearer pk_… or in the body)");
-  if (!origin) throw badRequest("invalid_input", "origin is required");
   const host = originHost(origin);
   if (!host) throw badRequest("invalid_input", "origin must be an http(s) origin like https://shop.example.com");
 
@@ -78,7 +82,7 @@ export async function initWidget({ publicKey, body }: InitRequest) {
   const total = counter?.total ?? 0;
   const limit = plan.includedActions;
   const requestPlan = effectiveRequestPlan(row.requestPlan, partner.plan);
-  const sid = typeof input.sid === "string" && /^[\w-]{16,64}$/.test(input.sid) ? input.sid : newWidgetSessionId();
+  const sid = input.sid !== undefined && /^[\w-]{16,64}$/.test(input.sid) ? input.sid : newWidgetSessionId();
   const { token } = await issueWidgetToken({
     partnerId: partner.id,
     apiKeyId: row.id,

@@ -33,7 +33,7 @@ import { db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { authenticateUserToken, refreshGrant, type Session } from "~/domains/identity/identity.server";
 import { isSessionLive } from "~/domains/identity/session-revocations.server";
-import { ApiError, badRequest, forbidden } from "~/lib/api/errors";
+import { ApiError, forbidden } from "~/lib/api/errors";
 import { log } from "~/lib/log.server";
 import { decryptJson, encryptJson } from "./crypto.server";
 import { withInternalError } from "./signin-bridge.server";
@@ -47,19 +47,7 @@ interface StoredSession {
   user_id: string;
 }
 
-const MAX_SID_LENGTH = 128;
-
-const fieldsOf = (body: unknown) => (body && typeof body === "object" ? (body as Record<string, unknown>) : {});
 const aadOf = (partnerId: number, sid: string) => `widget-session:${partnerId}:${sid}`;
-
-/** The body's sid (the one `POST /widget/init` returned); 400 `missing_sid` without one (SPEC 7.1). */
-function sidOf(fields: Record<string, unknown>): string {
-  const given = fields.sid;
-  if (typeof given !== "string" || given === "" || given.length > MAX_SID_LENGTH) {
-    throw badRequest("missing_sid", `sid is required: a string of at most ${MAX_SID_LENGTH} characters`);
-  }
-  return given;
-}
 
 // ------------------------------------------------------------ per-sid ordering
 
@@ -82,15 +70,12 @@ function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
 
 // ------------------------------------------------------------ store
 
-/** `POST /widget/session-store`. */
-export function storeSession(widget: Widget, body: unknown) {
+/** `POST /widget/session-store`, with the body the route's schema checked (sid, non-empty tokens). */
+export function storeSession(
+  widget: Widget,
+  { sid, access_token: accessToken, refresh_token: refreshToken }: { sid: string; access_token: string; refresh_token: string },
+) {
   return withInternalError("session-store", async () => {
-    const fields = fieldsOf(body);
-    const sid = sidOf(fields);
-    const { access_token: accessToken, refresh_token: refreshToken } = fields;
-    if (typeof accessToken !== "string" || !accessToken || typeof refreshToken !== "string" || !refreshToken) {
-      throw badRequest("invalid_session", "access_token and refresh_token are required");
-    }
     const identity = await authenticateUserToken(accessToken);
     // Storing a session hands out credentials later: its sign-in session is read, not taken from the in-memory view.
     if (!identity || (identity.sessionId && !(await isSessionLive(identity.sessionId)))) {
@@ -119,10 +104,9 @@ async function writeSession(partnerId: number, sid: string, data: StoredSession)
 
 // ------------------------------------------------------------ restore
 
-/** `POST /widget/session-restore`. */
-export function restoreSession(widget: Widget, body: unknown) {
+/** `POST /widget/session-restore`, with the sid the route's schema checked. */
+export function restoreSession(widget: Widget, { sid }: { sid: string }) {
   return withInternalError("session-restore", async () => {
-    const sid = sidOf(fieldsOf(body));
     const key = `${widget.partnerId}:${sid}`;
     let restore = restoresInFlight.get(key);
     if (!restore) {

@@ -21,18 +21,18 @@
 // invalid_or_expired_state; anything unexpected is logged and answered with
 // 500 internal_error.
 import { randomBytes } from "node:crypto";
-import { z } from "zod";
+import type { z } from "zod";
 import { db } from "~/db.server";
 import { authenticateUserToken } from "~/domains/identity/identity.server";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
 import { decryptJson, encryptJson } from "./crypto.server";
+import type { bridgeSessionSchema } from "./schemas";
 
 export const STATE_TTL_MINUTES = 10;
 /** How long expired states are kept before being deleted. */
 const EXPIRED_STATE_RETENTION_MS = 60 * 60_000;
 
-const missingState = () => badRequest("missing_state", "state is required");
 const invalidState = () => badRequest("invalid_or_expired_state", "This state is unknown, expired or already used");
 const invalidSessionData = (message: string) => badRequest("invalid_session_data", message);
 
@@ -53,25 +53,14 @@ export async function withInternalError<T>(operation: string, fn: () => Promise<
 /** Binds a stored session to its state (crypto.server.ts). */
 const aadOf = (state: string) => `oauth-state:${state}`;
 
-function stateOf(body: unknown): string {
-  const state = body && typeof body === "object" ? (body as Record<string, unknown>).state : undefined;
-  if (typeof state !== "string" || state.trim() === "") throw missingState();
-  // Our states are 43 characters; anything far longer cannot be one.
+/** A state the route's schema read (a non-blank string); longer than any state made here is unknown. */
+function checkedState(state: string): string {
   if (state.length > 256) throw invalidState();
   return state;
 }
 
-const sessionSchema = z.object({
-  access_token: z.string().min(1),
-  refresh_token: z.string().min(1),
-  expires_at: z.number().positive().optional(),
-  expires_in: z.number().positive().optional(),
-  token_type: z.string().optional(),
-  user: z.record(z.string(), z.unknown()).optional(),
-});
-
 /** The session handed over, as stored and as returned by the poll. */
-export type BridgeSession = z.infer<typeof sessionSchema>;
+export type BridgeSession = z.infer<typeof bridgeSessionSchema>;
 
 /** `POST /widget/oauth-state`. */
 export function createState() {
@@ -86,14 +75,10 @@ export function createState() {
 }
 
 /** `POST /widget/oauth-complete`: stores the popup's session for the state, once. */
-export function completeState(body: unknown) {
+export function completeState(body: { state: string; session: BridgeSession }) {
   return withInternalError("oauth-complete", async () => {
-    const state = stateOf(body);
-    const parsed = sessionSchema.safeParse((body as Record<string, unknown>).session);
-    if (!parsed.success) {
-      throw invalidSessionData("session must be an object with string access_token and refresh_token");
-    }
-    const session = parsed.data;
+    const state = checkedState(body.state);
+    const session = body.session;
     if (!(await authenticateUserToken(session.access_token))) {
       throw invalidSessionData("session.access_token is not a valid user token");
     }
@@ -108,9 +93,9 @@ export function completeState(body: unknown) {
 }
 
 /** `POST /widget/oauth-poll`: pending until completed, then the session exactly once. */
-export function pollState(body: unknown) {
+export function pollState(body: { state: string }) {
   return withInternalError("oauth-poll", async () => {
-    const state = stateOf(body);
+    const state = checkedState(body.state);
     const now = new Date();
     const row = await db.oAuthState.findUnique({ where: { state } });
     if (!row || row.consumedAt || row.expiresAt <= now) throw invalidState();

@@ -37,6 +37,18 @@ export const imageUrlSchema = z
   .max(MAX_URL_LENGTH)
   .refine(isImageUrl, `must be an absolute http(s) URL or a ${MEDIA_PATH_PREFIX}<file> path`);
 
+/** A plain JSON object (not an array, not null). */
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * A request body read as `schema`, where a body that is no JSON object (none,
+ * an array, a string, null) reads as `{}`: every field is then "missing" and
+ * gets its field's SPEC code rather than a 400 `invalid_input` for the body.
+ */
+export const objectBody = <T extends z.ZodObject>(schema: T) =>
+  z.preprocess((value) => (isPlainObject(value) ? value : {}), schema);
+
 /** Per-field SPEC codes: `missing` when the field is absent or blank, `invalid` for any other failure of that field. */
 export interface ErrorCodes {
   missing?: Record<string, string>;

@@ -1,0 +1,30 @@
+// The identity provider's shapes (GoTrue-shaped, GUIDE section 5) as zod
+// schemas, for the route descriptions and the OpenAPI document.
+import { z } from "zod";
+
+/** identity.server.ts userJson. */
+export const authUserSchema = z.object({
+  id: z.string(),
+  aud: z.string(),
+  role: z.literal("authenticated"),
+  email: z.string().describe("Empty for anonymous users"),
+  is_anonymous: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  last_sign_in_at: z.string().nullable(),
+  app_metadata: z.object({ provider: z.enum(["anonymous", "email"]), providers: z.array(z.string()) }),
+  user_metadata: z.object({}),
+});
+
+/** A sign-in session: what signup, the token grants and the legacy logins answer. */
+export const sessionSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal("bearer"),
+  expires_in: z.number().int().describe("Seconds the access token is valid"),
+  expires_at: z.number().int().describe("Unix time the access token expires"),
+  refresh_token: z.string(),
+  user: authUserSchema,
+});
+
+/** A public JSON Web Key of the token signer. */
+export const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });

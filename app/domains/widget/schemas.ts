@@ -1,0 +1,79 @@
+// The widget's API shapes (SPEC 2.5, 4.1) as zod schemas, for the route
+// descriptions and the OpenAPI document.
+import { z } from "zod";
+import { sessionSchema } from "~/domains/identity/schemas";
+import { objectBody } from "~/lib/api/schemas";
+
+/** Longest widget session id (session-store.server.ts MAX_SID_LENGTH). */
+const MAX_SID_LENGTH = 128;
+const sid = z.string().min(1).max(MAX_SID_LENGTH).describe("The widget session id `POST /widget/init` returned");
+
+/** `POST /widget/session-store`: a sid that is absent, empty, no string or too long is 400 `missing_sid`; missing tokens 400 `invalid_session`. */
+export const sessionStoreBody = objectBody(
+  z.object({ sid, access_token: z.string().min(1), refresh_token: z.string().min(1) }),
+);
+export const sessionStoreCodes = {
+  missing: { sid: "missing_sid", access_token: "invalid_session", refresh_token: "invalid_session" },
+  invalid: { sid: "missing_sid", access_token: "invalid_session", refresh_token: "invalid_session" },
+};
+
+/** `POST /widget/session-restore`: `{sid}`, 400 `missing_sid` as above. */
+export const sessionRestoreBody = objectBody(z.object({ sid }));
+export const sessionRestoreCodes = { missing: { sid: "missing_sid" }, invalid: { sid: "missing_sid" } };
+
+/** WidgetInitResponse (SPEC 2.5). */
+export const widgetInitSchema = z.object({
+  token: z.string().describe("Signed token for X-Widget-Token"),
+  partner_id: z.number().int(),
+  api_key_id: z.number().int(),
+  exp_minutes: z.number().int(),
+  overage: z.boolean(),
+  basketConfig: z
+    .object({
+      id: z.string(),
+      layout: z.string(),
+      primaryColor: z.string(),
+      checkout: z.unknown(),
+    })
+    .nullable(),
+  sid: z.string().describe("The widget session id (the one sent, when well-formed, else a new one)"),
+});
+
+/** The session the sign-in bridge carries: what `oauth-complete` takes and `oauth-poll` hands out once. */
+export const bridgeSessionSchema = z.object({
+  access_token: z.string().min(1),
+  refresh_token: z.string().min(1),
+  expires_at: z.number().positive().optional(),
+  expires_in: z.number().positive().optional(),
+  token_type: z.string().optional(),
+  user: z.record(z.string(), z.unknown()).optional(),
+});
+
+// A state that is absent, blank or no string is 400 `missing_state`.
+const state = z.string().refine((s) => s.trim() !== "", "must not be blank").describe("The state `POST /widget/oauth-state` made");
+const sessionFields = ["session", ...Object.keys(bridgeSessionSchema.shape).map((key) => `session.${key}`)];
+const invalidSession = Object.fromEntries(sessionFields.map((field) => [field, "invalid_session_data"]));
+
+/** `POST /widget/oauth-poll`. */
+export const oauthPollBody = objectBody(z.object({ state }));
+export const oauthPollCodes = { missing: { state: "missing_state" }, invalid: { state: "missing_state" } };
+
+/** `POST /widget/oauth-complete`: a session that is no object with string tokens is 400 `invalid_session_data`. */
+export const oauthCompleteBody = objectBody(z.object({ state, session: bridgeSessionSchema }));
+export const oauthCompleteCodes = {
+  missing: { state: "missing_state", ...invalidSession },
+  invalid: { state: "missing_state", ...invalidSession },
+};
+
+export const oauthStateSchema = z.object({ state: z.string(), expires_at: z.string() });
+
+export const oauthPollSchema = z.union([
+  z.object({ ok: z.literal(true), status: z.literal("pending") }),
+  z.object({ ok: z.literal(true), status: z.literal("complete"), session: bridgeSessionSchema }),
+]);
+
+export const sessionStoreSchema = z.object({ ok: z.literal(true), sid: z.string() });
+export const sessionRestoreSchema = z.object({
+  ok: z.literal(true),
+  session: sessionSchema.nullable().describe("null when nothing is stored for the sid, or the stored session ended"),
+});
