@@ -12,6 +12,7 @@ export const loader = endpoint({
   POST: route(
     "service",
     {
+      deprecated: true,
       summary: "Mark a legacy user as migrated (internal, deprecated: answers with a Deprecation header)",
       body: migrateBody,
       codes: { missing: missingData, invalid: missingData },

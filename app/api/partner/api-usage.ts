@@ -9,6 +9,7 @@ export const loader = endpoint({
   GET: route(
     "apikey",
     {
+      publicKey: true,
       summary: "A public key's request counters and the plan limits behind its rate-limit headers",
       description: "Authorization: `Bearer pk_…` with the key's own value.",
       params: z.object({ apiKeyId: z.string().describe("The key's numeric id") }),

@@ -17,6 +17,7 @@ export const loader = endpoint({
   POST: route(
     "apikey",
     {
+      publicKey: true,
       summary: "Start the widget on a page: checks the public key and the origin, and mints a widget token",
       description:
         "The public key as `Authorization: Bearer pk_…` or `public_key`. Answers the month's usage in X-Usage-Total, X-Usage-Limit, X-Usage-Remaining.",
