@@ -9,6 +9,7 @@
 // wait on a reader). Errors stay synchronous on stderr: rare, and they must
 // not be lost in a crash. The sink is one line below (`stdout`); sonic-boom's
 // `new SonicBoom({ fd: 1 })` has the same write/flush shape.
+import { inspect } from "node:util";
 import cluster from "node:cluster";
 import { env } from "~/env.server";
 
@@ -60,7 +61,8 @@ function write(level: Level, msg: string, fields: Record<string, unknown>) {
 }
 
 export function errorFields(err: unknown): Record<string, unknown> {
-  return err instanceof Error ? { error: err.message, stack: err.stack } : { error: String(err) };
+  // A thrown non-Error (some libraries throw plain objects) is shown, not "[object Object]".
+  return err instanceof Error ? { error: err.message, stack: err.stack } : { error: inspect(err, { depth: 4, breakLength: Infinity }) };
 }
 
 export const log = {

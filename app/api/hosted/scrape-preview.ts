@@ -2,14 +2,14 @@
 import { scrapePreview } from "~/domains/products/scraper.server";
 import { endpoint, route } from "~/api/endpoint.server";
 import { scrapeResultSchema } from "~/domains/products/schemas";
-import { objectBody } from "~/lib/api/schemas";
+import { objectBody, lenientString } from "~/lib/api/schemas";
 import { z } from "zod";
 
 // A url that is absent, blank or no string is 400 missing_url; a market that is no string is ignored.
 const previewBody = objectBody(
   z.object({
     url: z.string().trim().min(1).describe("An absolute http(s) URL"),
-    market: z.string().optional().catch(undefined).describe("Locale like de-DE, sent as Accept-Language"),
+    market: lenientString().describe("Locale like de-DE, sent as Accept-Language"),
   }),
 );
 

@@ -1,15 +1,15 @@
 import { bearerToken, endpoint, json, route } from "~/api/endpoint.server";
 import { initUsageHeaders, initWidget } from "~/domains/widget/init.server";
 import { widgetInitSchema } from "~/domains/widget/schemas";
-import { objectBody } from "~/lib/api/schemas";
+import { objectBody, lenientString } from "~/lib/api/schemas";
 import { z } from "zod";
 
 // An origin that is absent, blank or no string is 400 invalid_input; a public_key or sid that is no string is ignored.
 const initBody = objectBody(
   z.object({
     origin: z.string().trim().min(1).describe("The embedding page's origin, e.g. https://shop.example.com"),
-    public_key: z.string().optional().catch(undefined).describe("The public key, when not sent as Authorization: Bearer pk_…"),
-    sid: z.string().optional().catch(undefined).describe("The widget session id to keep (16 to 64 of [A-Za-z0-9_-])"),
+    public_key: lenientString().describe("The public key, when not sent as Authorization: Bearer pk_…"),
+    sid: lenientString().describe("The widget session id to keep (16 to 64 of [A-Za-z0-9_-])"),
   }),
 );
 

@@ -2,13 +2,13 @@ import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { prefetch } from "~/domains/widget/prefetch.server";
 import { scrapeResultSchema } from "~/domains/products/schemas";
-import { objectBody } from "~/lib/api/schemas";
+import { objectBody, lenientString } from "~/lib/api/schemas";
 
 // A url that is absent, blank or no string is 400 invalid_input; a market that is no string is ignored.
 const prefetchBody = objectBody(
   z.object({
     url: z.string().trim().min(1).describe("The product page's URL"),
-    market: z.string().optional().catch(undefined).describe("Locale like de-DE, sent as Accept-Language"),
+    market: lenientString().describe("Locale like de-DE, sent as Accept-Language"),
   }),
 );
 

@@ -84,3 +84,6 @@ export function parseOrThrow<S extends z.ZodType>(
   const name = field || opts.where || "body";
   throw new ApiError(400, opts.codes?.invalid?.[field] ?? "invalid_input", `${name}: ${issue.message}`);
 }
+
+/** An optional string field where a value of another type is ignored (read as absent) rather than refused. */
+export const lenientString = () => z.preprocess((v) => (typeof v === "string" ? v : undefined), z.string().optional());
