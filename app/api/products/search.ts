@@ -1,18 +1,2 @@
-import { endpoint, route } from "~/api/endpoint.server";
-import { searchProducts } from "~/domains/discover/catalogue.server";
-import { marketOf, searchQuery, searchResponse } from "~/api/discover/schemas";
-
-export const loader = endpoint({
-  GET: route(
-    "none",
-    {
-      summary: "Search the retailer catalogue's product titles (paginated)",
-      query: searchQuery,
-      codes: { missing: { q: "missing_params" } },
-      response: searchResponse,
-      example: { query: { q: "mug" } },
-    },
-    ({ query }) => searchProducts({ ...query, market: marketOf(query) }),
-  ),
-});
-export const action = loader;
+// GET /products/search is the same search as GET /discover/search, under the retailer catalogue's prefix (it carries rate-limit headers, SPEC 8.3).
+export { loader, action } from "~/api/discover/search";
