@@ -7,6 +7,9 @@ export default defineConfig({
     include: ["tests/**/*.test.ts"],
     globalSetup: ["tests/support/global-setup.ts"],
     pool: "forks",
+    // Test files mostly wait on the servers they start: two at a time on the 2-core machines (vitest's default is cores − 1).
+    maxWorkers: 2,
+    minWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     allowOnly: false,

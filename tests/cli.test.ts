@@ -399,18 +399,14 @@ describe("wish usage", () => {
 });
 
 describe("wish itself", () => {
-  it("answers in well under a second: it runs the compiled build, not TypeScript through tsx", async () => {
+  it("runs the compiled build, not TypeScript through tsx (its speed is the bench's business, not a timed test's)", async () => {
     const entry = readFileSync(path.join(root, "app/cli/wish.mjs"), "utf8");
     expect(entry).not.toContain("tsx");
-    expect(existsSync(path.join(root, "build/cli/wish.mjs"))).toBe(true);
-    // Best of three, so a busy test machine does not decide the figure.
-    const times: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const started = performance.now();
-      await wish(url, ["config"]);
-      times.push(performance.now() - started);
-    }
-    expect(Math.min(...times)).toBeLessThan(1000);
+    expect(entry).toContain("build/cli/wish.mjs");
+    const compiled = readFileSync(path.join(root, "build/cli/wish.mjs"), "utf8");
+    expect(compiled).not.toMatch(/from\s+["']tsx|import\(["']tsx/);
+    // The entry really runs that build: the command answers.
+    expect(await wish(url, ["config"])).toHaveProperty("anon_key");
   });
 
   it("a repeated flag is a usage error, not 'last wins'", async () => {
