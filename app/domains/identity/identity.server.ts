@@ -72,6 +72,18 @@ export function userJson(user: UserRow) {
 
 export type Session = Awaited<ReturnType<typeof sessionBody>>;
 
+/**
+ * A fresh access token of an existing sign-in session, without a refresh
+ * token: what the site cookie trades for (`POST /session/token`). Nothing
+ * rotates, so any number of pages may ask at once. Null when the user is gone.
+ */
+export async function accessTokenOfSession(userId: string, sessionId: string) {
+  const user = await exec(one(USER_BY_ID, userId));
+  if (!user) return null;
+  const { refresh_token: _unused, ...session } = await sessionBody(user, sessionId, "");
+  return session;
+}
+
 // ---------------------------------------------------------------- grants
 
 const credentials = z.object({

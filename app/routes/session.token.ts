@@ -1,0 +1,39 @@
+// `POST /session/token`: the service's own pages (save dialog, "My lists")
+// trade the first-party `wish_user` cookie for a short-lived access token of
+// the same sign-in session. No refresh token exists in the browser, so no
+// page can invalidate another's (site-session.server.ts). Same origin only
+// (app/lib/http/page-guard.ts); the cookie is SameSite=Lax, so other sites
+// cannot send it with a POST either.
+import { z } from "zod";
+import { endpoint, json, remixRoute, route } from "~/api/endpoint.server";
+import { accessTokenOfSession } from "~/domains/identity/identity.server";
+import { authUserSchema } from "~/domains/identity/schemas";
+import { siteSession } from "~/domains/identity/site-session.server";
+import { unauthorized } from "~/lib/api/errors";
+
+const sessionToken = endpoint({
+  POST: route(
+    "none",
+    {
+      summary: "A short-lived access token for the site's signed-in shopper (same origin only)",
+      response: z.object({
+        access_token: z.string(),
+        token_type: z.literal("bearer"),
+        expires_in: z.number().int(),
+        expires_at: z.number().int(),
+        user: authUserSchema,
+      }),
+      errors: { unauthorized: 401 },
+    },
+    async ({ request }) => {
+      const site = await siteSession(request);
+      const session = site?.identity.sessionId ? await accessTokenOfSession(site.identity.userId, site.identity.sessionId) : null;
+      if (!site || !session) throw unauthorized("Not signed in");
+      const headers: Record<string, string> = { "Cache-Control": "no-store" };
+      if (site.setCookie) headers["Set-Cookie"] = site.setCookie;
+      return json(session, { headers });
+    },
+  ),
+});
+export const loader = remixRoute(sessionToken);
+export const action = loader;
