@@ -13,6 +13,7 @@ import { requireLiveSession } from "~/domains/identity/session-revocations.serve
 import { widgetKeyWorks } from "~/domains/keys/key-status.server";
 import { authenticatePersonalAccessToken, PAT_PREFIX } from "~/domains/partners/access-tokens.server";
 import { partnerOfUser } from "~/domains/partners/partners.server";
+import { authenticateShopperToken } from "~/domains/widget/shopper-token.server";
 import { verifyWidgetToken, type WidgetClaims } from "~/domains/widget/token.server";
 import { meteringHeaders, type MeteredKey } from "~/domains/metering/request-headers.server";
 import { log, errorFields } from "~/lib/log.server";
@@ -67,6 +68,13 @@ interface RouteOptions {
    * from the in-memory revocation view. For "user" and "partner" routes.
    */
   liveSession?: boolean;
+  /**
+   * A "widget+user" route that also takes the partner-scoped shopper
+   * credential a shop page holds (`ctx.user.partnerScope` is then set), when
+   * it was minted for the widget token's partner. Only the routes a shop page
+   * needs opt in: saving and its saved products.
+   */
+  shopper?: boolean;
 }
 
 
@@ -146,6 +154,8 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 /** Options of a route that mints credentials or changes account ownership. */
 export const LIVE_SESSION: RouteOptions = { liveSession: true };
+/** Options of a widget route a shop page may call with its shopper credential. */
+export const SHOPPER: RouteOptions = { shopper: true };
 
 /**
  * `route(auth, handler, options?)`, or `route(auth, {body?, query?, codes?}, handler, options?)` with a zod
@@ -267,7 +277,10 @@ async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknow
     ctx.meterKey({ id: widget.apiKeyId, requestPlan: widget.requestPlan });
   }
   const live = routeDef.liveSession === true;
-  if (auth === "user" || auth === "widget+user") Object.assign(ctx, { user: await requireUser(request, live) });
+  if (auth === "user" || auth === "widget+user") {
+    const shopperOf = routeDef.shopper ? ctx.widget?.partnerId : undefined;
+    Object.assign(ctx, { user: await requireUser(request, live, shopperOf) });
+  }
   if (auth === "partner") Object.assign(ctx, { partner: await requirePartner(request, live) });
   // No parameter may hold NUL: PostgreSQL text cannot, so it would fail deep inside a query.
   if (request.search.includes("%00")) throw new ApiError(400, "invalid_input", "The query string contains a NUL character (%00)");
@@ -339,9 +352,11 @@ export function bearerToken(request: ApiRequest): string | null {
   return match ? match[1] : null;
 }
 
-async function requireUser(request: ApiRequest, liveSession = false): Promise<Identity> {
+/** A user token; with `shopperOf`, also a shopper credential of that partner. 401 `unauthorized` otherwise. */
+async function requireUser(request: ApiRequest, liveSession = false, shopperOf?: number): Promise<Identity> {
   const token = bearerToken(request);
-  const identity = token ? await authenticateUserToken(token) : null;
+  let identity = token ? await authenticateUserToken(token) : null;
+  if (!identity && token && shopperOf !== undefined) identity = await authenticateShopperToken(token, shopperOf);
   if (!identity) throw unauthorized("Missing or invalid user token");
   if (liveSession) await requireLiveSession(identity);
   return identity;

@@ -10,9 +10,13 @@ import { basketDrawer } from "~/domains/baskets/baskets.server";
 import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers";
 import { ApiFailure, call, formatPrice, tell, widgetClaims } from "~/storefront/client";
 import { errorText, langOf, texts } from "~/storefront/i18n";
+import designCss from "~/storefront/design.css?url";
 import dialogCss from "~/storefront/dialog.css?url";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: dialogCss }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: designCss },
+  { rel: "stylesheet", href: dialogCss },
+];
 export const meta: MetaFunction = () => [{ title: "Wishlist" }, { name: "robots", content: "noindex" }];
 /** Framed on the shop's page (root.tsx leaves out what needs first-party storage). */
 export const handle = { framed: true };
@@ -67,6 +71,15 @@ function lineOf(p: Saved): CartLine | null {
 
 type State = { name: "waiting" } | { name: "signed-out" } | { name: "list"; products: Saved[] } | { name: "error"; code: string };
 
+/** The shop's basket colour as the drawer's accent, with text that stays readable on it. */
+function accentStyle(color: string): React.CSSProperties {
+  const hex = /^#([0-9a-f]{6})$/i.exec(color)?.[1];
+  const [r, g, b] = hex ? [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) : [0, 0, 0];
+  const lum = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+  const light = 0.2126 * lum(r) + 0.7152 * lum(g) + 0.0722 * lum(b) > 0.4;
+  return { "--accent": color, "--accent-text": light ? "#1b1b1b" : "#fff" } as React.CSSProperties;
+}
+
 export default function BasketDrawer() {
   const { id, primaryColor, lang } = useLoaderData<typeof loader>();
   const t = texts(lang);
@@ -116,10 +129,10 @@ export default function BasketDrawer() {
   const lines = products.map(lineOf).filter((l): l is CartLine => l !== null);
 
   return (
-    <main className="dialog" lang={lang} style={primaryColor ? ({ "--accent": primaryColor } as React.CSSProperties) : undefined} aria-busy={state.name === "waiting"}>
+    <main className="dialog" lang={lang} style={primaryColor ? accentStyle(primaryColor) : undefined} aria-busy={state.name === "waiting"}>
       <div className="header">
         <h1>{t.titleBasket}</h1>
-        <button type="button" className="link" onClick={close}>
+        <button type="button" className="btn-link" onClick={close}>
           {t.close}
         </button>
       </div>
@@ -139,7 +152,7 @@ export default function BasketDrawer() {
               const price = formatPrice(p.price_minor, p.currency, lang);
               return (
                 <li key={p.item_id}>
-                  {p.imageUrl && /^https?:\/\//.test(p.imageUrl) ? <img src={p.imageUrl} alt="" /> : null}
+                  {p.imageUrl && /^https?:\/\//.test(p.imageUrl) ? <img src={p.imageUrl} alt="" width={72} height={72} /> : null}
                   <div className="info">
                     <strong>{p.title ?? p.url}</strong>
                     {price && <span>{price}</span>}
@@ -149,12 +162,12 @@ export default function BasketDrawer() {
                       </span>
                     )}
                     {line ? (
-                      <button type="button" className="primary" aria-label={`${t.addToCart}: ${p.title ?? p.url}`} onClick={() => void checkout([line])}>
+                      <button type="button" className="btn-primary" aria-label={`${t.addToCart}: ${p.title ?? p.url}`} onClick={() => void checkout([line])}>
                         {t.addToCart}
                       </button>
                     ) : (
                       p.url && /^https?:\/\//.test(p.url) && (
-                        <a className="button" href={p.url} target="_top" rel="noopener">
+                        <a className="btn" href={p.url} target="_top" rel="noopener">
                           {t.viewProduct}
                         </a>
                       )
@@ -165,12 +178,17 @@ export default function BasketDrawer() {
             })}
           </ul>
           {lines.length > 1 && (
-            <button type="button" className="primary" style={{ width: "100%" }} onClick={() => void checkout(lines)}>
+            <button type="button" className="btn-primary wide" onClick={() => void checkout(lines)}>
               {t.addAll}
             </button>
           )}
         </>
       )}
+      <p className="footer">
+        <a href={`/${lang}/lists`} target="_blank" rel="noopener">
+          {t.viewMyLists}
+        </a>
+      </p>
     </main>
   );
 }

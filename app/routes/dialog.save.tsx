@@ -6,11 +6,16 @@ import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiFailure, call, formatPrice, tell, widgetClaims, type WidgetTokenClaims } from "~/storefront/client";
 import { errorText, langOf, texts, type Lang } from "~/storefront/i18n";
-import { currentSession, remember, signIn, signOut, signUpGuest, type UserSession } from "~/storefront/session";
+import { currentSession, signIn, signOut, signUpGuest, type UserSession } from "~/storefront/session";
+import { urlKey } from "~/sdk/url-key";
+import designCss from "~/storefront/design.css?url";
 import dialogCss from "~/storefront/dialog.css?url";
 import type { DialogProduct } from "~/sdk/protocol";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: dialogCss }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: designCss },
+  { rel: "stylesheet", href: dialogCss },
+];
 export const meta: MetaFunction = () => [{ title: "Wishlist" }, { name: "robots", content: "noindex" }];
 
 type Product = DialogProduct;
@@ -23,9 +28,17 @@ interface Context {
 }
 
 interface ListChoice {
+  /** The list's share token (item routes address lists by it). */
+  id: string;
   db_id: number;
   name: string;
   productCount: number;
+}
+
+/** Where the product sits in the shopper's lists. */
+interface Placement {
+  itemId: number;
+  list: ListChoice;
 }
 
 type Screen =
@@ -33,10 +46,15 @@ type Screen =
   | { name: "no-context" }
   | { name: "welcome" }
   | { name: "auth"; mode: "signin" | "signup" }
-  | { name: "pick" }
-  | { name: "saved"; listName: string };
+  | { name: "pick"; placement: Placement }
+  | { name: "saved"; placement: Placement; already: boolean }
+  | { name: "removed"; listName: string };
 
 const CONTEXT_KEY = "wish:dialog";
+/** The list a shopper saved to last, per user (first-party storage of APP_URL). */
+const LAST_LIST_KEY = "wish:last-list";
+/** How long the confirmation of a one-click save stays before the dialog closes itself. */
+const AUTO_CLOSE_MS = 4000;
 
 /** The dialog's context from the fragment (then removed from the address bar), or from this window's earlier load. */
 function readContext(): Context | null {
@@ -64,6 +82,23 @@ function readContext(): Context | null {
   return { token: raw.token, claims, product, locale: raw.locale ?? "de-DE" };
 }
 
+function lastListOf(userId: string): number | null {
+  try {
+    const last = JSON.parse(localStorage.getItem(LAST_LIST_KEY) ?? "null");
+    return last?.user === userId && typeof last.list === "number" ? last.list : null;
+  } catch {
+    return null;
+  }
+}
+
+function rememberList(userId: string, list: number): void {
+  try {
+    localStorage.setItem(LAST_LIST_KEY, JSON.stringify({ user: userId, list }));
+  } catch {
+    /* no storage: the default list next time */
+  }
+}
+
 export default function SaveDialog() {
   const [ctx, setCtx] = useState<Context | null>(null);
   const [lang, setLang] = useState<Lang>("en");
@@ -71,8 +106,10 @@ export default function SaveDialog() {
   const [session, setSession] = useState<UserSession | null>(null);
   const [lists, setLists] = useState<ListChoice[]>([]);
   const [chosen, setChosen] = useState<number | null>(null);
+  const [shown, setShown] = useState<Product | null>(null);
   const [error, setError] = useState<{ text: string; retry?: () => void } | null>(null);
   const [busy, setBusy] = useState(false);
+  const [closing, setClosing] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const t = texts(lang);
 
@@ -84,39 +121,89 @@ export default function SaveDialog() {
     [t, lang],
   );
 
-  // Lists of the shopper (creating the default list for a new one), then the picker.
-  const loadLists = useCallback(
-    async (c: Context, s: UserSession) => {
-      const get = () => call<{ lists: ListChoice[] }>("/widget/lists", { body: {}, widgetToken: c.token, accessToken: s.access_token });
-      let { lists } = await get();
-      if (lists.length === 0) {
-        await call(`/hosted/me/init?lang=${langOf(c.locale)}`, { body: {}, accessToken: s.access_token });
-        ({ lists } = await get());
-      }
-      setLists(lists);
-      setChosen((current) => (current && lists.some((l) => l.db_id === current) ? current : (lists[0]?.db_id ?? null)));
-      setScreen({ name: "pick" });
+  /** A call with the shopper's access token; an expired one is renewed once from the site session. */
+  const withSession = useCallback(async <T,>(s: UserSession, work: (s: UserSession) => Promise<T>): Promise<T> => {
+    try {
+      return await work(s);
+    } catch (err) {
+      if (!(err instanceof ApiFailure && err.status === 401)) throw err;
+      const fresh = await currentSession(true);
+      if (!fresh) throw err;
+      setSession(fresh);
+      return work(fresh);
+    }
+  }, []);
+
+  // The shopper's lists, creating the default list for a new shopper.
+  const loadLists = useCallback(async (c: Context, s: UserSession) => {
+    const get = () => call<{ lists: ListChoice[] }>("/widget/lists", { body: {}, widgetToken: c.token, accessToken: s.access_token });
+    let { lists } = await get();
+    if (lists.length === 0) {
+      await call(`/hosted/me/init?lang=${langOf(c.locale)}`, { body: {}, accessToken: s.access_token });
+      ({ lists } = await get());
+    }
+    setLists(lists);
+    return lists;
+  }, []);
+
+  /** Lets the shop page recognise the shopper from now on (a partner-scoped grant, docs/storefront-protocol.md). */
+  const grant = useCallback(async (c: Context, s: UserSession) => {
+    await call("/widget/session-store", { body: { access_token: s.access_token, sid: c.claims.sid }, widgetToken: c.token });
+    tell(window.opener, c.claims.origin, { type: "session" });
+  }, []);
+
+  const announceSaved = (c: Context, placement: Placement, productId: number | null = null) =>
+    tell(window.opener, c.claims.origin, {
+      type: "saved",
+      item: { item_id: placement.itemId, product_id: productId, wishlist_id: placement.list.db_id, wishlist_name: placement.list.name, product: c.product },
+    });
+
+  const saveTo = useCallback(
+    async (c: Context, s: UserSession, list: ListChoice) => {
+      const result = await withSession(s, (fresh) =>
+        call<{ item_id: number; product_id: number }>("/widget/save", {
+          // siteDomain: the shop's checkout metadata is kept only for saves from its own origin (SPEC 2.6).
+          body: { wishlistId: list.db_id, product: c.product, siteDomain: new URL(c.claims.origin).hostname },
+          widgetToken: c.token,
+          accessToken: fresh.access_token,
+        }),
+      );
+      rememberList(s.user.id, list.db_id);
+      const placement = { itemId: result.item_id, list };
+      announceSaved(c, placement, result.product_id);
+      await grant(c, s).catch(() => undefined); // recognition on the page is a convenience; the save stands
+      setClosing(true);
+      setScreen({ name: "saved", placement, already: false });
     },
-    [],
+    [grant, withSession],
   );
 
-  // A session is in place: hand it to the shop page's widget session, then pick a list.
-  const enter = useCallback(
+  // A session is in place: show where the product is saved, or save it at once (one click for a returning shopper).
+  const arrive = useCallback(
     async (c: Context, s: UserSession) => {
       setSession(s);
       setError(null);
       try {
-        await call("/widget/session-store", {
-          body: { access_token: s.access_token, refresh_token: s.refresh_token, sid: c.claims.sid },
-          widgetToken: c.token,
-        });
-        tell(window.opener, c.claims.origin, { type: "session" });
-        await loadLists(c, s);
+        const all = await withSession(s, (fresh) => loadLists(c, fresh));
+        const saved = await call<{ products: Array<{ item_id: number; wishlist_id: number; url: string | null }> }>(
+          "/widget/saved-products",
+          { widgetToken: c.token, accessToken: s.access_token },
+        );
+        const key = urlKey(c.product.url);
+        const match = saved.products.find((p) => p.url && urlKey(p.url) === key);
+        const matchList = match && all.find((l) => l.db_id === match.wishlist_id);
+        if (match && matchList) {
+          setScreen({ name: "saved", placement: { itemId: match.item_id, list: matchList }, already: true });
+          return;
+        }
+        const last = lastListOf(s.user.id);
+        await saveTo(c, s, all.find((l) => l.db_id === last) ?? all[0]);
       } catch (err) {
-        fail(err, () => void enter(c, s));
+        setScreen({ name: "welcome" });
+        fail(err, () => void arrive(c, s));
       }
     },
-    [fail, loadLists],
+    [fail, loadLists, saveTo, withSession],
   );
 
   useEffect(() => {
@@ -126,12 +213,32 @@ export default function SaveDialog() {
     document.documentElement.lang = l;
     if (!c) return setScreen({ name: "no-context" });
     setCtx(c);
+    setShown(c.product);
+    // A button with only a URL: the title, image and price come from the product page.
+    if (!c.product.title) {
+      call<{ result: { success: boolean; product?: { title: string | null; image_url: string | null; price_minor: number | null; currency: string | null } } }>(
+        "/widget/prefetch",
+        { body: { url: c.product.url, market: c.product.marketCode }, widgetToken: c.token },
+      )
+        .then(({ result }) => {
+          const p = result.success ? result.product : undefined;
+          if (!p) return;
+          setShown((prev) => ({
+            ...(prev ?? c.product),
+            title: p.title ?? undefined,
+            imageUrl: prev?.imageUrl ?? p.image_url ?? undefined,
+            price: prev?.price ?? p.price_minor ?? undefined,
+            currency: prev?.currency ?? p.currency ?? undefined,
+          }));
+        })
+        .catch(() => undefined);
+    }
     const onHide = () => tell(window.opener, c.claims.origin, { type: "close" });
     window.addEventListener("pagehide", onHide);
     const start = async () => {
       try {
         const s = await currentSession();
-        if (s) await enter(c, s);
+        if (s) await arrive(c, s);
         else setScreen({ name: "welcome" });
       } catch (err) {
         setScreen({ name: "welcome" });
@@ -146,11 +253,28 @@ export default function SaveDialog() {
   // Screen changes move focus to the heading, so screen readers announce where they are.
   useEffect(() => {
     if (screen.name !== "loading") heading.current?.focus();
-  }, [screen.name]);
+  }, [screen]);
+
+  // After a one-click save the dialog closes itself, unless the shopper starts using it.
+  useEffect(() => {
+    if (!closing || !ctx) return;
+    const timer = setTimeout(() => {
+      tell(window.opener, ctx.claims.origin, { type: "close" });
+      window.close();
+    }, AUTO_CLOSE_MS);
+    const stay = () => setClosing(false);
+    const events = ["pointerdown", "keydown", "wheel", "touchstart"] as const;
+    events.forEach((e) => window.addEventListener(e, stay, { once: true }));
+    return () => {
+      clearTimeout(timer);
+      events.forEach((e) => window.removeEventListener(e, stay));
+    };
+  }, [closing, ctx]);
 
   const run = async (work: () => Promise<void>) => {
     setBusy(true);
     setError(null);
+    setClosing(false);
     try {
       await work();
     } finally {
@@ -161,7 +285,7 @@ export default function SaveDialog() {
   const continueAsGuest = () =>
     run(async () => {
       try {
-        await enter(ctx!, await signUpGuest());
+        await arrive(ctx!, await signUpGuest());
       } catch (err) {
         fail(err, continueAsGuest);
       }
@@ -177,9 +301,9 @@ export default function SaveDialog() {
           await call("/hosted/migrate-anonymous-to-provider", {
             body: { anonymous_access_token: guest.access_token },
             accessToken: next.access_token,
-          }).catch(() => undefined);
+          });
         }
-        await enter(ctx!, remember(next));
+        await arrive(ctx!, next);
       } catch (err) {
         fail(err);
       }
@@ -188,7 +312,9 @@ export default function SaveDialog() {
   const createList = (name: string) =>
     run(async () => {
       try {
-        const created = await call<{ list: ListChoice }>("/hosted/me/lists", { body: { name }, accessToken: session!.access_token });
+        const created = await withSession(session!, (s) =>
+          call<{ list: ListChoice }>("/hosted/me/lists", { body: { name }, accessToken: s.access_token }),
+        );
         setLists((all) => [created.list, ...all]);
         setChosen(created.list.db_id);
       } catch (err) {
@@ -196,36 +322,39 @@ export default function SaveDialog() {
       }
     });
 
-  const save = () =>
+  // "Change list": the saved item moves to the chosen list.
+  const moveTo = (placement: Placement) =>
+    run(async () => {
+      const target = lists.find((l) => l.db_id === chosen);
+      if (!target || target.db_id === placement.list.db_id) return setScreen({ name: "saved", placement, already: true });
+      try {
+        const moved = await withSession(session!, (s) =>
+          call<{ item: { item_id: number } }>(
+            `/hosted/lists/${encodeURIComponent(placement.list.id)}/items/${placement.itemId}/move`,
+            { body: { target: target.id }, accessToken: s.access_token },
+          ),
+        );
+        const next = { itemId: moved.item.item_id, list: target };
+        rememberList(session!.user.id, target.db_id);
+        announceSaved(ctx!, next);
+        setScreen({ name: "saved", placement: next, already: false });
+      } catch (err) {
+        fail(err, () => void moveTo(placement));
+      }
+    });
+
+  const remove = (placement: Placement) =>
     run(async () => {
       const c = ctx!;
-      const list = lists.find((l) => l.db_id === chosen);
-      if (!list) return;
-      const attempt = async (s: UserSession, again: boolean): Promise<void> => {
-        try {
-          const result = await call<{ item_id: number; product_id: number }>("/widget/save", {
-            // siteDomain: the shop's checkout metadata is kept only for saves from its own origin (SPEC 2.6).
-            body: { wishlistId: list.db_id, product: c.product, siteDomain: new URL(c.claims.origin).hostname },
-            widgetToken: c.token,
-            accessToken: s.access_token,
-          });
-          tell(window.opener, c.claims.origin, {
-            type: "saved",
-            item: { item_id: result.item_id, product_id: result.product_id, wishlist_id: list.db_id, wishlist_name: list.name, product: c.product },
-          });
-          setScreen({ name: "saved", listName: list.name });
-        } catch (err) {
-          // An expired access token: refresh once and try again.
-          if (again && err instanceof ApiFailure && err.status === 401) {
-            const fresh = await currentSession(true);
-            if (fresh) return attempt(fresh, false);
-            setSession(null);
-            setScreen({ name: "welcome" });
-          }
-          fail(err, () => void save());
-        }
-      };
-      await attempt(session!, true);
+      try {
+        await withSession(session!, (s) =>
+          call(`/widget/saved-products/${placement.itemId}`, { method: "DELETE", widgetToken: c.token, accessToken: s.access_token }),
+        );
+        tell(window.opener, c.claims.origin, { type: "removed", item: { item_id: placement.itemId, product: c.product } });
+        setScreen({ name: "removed", listName: placement.list.name });
+      } catch (err) {
+        fail(err, () => void remove(placement));
+      }
     });
 
   const leave = () =>
@@ -236,21 +365,51 @@ export default function SaveDialog() {
       setScreen({ name: "welcome" });
     });
 
-  const productBox = ctx && <ProductSummary product={ctx.product} lang={lang} />;
+  const closeDialog = () => {
+    tell(window.opener, ctx!.claims.origin, { type: "close" });
+    window.close();
+  };
+
+  const myLists = `/${lang}/lists`;
+  const productBox = shown && <ProductSummary product={shown} lang={lang} t={t} />;
   const alert = error && (
     <div className="alert" role="alert">
       <p style={{ margin: 0 }}>{error.text}</p>
       {error.retry && (
-        <button type="button" className="link" onClick={error.retry}>
+        <button type="button" className="btn-link" onClick={error.retry}>
           {t.retry}
         </button>
+      )}
+    </div>
+  );
+  const accountFooter = session && (
+    <div className="footer">
+      {session.user.is_anonymous ? (
+        <>
+          <span className="muted">{t.guestNote}</span>
+          <button type="button" className="btn-link" onClick={() => (setClosing(false), setScreen({ name: "auth", mode: "signup" }))}>
+            {t.keepLists}
+          </button>
+        </>
+      ) : (
+        <>
+          <span className="muted">{t.signedInAs(session.user.email ?? "")}</span>
+          <button type="button" className="btn-link" onClick={() => void leave()}>
+            {t.signOut}
+          </button>
+        </>
       )}
     </div>
   );
 
   return (
     <main className="dialog" aria-busy={busy || screen.name === "loading"}>
-      {screen.name === "loading" && <p>{t.loading}</p>}
+      {screen.name === "loading" && (
+        <>
+          {productBox}
+          <p>{t.loading}</p>
+        </>
+      )}
 
       {screen.name === "no-context" && (
         <>
@@ -270,13 +429,13 @@ export default function SaveDialog() {
           {alert}
           <p>{t.welcome}</p>
           <div className="stack">
-            <button type="button" className="primary" disabled={busy} onClick={continueAsGuest}>
+            <button type="button" className="btn-primary" disabled={busy} onClick={continueAsGuest}>
               {t.guest}
             </button>
-            <button type="button" disabled={busy} onClick={() => (setError(null), setScreen({ name: "auth", mode: "signin" }))}>
+            <button type="button" className="btn" disabled={busy} onClick={() => (setError(null), setScreen({ name: "auth", mode: "signin" }))}>
               {t.signIn}
             </button>
-            <button type="button" disabled={busy} onClick={() => (setError(null), setScreen({ name: "auth", mode: "signup" }))}>
+            <button type="button" className="btn" disabled={busy} onClick={() => (setError(null), setScreen({ name: "auth", mode: "signup" }))}>
               {t.signUp}
             </button>
           </div>
@@ -295,30 +454,56 @@ export default function SaveDialog() {
             busy={busy}
             onSubmit={(email, password) => void authenticate(screen.mode, email, password)}
             onSwitch={() => (setError(null), setScreen({ name: "auth", mode: screen.mode === "signin" ? "signup" : "signin" }))}
-            onBack={() => (setError(null), setScreen(session ? { name: "pick" } : { name: "welcome" }))}
+            onBack={() => (setError(null), setScreen({ name: "welcome" }))}
           />
+        </>
+      )}
+
+      {screen.name === "saved" && (
+        <>
+          <h1 ref={heading} tabIndex={-1}>
+            {screen.already ? t.alreadySaved(screen.placement.list.name) : t.savedTo(screen.placement.list.name)}
+          </h1>
+          {productBox}
+          {alert}
+          {closing && <p className="muted" role="status">{t.closingSoon}</p>}
+          <div className="stack">
+            <a className="btn-primary" href={myLists} target="_blank" rel="noopener">
+              {t.viewMyLists}
+            </a>
+            <button
+              type="button"
+              className="btn"
+              disabled={busy}
+              onClick={() => (setError(null), setChosen(screen.placement.list.db_id), setScreen({ name: "pick", placement: screen.placement }))}
+            >
+              {t.changeList}
+            </button>
+            {screen.already && (
+              <button type="button" className="btn" disabled={busy} onClick={() => void remove(screen.placement)}>
+                {busy ? t.removing : t.remove}
+              </button>
+            )}
+            <button type="button" className="btn-link" onClick={closeDialog}>
+              {t.close}
+            </button>
+          </div>
+          {accountFooter}
         </>
       )}
 
       {screen.name === "pick" && session && (
         <>
           <h1 ref={heading} tabIndex={-1}>
-            {t.titleSave}
+            {t.chooseList}
           </h1>
           {productBox}
           {alert}
           <fieldset>
-            <legend>{t.chooseList}</legend>
+            <legend className="visually-hidden">{t.chooseList}</legend>
             {lists.map((l) => (
               <div className="choice" key={l.db_id}>
-                <input
-                  type="radio"
-                  name="list"
-                  id={`list-${l.db_id}`}
-                  value={l.db_id}
-                  checked={chosen === l.db_id}
-                  onChange={() => setChosen(l.db_id)}
-                />
+                <input type="radio" name="list" id={`list-${l.db_id}`} value={l.db_id} checked={chosen === l.db_id} onChange={() => setChosen(l.db_id)} />
                 <label htmlFor={`list-${l.db_id}`}>
                   {l.name} <span className="muted">· {t.items(l.productCount)}</span>
                 </label>
@@ -326,67 +511,45 @@ export default function SaveDialog() {
             ))}
           </fieldset>
           <NewListForm t={t} busy={busy} onCreate={(name) => void createList(name)} />
-          <button type="button" className="primary" style={{ width: "100%" }} disabled={busy || chosen === null} onClick={() => void save()}>
-            {busy ? t.saving : t.save}
-          </button>
-          <div className="footer">
-            {session.user.is_anonymous ? (
-              <>
-                <span className="muted">{t.guestNote}</span>
-                <button type="button" className="link" onClick={() => setScreen({ name: "auth", mode: "signin" })}>
-                  {t.keepLists}
-                </button>
-              </>
-            ) : (
-              <>
-                <span className="muted">{t.signedInAs(session.user.email ?? "")}</span>
-                <button type="button" className="link" onClick={() => void leave()}>
-                  {t.signOut}
-                </button>
-              </>
-            )}
+          <div className="stack">
+            <button type="button" className="btn-primary" disabled={busy || chosen === null} onClick={() => void moveTo(screen.placement)}>
+              {busy ? t.saving : t.moveHere}
+            </button>
+            <button type="button" className="btn-link" onClick={() => setScreen({ name: "saved", placement: screen.placement, already: true })}>
+              {t.back}
+            </button>
           </div>
         </>
       )}
 
-      {screen.name === "saved" && (
+      {screen.name === "removed" && (
         <>
           <h1 ref={heading} tabIndex={-1}>
-            {t.savedTo(screen.listName)}
+            {t.removedFrom(screen.listName)}
           </h1>
           {productBox}
-          <button
-            type="button"
-            className="primary"
-            style={{ width: "100%" }}
-            onClick={() => {
-              tell(window.opener, ctx!.claims.origin, { type: "close" });
-              window.close();
-            }}
-          >
-            {t.close}
-          </button>
+          <div className="stack">
+            <a className="btn" href={myLists} target="_blank" rel="noopener">
+              {t.viewMyLists}
+            </a>
+            <button type="button" className="btn-primary" onClick={closeDialog}>
+              {t.close}
+            </button>
+          </div>
         </>
       )}
     </main>
   );
 }
 
-function ProductSummary({ product, lang }: { product: Product; lang: Lang }) {
+function ProductSummary({ product, lang, t }: { product: Product; lang: Lang; t: ReturnType<typeof texts> }) {
   const price = formatPrice(product.price, product.currency, lang);
-  let name = product.title;
-  if (!name) {
-    try {
-      name = new URL(product.url).hostname;
-    } catch {
-      name = product.url;
-    }
-  }
+  const image = product.imageUrl && /^https?:\/\//.test(product.imageUrl) ? product.imageUrl : null;
   return (
-    <div className="product">
-      {product.imageUrl && /^https:\/\//.test(product.imageUrl) && <img src={product.imageUrl} alt="" />}
+    <div className="product card">
+      {image ? <img src={image} alt="" width={72} height={72} /> : <div className="thumb placeholder" aria-hidden="true" />}
       <div>
-        <div className="name">{name}</div>
+        <div className="name">{product.title || t.thisProduct}</div>
         {price && <div className="muted">{price}</div>}
       </div>
     </div>
@@ -432,13 +595,13 @@ function AuthForm(props: {
           </p>
         )}
       </div>
-      <button type="submit" className="primary" disabled={busy}>
+      <button type="submit" className="btn-primary" disabled={busy}>
         {mode === "signin" ? t.signIn : t.signUp}
       </button>
-      <button type="button" className="link" onClick={props.onSwitch}>
+      <button type="button" className="btn-link" onClick={props.onSwitch}>
         {mode === "signin" ? t.signUp : t.signIn}
       </button>
-      <button type="button" className="link" onClick={props.onBack}>
+      <button type="button" className="btn-link" onClick={props.onBack}>
         {t.back}
       </button>
     </form>
@@ -461,7 +624,7 @@ function NewListForm({ t, busy, onCreate }: { t: ReturnType<typeof texts>; busy:
         <label htmlFor="new-list">{t.newListName}</label>
         <input id="new-list" type="text" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
       </div>
-      <button type="submit" disabled={busy || !name.trim()}>
+      <button type="submit" className="btn" disabled={busy || !name.trim()}>
         {t.create}
       </button>
     </form>

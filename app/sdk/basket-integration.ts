@@ -1,7 +1,7 @@
 // basket-integration.js: opens the hosted basket drawer on a shop page and
 // turns its "add to cart" into the shop's cart URL. Global `WishBasket`;
 // handshake and messages per docs/storefront-protocol.md "Basket drawer".
-import { APP_URL, call, eachElement, initWidget, isGerman, originOf, restoreAccessToken, stripSlash, widgetError, wishMessage } from "./common";
+import { APP_URL, call, eachElement, initWidget, isGerman, originOf, restoreShopper, stripSlash, widgetError, wishMessage } from "./common";
 import { cartPlan } from "./cart";
 
 interface BasketOptions {
@@ -70,7 +70,8 @@ function close(): void {
 async function handshake(target: Window): Promise<void> {
   try {
     const init = await initWidget(opts.apiBase, opts.apiKey);
-    const accessToken = await restoreAccessToken(opts.apiBase, init);
+    // The drawer gets the partner-scoped shopper credential, never an account session.
+    const accessToken = (await restoreShopper(opts.apiBase, init))?.token ?? null;
     target.postMessage({ source: "wish", type: "basket-init", token: init.token, accessToken }, originOf(opts.widgetUrl));
   } catch (err) {
     close();

@@ -103,14 +103,24 @@ export async function initWidget(apiBase: string, key: string): Promise<InitResu
   return res;
 }
 
-/** The shopper's stored session for this sid (access token), or null. */
-export async function restoreAccessToken(apiBase: string, init: InitResult): Promise<string | null> {
-  const res = await call<{ session: { access_token: string } | null }>(apiBase, "/widget/session-restore", {
+export interface ShopperCredential {
+  token: string;
+  /** Unix time (s) it expires. */
+  expiresAt: number;
+}
+
+/**
+ * The partner-scoped shopper credential for this sid, or null when the
+ * shopper has not saved here (docs/storefront-protocol.md). Never the
+ * shopper's account session: it works only for this shop's saved products.
+ */
+export async function restoreShopper(apiBase: string, init: InitResult): Promise<ShopperCredential | null> {
+  const res = await call<{ session: { access_token: string; expires_at: number } | null }>(apiBase, "/widget/session-restore", {
     method: "POST",
     widgetToken: init.token,
     body: { sid: init.sid },
   });
-  return res.session ? res.session.access_token : null;
+  return res.session ? { token: res.session.access_token, expiresAt: res.session.expires_at } : null;
 }
 
 /** A `{source: "wish"}` message from `source` on the app's origin, else null. */

@@ -9,14 +9,16 @@ import {
   initWidget,
   isGerman,
   originOf,
-  restoreAccessToken,
+  restoreShopper,
   stripSlash,
   tagAttr,
   widgetError,
   wishMessage,
   type InitResult,
+  type ShopperCredential,
   type WidgetError,
 } from "./common";
+import { urlKey as productKey } from "./url-key";
 
 type Listener = (payload?: unknown) => void;
 type Options = Record<string, unknown>;
@@ -34,19 +36,7 @@ const int = (v: unknown) => {
   return typeof n === "number" && Number.isInteger(n) ? n : undefined;
 };
 
-// Visit-tracking parameters; the server canonicalises fully, this is only for matching saved buttons.
-const TRACKING = /^(utm_|pk_|mtm_|hsa_)|^(gclid|fbclid|msclkid|dclid|gbraid|wbraid|yclid|igshid|mc_cid|mc_eid|_ga|_gl|srsltid)$/i;
-
-function urlKey(raw: string): string {
-  try {
-    const url = new URL(raw, location.href);
-    const kept = [...url.searchParams].filter(([k]) => !TRACKING.test(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const query = new URLSearchParams(kept).toString();
-    return stripSlash(url.origin + url.pathname) + (query ? "?" + query : "");
-  } catch {
-    return raw;
-  }
-}
+const urlKey = (raw: string) => productKey(raw, location.href);
 
 const urlOf = (o: Options) => str(o.productUrl) || str(o.url) || "";
 
@@ -99,6 +89,17 @@ function buttonOptions(el: HTMLElement): Options {
   };
 }
 
+let styled = false;
+/** The default look of plain-text buttons, once per page; `:where()` keeps it below any rule of the shop's. */
+function defaultStyle() {
+  if (styled) return;
+  styled = true;
+  const style = document.createElement("style");
+  style.textContent =
+    ':where(.wish-default)::before{content:"\\2661";margin-inline-end:.4em}:where(.wish-default.wish-saved)::before{content:"\\2665";color:#c8102e}';
+  document.head.appendChild(style);
+}
+
 function hostAllowed(list: string[]): boolean {
   const host = location.hostname;
   if (!list.length || /^(localhost|127\.0\.0\.1|\[::1\])$/.test(host) || /\.localhost$/.test(host)) return true;
@@ -120,6 +121,7 @@ function createInstance(initial?: Options, page = false) {
   // Set by subscription_required: the shop's trial ended, buttons stop opening the dialog.
   let disabled: WidgetError | null = null;
   let session: { at: number; init: Promise<InitResult> } | null = null;
+  let shopper: ShopperCredential | null = null;
   let popup: Window | null = null;
   let stopWatch: (() => void) | null = null;
   let listening = false;
@@ -161,22 +163,33 @@ function createInstance(initial?: Options, page = false) {
     return session.init;
   };
 
+  // Plain-text buttons get the default look: a heart before the label, filled and "Saved" once saved.
+  const labels = new WeakMap<HTMLElement, string>();
   const showSaved = (el: HTMLElement, saved: boolean) => {
     el.setAttribute("aria-pressed", String(saved));
+    el.setAttribute("data-wish-state", saved ? "saved" : "unsaved");
     el.classList.toggle("wish-saved", saved);
+    const label = labels.get(el);
+    if (label !== undefined) {
+      const savedLabel = el.dataset.wishSavedLabel ?? (isGerman(locale()) ? "Gespeichert" : "Saved");
+      el.textContent = saved && savedLabel ? savedLabel : label;
+    }
   };
 
-  /** Marks buttons of products the shopper saved (stored session for this sid). No sid: no network. */
+  /** Marks buttons of products the shopper saved through this shop (partner-scoped credential for this sid). No sid: no network. */
   const refreshSaved = async () => {
     if (!cfg.key || !buttons.size || !getSid() || disabled) return;
     try {
       const init = await widgetSession();
-      const access = await restoreAccessToken(cfg.apiBase, init);
+      if (!shopper || shopper.expiresAt * 1000 - Date.now() < 60_000) shopper = await restoreShopper(cfg.apiBase, init);
       const saved = new Set<string>();
-      if (access) {
+      if (shopper) {
         const res = await call<{ products: Array<{ url: string | null }> }>(cfg.apiBase, "/widget/saved-products", {
-          bearer: access,
+          bearer: shopper.token,
           widgetToken: init.token,
+        }).catch((err: WidgetError) => {
+          if (err.status === 401) shopper = null; // ended (sign-out elsewhere): unsaved until the next save
+          throw err;
         });
         for (const p of res.products) if (p.url) saved.add(urlKey(p.url));
       }
@@ -197,12 +210,15 @@ function createInstance(initial?: Options, page = false) {
   const onMessage = (ev: MessageEvent) => {
     const msg = wishMessage(ev, originOf(cfg.widgetUrl), popup);
     if (!msg) return;
-    if (msg.type === "saved") {
+    if (msg.type === "saved" || msg.type === "removed") {
+      const saved = msg.type === "saved";
       const url = (msg.item as { product?: { url?: string } } | undefined)?.product?.url;
-      if (url) buttons.forEach((opts, el) => urlKey(urlOf(opts())) === urlKey(url) && showSaved(el, true));
-      emit("saved", msg.item);
+      if (url) buttons.forEach((opts, el) => urlKey(urlOf(opts())) === urlKey(url) && showSaved(el, saved));
+      emit(msg.type, msg.item);
+    } else if (msg.type === "session") {
+      shopper = null; // a new grant: fetch a fresh credential
       void refreshSaved();
-    } else if (msg.type === "session") void refreshSaved();
+    }
     else if (msg.type === "close") closed();
   };
 
@@ -275,6 +291,11 @@ function createInstance(initial?: Options, page = false) {
   function bind(el: HTMLElement, options: () => Options) {
     if (buttons.has(el)) return;
     buttons.set(el, options);
+    if (!el.children.length && el.textContent?.trim()) {
+      labels.set(el, el.textContent);
+      el.classList.add("wish-default");
+      defaultStyle();
+    }
     showSaved(el, false);
     el.addEventListener("click", (ev) => {
       ev.preventDefault();

@@ -20,14 +20,19 @@ export interface CallOptions {
 }
 
 /** Calls `APP_URL/api/v1{path}`; resolves with the JSON body or throws ApiFailure. */
-export async function call<T = unknown>(path: string, opts: CallOptions = {}): Promise<T> {
+export const call = <T = unknown>(path: string, opts: CallOptions = {}): Promise<T> => request<T>(`/api/v1${path}`, opts);
+
+/** Calls a route of the site itself (`/session/…`), same contract as `call`. */
+export const callSite = <T = unknown>(path: string, opts: CallOptions = {}): Promise<T> => request<T>(path, opts);
+
+async function request<T>(url: string, opts: CallOptions): Promise<T> {
   const headers: Record<string, string> = {};
   if (opts.body !== undefined) headers["content-type"] = "application/json";
   if (opts.widgetToken) headers["x-widget-token"] = opts.widgetToken;
   if (opts.accessToken) headers.authorization = `Bearer ${opts.accessToken}`;
   let res: Response;
   try {
-    res = await fetch(`/api/v1${path}`, {
+    res = await fetch(url, {
       method: opts.method ?? (opts.body === undefined ? "GET" : "POST"),
       headers,
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),

@@ -1,71 +1,74 @@
-// The shopper's sign-in on APP_URL, kept by the hosted dialog in first-party
-// localStorage so a signed-in shopper is recognised on the next open, on any
-// shop. Only the dialog reads it; shop pages get the session through the
-// widget session store (docs/storefront-protocol.md).
-import { ApiFailure, call } from "./client";
+// The shopper's account session on APP_URL, as the hosted pages see it. The
+// session itself is the HttpOnly first-party cookie `wish_user`
+// (app/domains/identity/site-session.server.ts); scripts never hold a refresh
+// token. They trade the cookie for a short-lived access token
+// (`POST /session/token`) whenever they need one: nothing rotates, so the
+// dialog, "My lists" and any number of tabs never invalidate each other.
+// Shop pages get a partner-scoped credential instead (docs/storefront-protocol.md).
+import { ApiFailure, call, callSite } from "./client";
 
 export interface UserSession {
   access_token: string;
-  refresh_token: string;
   expires_at: number; // seconds since the epoch
   user: { id: string; email?: string | null; is_anonymous?: boolean };
 }
 
-const KEY = "wish:session";
+interface IssuedSession extends UserSession {
+  refresh_token?: string;
+}
 
-function read(): UserSession | null {
+/** Where an earlier version of the dialog kept the whole session. */
+const LEGACY_KEY = "wish:session";
+
+let cached: UserSession | null = null;
+
+const keep = (s: IssuedSession): UserSession => (cached = { access_token: s.access_token, expires_at: s.expires_at, user: s.user });
+
+/** Sets the site cookie for a session the identity provider just issued; the refresh token is dropped. */
+async function adopt(session: IssuedSession): Promise<UserSession> {
+  await callSite("/session/cookie", { body: { access_token: session.access_token } });
+  return keep(session);
+}
+
+/** An access token valid for at least another minute, or null when nobody is signed in on this site. */
+export async function currentSession(force = false): Promise<UserSession | null> {
+  if (!force && cached && cached.expires_at * 1000 - Date.now() > 60_000) return cached;
   try {
-    const s = JSON.parse(localStorage.getItem(KEY) ?? "null");
-    return s && typeof s.access_token === "string" && typeof s.refresh_token === "string" ? s : null;
+    return keep(await callSite<UserSession>("/session/token", { body: {} }));
+  } catch (err) {
+    if (!(err instanceof ApiFailure && err.status === 401)) throw err;
+    cached = null;
+    return adoptLegacySession();
+  }
+}
+
+/** A shopper signed in with an earlier version (session in localStorage) keeps it: moved into the cookie once. */
+async function adoptLegacySession(): Promise<UserSession | null> {
+  let legacy: IssuedSession | null = null;
+  try {
+    legacy = JSON.parse(localStorage.getItem(LEGACY_KEY) ?? "null");
+    localStorage.removeItem(LEGACY_KEY);
+  } catch {
+    return null;
+  }
+  if (!legacy?.refresh_token) return null;
+  try {
+    return await adopt(await call<IssuedSession>("/auth/token?grant_type=refresh_token", { body: { refresh_token: legacy.refresh_token } }));
   } catch {
     return null;
   }
 }
 
-export function remember(session: UserSession): UserSession {
-  localStorage.setItem(KEY, JSON.stringify(session));
-  // Lets the share pages know who is looking (the owner's spoiler protection).
-  // (Under the dialog's no-referrer policy a page POST would carry `Origin: null`, which page writes refuse.)
-  void fetch("/session/cookie", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ access_token: session.access_token }),
-    referrerPolicy: "same-origin",
-  }).catch(() => undefined);
-  return session;
-}
-
-export function forget(): void {
-  localStorage.removeItem(KEY);
-  void fetch("/session/cookie", { method: "DELETE", referrerPolicy: "same-origin" }).catch(() => undefined);
-}
-
-/**
- * The stored session with an access token valid for at least another minute
- * (refreshed when needed), or null when there is none or it has ended.
- */
-export async function currentSession(force = false): Promise<UserSession | null> {
-  const stored = read();
-  if (!stored) return null;
-  if (!force && stored.expires_at * 1000 - Date.now() > 60_000) return stored;
-  try {
-    return remember(await call<UserSession>("/auth/token?grant_type=refresh_token", { body: { refresh_token: stored.refresh_token } }));
-  } catch (err) {
-    // A refused refresh token means the session ended (logout elsewhere, reuse); anything else may pass.
-    if (err instanceof ApiFailure && err.status >= 400 && err.status < 500) forget();
-    else throw err;
-    return null;
-  }
-}
-
-export const signUpGuest = async () => remember(await call<UserSession>("/auth/signup", { body: {} }));
+export const signUpGuest = async () => adopt(await call<IssuedSession>("/auth/signup", { body: {} }));
 
 export async function signIn(mode: "signin" | "signup", email: string, password: string): Promise<UserSession> {
   const path = mode === "signin" ? "/auth/token?grant_type=password" : "/auth/signup";
-  return call<UserSession>(path, { body: { email, password } });
+  return adopt(await call<IssuedSession>(path, { body: { email, password } }));
 }
 
+/** Ends the sign-in session (every credential derived from it stops) and removes the cookie. */
 export async function signOut(session: UserSession): Promise<void> {
   await call("/auth/logout?scope=local", { body: {}, accessToken: session.access_token }).catch(() => undefined);
-  forget();
+  await callSite("/session/cookie", { method: "DELETE" }).catch(() => undefined);
+  cached = null;
 }

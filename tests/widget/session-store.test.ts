@@ -62,7 +62,7 @@ function expectNotContaining(ciphertext: string, ...secrets: string[]) {
 }
 
 describe("store and restore", () => {
-  it("stores encrypted under the widget's sid; restore refreshes, rotates and stores the new tokens", async () => {
+  it("stores an encrypted grant under the widget's sid; restore mints a partner-scoped shopper credential and rotates nothing", async () => {
     const { partnerId, first: w } = await partnerWidget();
     const user = await api.anonymousUser();
     const stored = await store(w, { access_token: user.accessToken, refresh_token: user.refreshToken });
@@ -84,33 +84,46 @@ describe("store and restore", () => {
         token_type: "bearer",
         expires_in: expect.any(Number),
         expires_at: expect.any(Number),
-        refresh_token: expect.any(String),
-        user: expect.objectContaining({ id: user.userId }),
+        scope: "shopper",
+        user: { id: user.userId, is_anonymous: true },
       },
     });
-    const session = restored.body.session;
-    expect(session.refresh_token).not.toBe(user.refreshToken);
-    expect(session.access_token).not.toBe(user.accessToken);
-    const me = await api.get("/auth/user", { token: session.access_token });
-    expect(me.status).toBe(200);
-    expect(me.body.id).toBe(user.userId);
+    const shopper = restored.body.session.access_token as string;
+    expect(JSON.stringify(restored.body)).not.toContain("refresh_token");
+    // The credential reads this partner's saved products, and is no account token.
+    expect((await api.get("/widget/saved-products", { token: shopper, headers: { "x-widget-token": w.token } })).status).toBe(200);
+    expect((await api.get("/auth/user", { token: shopper })).status).toBe(401);
+    expect((await api.post("/hosted/lists", { token: shopper })).status).toBe(401);
 
-    // The new pair is what is stored now, still encrypted.
-    const rotated = await storedRow(w.sid);
-    expect(rotated.sessionData).not.toBe(row.sessionData);
-    expectNotContaining(rotated.sessionData, session.refresh_token, session.access_token);
+    // Restores mint again without touching the account session: its refresh token is still unused.
+    expect((await restore(w)).body.session.user.id).toBe(user.userId);
+    expect(await storedRow(w.sid)).toEqual(row);
+    expect((await refresh(user.refreshToken)).status).toBe(200);
+    expect((await restore(w)).body.session.user.id).toBe(user.userId);
 
-    // The next restore rotates again: the pair handed out before is spent.
-    const again = await restore(w);
-    expect(again.status).toBe(200);
-    expect(again.body.session.user.id).toBe(user.userId);
-    expect(again.body.session.refresh_token).not.toBe(session.refresh_token);
-
-    // The original refresh token no longer works. Presenting it counts as reuse,
-    // which revokes the sign-in session, so the stored session is dropped.
+    // Reuse detection ends the sign-in session, and with it the grant.
     expectError(await refresh(user.refreshToken), 400, "refresh_token_already_used");
     expect((await restore(w)).body).toEqual({ ok: true, session: null });
     expect(await storedRow(w.sid)).toBeUndefined();
+    expect((await api.get("/widget/saved-products", { token: shopper, headers: { "x-widget-token": w.token } })).status).toBe(401);
+  });
+
+  it("a grant is made only for a shopper who saved through this partner or signed in moments ago", async () => {
+    const { partnerId, first: w } = await partnerWidget();
+    const user = await api.anonymousUser();
+    // The anonymous sign-up is an hour old: not "moments ago" any more.
+    const aged = new Date(Date.now() - 60 * 60_000).toISOString().replace("Z", "+00:00");
+    await sql(api.server.databaseUrl, `UPDATE "AuthSession" SET "createdAt" = ? WHERE "userId" = ?`, [aged, user.userId]);
+    expectError(await store(w, { access_token: user.accessToken }), 403, "forbidden");
+    expect(await storedRow(w.sid)).toBeUndefined();
+    const list = await api.post("/hosted/me/init", { token: user.accessToken });
+    const saved = await api.post("/widget/save", {
+      token: user.accessToken,
+      headers: { "x-widget-token": w.token },
+      body: { wishlistId: list.body.list.db_id, product: { url: `https://shop.example.com/products/p-${partnerId}`, title: "P" } },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect((await store(w, { access_token: user.accessToken })).status).toBe(200);
   });
 
   it("nothing stored: session null", async () => {
@@ -186,7 +199,9 @@ describe("store and restore", () => {
     }
     const later = await restore(w);
     expect(later.body.session?.user.id).toBe(user.userId);
-    expect((await api.get("/auth/user", { token: later.body.session.access_token })).status).toBe(200);
+    // The account session is untouched: its own tokens still work.
+    expect((await api.get("/auth/user", { token: user.accessToken })).status).toBe(200);
+    expect((await refresh(user.refreshToken)).status).toBe(200);
   });
 });
 
@@ -225,16 +240,18 @@ describe("errors", () => {
     expect((await store(noSid, { ...tokens, sid: "body-sid-0123456789" })).body).toEqual({ ok: true, sid: "body-sid-0123456789" });
   });
 
-  it("400 invalid_session without either token", async () => {
+  it("400 invalid_session without an access token, or with a refresh token of another session", async () => {
     const { first: w } = await partnerWidget();
     const user = await api.anonymousUser();
+    const other = await api.anonymousUser();
     for (const body of [
       undefined,
       {},
-      { access_token: user.accessToken },
       { refresh_token: user.refreshToken },
       { access_token: "", refresh_token: user.refreshToken },
       { access_token: user.accessToken, refresh_token: 7 },
+      { access_token: user.accessToken, refresh_token: other.refreshToken },
+      { access_token: user.accessToken, refresh_token: "made-up" },
     ]) {
       expectError(await store(w, body), 400, "invalid_session");
     }

@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, route, SHOPPER } from "~/api/endpoint.server";
 import { saveProduct } from "~/domains/products/save.server";
 import { saveErrors, saveRequestBody, saveRequestCodes, saveResultSchema } from "~/domains/products/schemas";
 import { originHost } from "~/domains/widget/origin";
@@ -15,6 +15,7 @@ export const loader = endpoint({
         domain: originHost(widget.origin),
         widgetOrigin: widget.origin,
       }),
+    SHOPPER,
   ),
 });
 export const action = loader;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, route, SHOPPER } from "~/api/endpoint.server";
 import { deleteSavedProductForWidget } from "~/domains/widget/saved-products.server";
 import { deletedIdSchema } from "~/domains/lists/schemas";
 
@@ -13,6 +13,7 @@ export const loader = endpoint({
       errors: { missing_item_id: 400 },
     },
     ({ user, widget, params }) => deleteSavedProductForWidget(user.userId, widget, params.itemId),
+    SHOPPER,
   ),
 });
 export const action = loader;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, route, SHOPPER } from "~/api/endpoint.server";
 import { parseLocale } from "~/domains/lists/serialize";
 import { localeQuery, savedProductSchema } from "~/domains/lists/schemas";
 import { savedProductsForWidget } from "~/domains/widget/saved-products.server";
@@ -8,13 +8,14 @@ import { savedProductsForWidget } from "~/domains/widget/saved-products.server";
 const list = route(
   "widget+user",
   {
-    summary: "The user's saved products from this partner (all of them when none are)",
+    summary: "The user's saved products from this partner (with an account token: all of them when none are)",
     query: localeQuery,
     response: z.object({
       products: z.array(savedProductSchema.extend({ wish_ref: z.string().describe("Signed item reference for cart lines") })),
     }),
   },
-  ({ user, widget, url }) => savedProductsForWidget(user.userId, widget, parseLocale(url)),
+  ({ user, widget, url }) => savedProductsForWidget(user, widget, parseLocale(url)),
+  SHOPPER,
 );
 
 export const loader = endpoint({ GET: list, POST: list });

@@ -6,7 +6,7 @@ export const loader = endpoint({
   POST: route(
     "widget",
     {
-      summary: "The stored session of the widget session id, refreshed (null when none)",
+      summary: "A fresh partner-scoped shopper credential for the widget session id (null when none)",
       body: sessionRestoreBody,
       codes: sessionRestoreCodes,
       response: sessionRestoreSchema,

@@ -6,7 +6,7 @@ export const loader = endpoint({
   POST: route(
     "widget",
     {
-      summary: "Keep the user's session for the widget session id (encrypted, per partner)",
+      summary: "Let this partner's widget recognise the shopper on this widget session id (a grant; no tokens are stored)",
       body: sessionStoreBody,
       codes: sessionStoreCodes,
       response: sessionStoreSchema,

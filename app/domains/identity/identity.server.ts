@@ -20,6 +20,11 @@ export interface Identity {
   sessionId: string | null;
   isAnonymous: boolean;
   email: string | null;
+  /**
+   * Set when the credential is a shop page's partner-scoped shopper
+   * credential: it speaks for the user only towards this partner's widget.
+   */
+  partnerScope?: number;
 }
 
 type UserRow = Prisma.UserGetPayload<{

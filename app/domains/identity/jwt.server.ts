@@ -7,8 +7,12 @@ import { authIssuer } from "~/env.server";
 import { assertSigningKey, getSigningKeyPem } from "~/domains/secrets/secrets.server";
 
 export const ALG = "ES256";
-/** user: access tokens; widget: widget tokens; site: the `wish_user` cookie of the service's own pages. */
-export type TokenUse = "user" | "widget" | "site";
+/**
+ * user: access tokens; widget: widget tokens; site: the `wish_user` cookie of
+ * the service's own pages; shopper: the partner-scoped shopper credential a
+ * shop page holds (app/domains/widget/shopper-token.server.ts).
+ */
+export type TokenUse = "user" | "widget" | "site" | "shopper";
 
 interface SigningKey {
   privateKey: KeyObject;

@@ -1,6 +1,7 @@
 // The shopper's saved products as a partner's widget sees them (SPEC 4.1
 // rules for saved products).
 import { db } from "~/db.server";
+import type { Identity } from "~/domains/identity/identity.server";
 import { notFound } from "~/lib/api/errors";
 import { parseItemId } from "~/domains/lists/access.server";
 import { itemInclude } from "~/domains/lists/items.server";
@@ -18,13 +19,16 @@ function fromThisPartner(widget: WidgetClaims) {
 
 /**
  * Rule 1: filtered to the partner (domain fallback). Rule 2: when that
- * leaves nothing although the user has saved products, all of them.
+ * leaves nothing although the user has saved products, all of them — only
+ * for the shopper's own account token (the hosted pages). A shop page's
+ * partner-scoped credential sees what was saved through this partner and
+ * nothing else (docs/storefront-protocol.md).
  */
-export async function savedProductsForWidget(userId: string, widget: WidgetClaims, locale: Locale) {
-  const mine = { wishlist: { ownerId: userId } };
+export async function savedProductsForWidget(user: Identity, widget: WidgetClaims, locale: Locale) {
+  const mine = { wishlist: { ownerId: user.userId } };
   const query = { include: itemInclude, orderBy: [{ addedAt: "desc" as const }, { id: "desc" as const }] };
   let items = await db.listItem.findMany({ where: { ...mine, ...fromThisPartner(widget) }, ...query });
-  if (items.length === 0) items = await db.listItem.findMany({ where: mine, ...query });
+  if (items.length === 0 && user.partnerScope === undefined) items = await db.listItem.findMany({ where: mine, ...query });
   // `wish_ref`: the item's signed reference, which the basket drawer puts on its
   // cart lines so the shop's order can confirm the purchase (README "Shopify webhooks").
   const sign = await wishRefSigner();

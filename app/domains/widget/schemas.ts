@@ -1,16 +1,26 @@
 // The widget's API shapes (SPEC 2.5, 4.1) as zod schemas, for the route
 // descriptions and the OpenAPI document.
 import { z } from "zod";
-import { sessionSchema } from "~/domains/identity/schemas";
 import { objectBody } from "~/lib/api/schemas";
 
 /** Longest widget session id (session-store.server.ts MAX_SID_LENGTH). */
 const MAX_SID_LENGTH = 128;
 const sid = z.string().min(1).max(MAX_SID_LENGTH).describe("The widget session id `POST /widget/init` returned");
 
-/** `POST /widget/session-store`: a sid that is absent, empty, no string or too long is 400 `missing_sid`; missing tokens 400 `invalid_session`. */
+/**
+ * `POST /widget/session-store`: a sid that is absent, empty, no string or too long is 400 `missing_sid`;
+ * a missing access token (or a refresh token that is no non-empty string) 400 `invalid_session`.
+ */
 export const sessionStoreBody = objectBody(
-  z.object({ sid, access_token: z.string().min(1), refresh_token: z.string().min(1) }),
+  z.object({
+    sid,
+    access_token: z.string().min(1).describe("The shopper's account access token (held by the hosted dialog only)"),
+    refresh_token: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Optional; when sent it must belong to the access token's sign-in session. Never stored"),
+  }),
 );
 export const sessionStoreCodes = {
   missing: { sid: "missing_sid", access_token: "invalid_session", refresh_token: "invalid_session" },
@@ -73,7 +83,19 @@ export const oauthPollSchema = z.union([
 ]);
 
 export const sessionStoreSchema = z.object({ ok: z.literal(true), sid: z.string() });
+/** What a shop page may hold: a partner-scoped shopper credential, never the account session or a refresh token. */
+export const shopperSessionSchema = z.object({
+  access_token: z.string().describe("Partner-scoped shopper credential: only /widget/save and /widget/saved-products, with this partner's widget token"),
+  token_type: z.literal("bearer"),
+  expires_in: z.number().int(),
+  expires_at: z.number().int(),
+  scope: z.literal("shopper"),
+  user: z.object({ id: z.string(), is_anonymous: z.boolean() }),
+});
+
 export const sessionRestoreSchema = z.object({
   ok: z.literal(true),
-  session: sessionSchema.nullable().describe("null when nothing is stored for the sid, or the stored session ended"),
+  session: shopperSessionSchema
+    .nullable()
+    .describe("A fresh shopper credential; null when nothing is stored for the sid, or the grant expired or its sign-in session ended"),
 });

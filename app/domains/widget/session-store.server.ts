@@ -1,94 +1,106 @@
-// Widget session store (SPEC 4.1, 7.1): keeps a signed-in user's tokens under
-// the widget session id (`sid`) so the
-// widget can pick the session up again on the next page load.
+// Widget session store (SPEC 4.1, 7.1) in the storefront's session model
+// (docs/storefront-protocol.md): the shop page never holds the shopper's
+// account session. What a widget session id (`sid`) keeps is a *grant*: this
+// user, through this sign-in session, may be recognised by this partner's
+// widget. Restoring it mints a fresh partner-scoped shopper credential
+// (shopper-token.server.ts) and touches no refresh token, so restores of any
+// number of pages, in any order, never trip refresh-token reuse detection.
 //
-//   POST /widget/session-store   {access_token, refresh_token, sid} → {ok: true, sid}
-//   POST /widget/session-restore {sid} → {ok: true, session: <session body> | null}
+//   POST /widget/session-store   {access_token, refresh_token?, sid} → {ok: true, sid}
+//   POST /widget/session-restore {sid} → {ok: true, session: <shopper session> | null}
 //
-// `sid` is the widget session id `POST /widget/init` returned (also a claim of
-// the widget token); it is required in the body (400 missing_sid, SPEC 7.1).
-//
-// Both need a widget token. A sid belongs to the partner that stored it: other
-// partners' widgets neither read it (restore answers session: null) nor
-// overwrite it (403 forbidden). Tokens are encrypted at rest, bound to
-// partner and sid (crypto.server.ts).
-//
-// Restore exchanges the stored refresh token at the identity provider
-// (refreshGrant: one-time refresh tokens, reuse revokes the whole sign-in
-// session), stores the new pair and returns the fresh session. A refresh the
-// provider rejects (revoked, expired, reused) deletes the stored session and
-// answers session: null, so the SDK signs in again.
-//
-// Concurrency: presenting a refresh token twice burns its family, so restores
-// and stores of one sid run one at a time in this process, and concurrent
-// restores of a sid share a single refresh (all callers get the same tokens).
-// Across instances nothing serialises them: the second restore presents the
-// already-rotated token, the provider revokes the session, that restore gets
-// session: null and the SDK signs in again. Writes are compare-and-set on the
-// ciphertext read, so a slower restore never overwrites a newer store.
+// Store is called by the hosted dialog, which holds the account session: the
+// access token must be a live account token (a shopper credential is none),
+// and a refresh token, when sent, must belong to the same sign-in session
+// (it is checked, never kept). A grant is made only for a shopper who saved
+// through this partner or signed in moments ago (from its dialog). A sid
+// belongs to the partner that stored it: other partners' widgets neither
+// read it (restore answers session: null) nor overwrite it (403 forbidden).
+// Grants are encrypted at rest, bound to partner and sid (crypto.server.ts),
+// and expire after REFRESH_TOKEN_TTL_DAYS unless stored again.
 //
 // Errors: 400 missing_sid, 400 invalid_session, 401 invalid_access_token,
-// 500 internal_error (logged).
+// 403 forbidden, 500 internal_error (logged).
+import { createHash } from "node:crypto";
 import { db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
-import { authenticateUserToken, refreshGrant, type Session } from "~/domains/identity/identity.server";
+import { env } from "~/env.server";
+import { authenticateUserToken } from "~/domains/identity/identity.server";
 import { isSessionLive } from "~/domains/identity/session-revocations.server";
-import { ApiError, forbidden } from "~/lib/api/errors";
+import { ApiError, badRequest, forbidden } from "~/lib/api/errors";
 import { log } from "~/lib/log.server";
 import { decryptJson, encryptJson } from "./crypto.server";
+import { issueShopperToken } from "./shopper-token.server";
 import { withInternalError } from "./signin-bridge.server";
 import type { WidgetClaims } from "./token.server";
 
 type Widget = Pick<WidgetClaims, "partnerId" | "sid">;
 
-interface StoredSession {
-  access_token: string;
-  refresh_token: string;
+interface Grant {
   user_id: string;
+  session_id: string | null;
+  is_anonymous: boolean;
+  /** Unix time (s) after which restore answers null. */
+  expires_at: number;
 }
+
+/** How recent a sign-in must be to count as made from this partner's dialog. */
+const FRESH_SIGN_IN_MS = 15 * 60_000;
 
 const aadOf = (partnerId: number, sid: string) => `widget-session:${partnerId}:${sid}`;
 
-// ------------------------------------------------------------ per-sid ordering
-
-const queues = new Map<string, Promise<unknown>>();
-const restoresInFlight = new Map<string, Promise<Session | null>>();
-
-/** Runs fn after every earlier operation on the same key has settled. */
-function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const run = (queues.get(key) ?? Promise.resolve()).then(fn, fn);
-  const tail = run.then(
-    () => undefined,
-    () => undefined,
-  );
-  queues.set(key, tail);
-  void tail.then(() => {
-    if (queues.get(key) === tail) queues.delete(key);
-  });
-  return run;
-}
-
 // ------------------------------------------------------------ store
 
-/** `POST /widget/session-store`, with the body the route's schema checked (sid, non-empty tokens). */
+/** `POST /widget/session-store`, with the body the route's schema checked. */
 export function storeSession(
   widget: Widget,
-  { sid, access_token: accessToken, refresh_token: refreshToken }: { sid: string; access_token: string; refresh_token: string },
+  { sid, access_token: accessToken, refresh_token: refreshToken }: { sid: string; access_token: string; refresh_token?: string },
 ) {
   return withInternalError("session-store", async () => {
     const identity = await authenticateUserToken(accessToken);
-    // Storing a session hands out credentials later: its sign-in session is read, not taken from the in-memory view.
+    // A grant hands out credentials later: its sign-in session is read, not taken from the in-memory view.
     if (!identity || (identity.sessionId && !(await isSessionLive(identity.sessionId)))) {
       throw new ApiError(401, "invalid_access_token", "access_token is not a valid user token");
     }
-    const data: StoredSession = { access_token: accessToken, refresh_token: refreshToken, user_id: identity.userId };
-    await serialized(`${widget.partnerId}:${sid}`, () => writeSession(widget.partnerId, sid, data));
+    if (refreshToken !== undefined && !(await refreshTokenOfSession(refreshToken, identity.sessionId))) {
+      throw badRequest("invalid_session", "refresh_token does not belong to the access token's session");
+    }
+    if (!(await mayRecognise(identity.userId, identity.sessionId, widget.partnerId))) {
+      throw forbidden("forbidden", "The shopper has neither saved through this shop nor signed in from its dialog");
+    }
+    const grant: Grant = {
+      user_id: identity.userId,
+      session_id: identity.sessionId,
+      is_anonymous: identity.isAnonymous,
+      expires_at: Math.floor(Date.now() / 1000) + env.REFRESH_TOKEN_TTL_DAYS * 86_400,
+    };
+    await writeGrant(widget.partnerId, sid, grant);
     return { ok: true as const, sid };
   });
 }
 
-async function writeSession(partnerId: number, sid: string, data: StoredSession): Promise<void> {
-  const sessionData = await encryptJson(data, aadOf(partnerId, sid));
+async function refreshTokenOfSession(refreshToken: string, sessionId: string | null): Promise<boolean> {
+  if (!sessionId) return false;
+  const tokenHash = createHash("sha256").update(refreshToken).digest("hex");
+  const row = await db.refreshToken.findUnique({ where: { tokenHash }, select: { sessionId: true } });
+  return row?.sessionId === sessionId;
+}
+
+/** A shop may recognise a shopper who saved through it, or who signed in just now (from its dialog). */
+async function mayRecognise(userId: string, sessionId: string | null, partnerId: number): Promise<boolean> {
+  if (sessionId) {
+    const session = await db.authSession.findUnique({ where: { id: sessionId }, select: { createdAt: true } });
+    if (session && Date.now() - session.createdAt.getTime() < FRESH_SIGN_IN_MS) return true;
+  }
+  const saved = await db.listItem.findFirst({
+    where: { sourcePartnerId: partnerId, wishlist: { ownerId: userId } },
+    select: { id: true },
+  });
+  return saved !== null;
+}
+
+async function writeGrant(partnerId: number, sid: string, grant: Grant): Promise<void> {
+  const sessionData = await encryptJson(grant, aadOf(partnerId, sid));
   const update = () => db.widgetSession.updateMany({ where: { sid, partnerId }, data: { sessionData } });
   if ((await update()).count === 1) return;
   try {
@@ -106,42 +118,36 @@ async function writeSession(partnerId: number, sid: string, data: StoredSession)
 
 /** `POST /widget/session-restore`, with the sid the route's schema checked. */
 export function restoreSession(widget: Widget, { sid }: { sid: string }) {
-  return withInternalError("session-restore", async () => {
-    const key = `${widget.partnerId}:${sid}`;
-    let restore = restoresInFlight.get(key);
-    if (!restore) {
-      restore = serialized(key, () => refreshStoredSession(widget.partnerId, sid)).finally(() =>
-        restoresInFlight.delete(key),
-      );
-      restoresInFlight.set(key, restore);
-    }
-    return { ok: true as const, session: await restore };
-  });
+  return withInternalError("session-restore", async () => ({ ok: true as const, session: await shopperSession(widget.partnerId, sid) }));
 }
 
-async function refreshStoredSession(partnerId: number, sid: string): Promise<Session | null> {
+async function shopperSession(partnerId: number, sid: string) {
   const row = await db.widgetSession.findUnique({ where: { sid } });
   if (!row || row.partnerId !== partnerId) return null;
-  const aad = aadOf(partnerId, sid);
-  const stored = await decryptJson<StoredSession>(row.sessionData, aad);
-  const unchanged = { sid, partnerId, sessionData: row.sessionData };
-
-  let session: Session;
-  try {
-    session = await refreshGrant({ refresh_token: stored.refresh_token });
-  } catch (err) {
-    if (!(err instanceof ApiError) || err.status >= 500) throw err;
-    // Revoked, expired or already used: this stored session is dead.
-    await db.widgetSession.deleteMany({ where: unchanged });
-    log.info("widget session dropped", { partnerId, reason: err.code });
+  const grant = await decryptJson<Partial<Grant>>(row.sessionData, aadOf(partnerId, sid));
+  const live =
+    typeof grant.user_id === "string" &&
+    typeof grant.expires_at === "number" &&
+    grant.expires_at * 1000 > Date.now() &&
+    (!grant.session_id || (await isSessionLive(grant.session_id)));
+  if (!live) {
+    // Expired, its sign-in session ended, or a full session stored by an earlier version: never handed out.
+    await db.widgetSession.deleteMany({ where: { sid, partnerId, sessionData: row.sessionData } });
+    log.info("widget session grant dropped", { partnerId });
     return null;
   }
-  const next: StoredSession = {
-    access_token: session.access_token,
-    refresh_token: session.refresh_token,
-    user_id: session.user.id,
+  const { token, expiresIn, expiresAt } = await issueShopperToken({
+    userId: grant.user_id!,
+    sessionId: grant.session_id ?? null,
+    isAnonymous: grant.is_anonymous === true,
+    partnerId,
+  });
+  return {
+    access_token: token,
+    token_type: "bearer" as const,
+    expires_in: expiresIn,
+    expires_at: expiresAt,
+    scope: "shopper" as const,
+    user: { id: grant.user_id!, is_anonymous: grant.is_anonymous === true },
   };
-  // If a newer store landed meanwhile, it wins; the session returned here is valid all the same.
-  await db.widgetSession.updateMany({ where: unchanged, data: { sessionData: await encryptJson(next, aad) } });
-  return session;
 }
