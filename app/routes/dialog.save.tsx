@@ -48,7 +48,8 @@ type Screen =
   | { name: "auth"; mode: "signin" | "signup" }
   | { name: "pick"; placement: Placement }
   | { name: "saved"; placement: Placement; already: boolean }
-  | { name: "removed"; listName: string };
+  | { name: "removed"; listName: string }
+  | { name: "failed" };
 
 const CONTEXT_KEY = "wish:dialog";
 /** The list a shopper saved to last, per user (first-party storage of APP_URL). */
@@ -199,7 +200,7 @@ export default function SaveDialog() {
         const last = lastListOf(s.user.id);
         await saveTo(c, s, all.find((l) => l.db_id === last) ?? all[0]);
       } catch (err) {
-        setScreen({ name: "welcome" });
+        setScreen({ name: "failed" });
         fail(err, () => void arrive(c, s));
       }
     },
@@ -466,7 +467,6 @@ export default function SaveDialog() {
           </h1>
           {productBox}
           {alert}
-          {closing && <p className="muted" role="status">{t.closingSoon}</p>}
           <div className="stack">
             <a className="btn-primary" href={myLists} target="_blank" rel="noopener">
               {t.viewMyLists}
@@ -489,6 +489,10 @@ export default function SaveDialog() {
             </button>
           </div>
           {accountFooter}
+          {/* Last on the screen: when it goes, nothing above it moves under the shopper's pointer. */}
+          <p className="muted" role="status">
+            {closing ? t.closingSoon : ""}
+          </p>
         </>
       )}
 
@@ -519,6 +523,20 @@ export default function SaveDialog() {
               {t.back}
             </button>
           </div>
+        </>
+      )}
+
+      {screen.name === "failed" && (
+        <>
+          <h1 ref={heading} tabIndex={-1}>
+            {t.titleSave}
+          </h1>
+          {productBox}
+          {alert}
+          <button type="button" className="btn wide" onClick={closeDialog}>
+            {t.close}
+          </button>
+          {accountFooter}
         </>
       )}
 

@@ -9,29 +9,31 @@ import { endpoint, json, remixRoute, route } from "~/api/endpoint.server";
 import { accessTokenOfSession } from "~/domains/identity/identity.server";
 import { authUserSchema } from "~/domains/identity/schemas";
 import { siteSession } from "~/domains/identity/site-session.server";
-import { unauthorized } from "~/lib/api/errors";
 
 const sessionToken = endpoint({
   POST: route(
     "none",
     {
-      summary: "A short-lived access token for the site's signed-in shopper (same origin only)",
+      summary: "A short-lived access token for the site's signed-in shopper, or null (same origin only)",
       response: z.object({
-        access_token: z.string(),
-        token_type: z.literal("bearer"),
-        expires_in: z.number().int(),
-        expires_at: z.number().int(),
-        user: authUserSchema,
+        session: z
+          .object({
+            access_token: z.string(),
+            token_type: z.literal("bearer"),
+            expires_in: z.number().int(),
+            expires_at: z.number().int(),
+            user: authUserSchema,
+          })
+          .nullable()
+          .describe("null when nobody is signed in on this site (no cookie, or its sign-in session ended)"),
       }),
-      errors: { unauthorized: 401 },
     },
     async ({ request }) => {
       const site = await siteSession(request);
       const session = site?.identity.sessionId ? await accessTokenOfSession(site.identity.userId, site.identity.sessionId) : null;
-      if (!site || !session) throw unauthorized("Not signed in");
       const headers: Record<string, string> = { "Cache-Control": "no-store" };
-      if (site.setCookie) headers["Set-Cookie"] = site.setCookie;
-      return json(session, { headers });
+      if (site?.setCookie && session) headers["Set-Cookie"] = site.setCookie;
+      return json({ session }, { headers });
     },
   ),
 });

@@ -5,7 +5,7 @@
 // (`POST /session/token`) whenever they need one: nothing rotates, so the
 // dialog, "My lists" and any number of tabs never invalidate each other.
 // Shop pages get a partner-scoped credential instead (docs/storefront-protocol.md).
-import { ApiFailure, call, callSite } from "./client";
+import { call, callSite } from "./client";
 
 export interface UserSession {
   access_token: string;
@@ -33,13 +33,10 @@ async function adopt(session: IssuedSession): Promise<UserSession> {
 /** An access token valid for at least another minute, or null when nobody is signed in on this site. */
 export async function currentSession(force = false): Promise<UserSession | null> {
   if (!force && cached && cached.expires_at * 1000 - Date.now() > 60_000) return cached;
-  try {
-    return keep(await callSite<UserSession>("/session/token", { body: {} }));
-  } catch (err) {
-    if (!(err instanceof ApiFailure && err.status === 401)) throw err;
-    cached = null;
-    return adoptLegacySession();
-  }
+  const { session } = await callSite<{ session: UserSession | null }>("/session/token", { body: {} });
+  if (session) return keep(session);
+  cached = null;
+  return adoptLegacySession();
 }
 
 /** A shopper signed in with an earlier version (session in localStorage) keeps it: moved into the cookie once. */

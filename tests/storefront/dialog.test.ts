@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { sharedApi } from "../support/api.ts";
-import { clickAndClose, launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import { launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
 import { provisioner } from "../support/provision.ts";
 import { sql } from "../support/sql.ts";
 
@@ -83,14 +83,17 @@ async function openDialog(token: string, prod: Record<string, unknown>, locale =
 
 const messages = (page: Page) => page.evaluate(() => (window as any).messages as Array<Record<string, any>>);
 
-async function restoredSession(token: string, sid: string) {
+async function restoredShopper(token: string, sid: string) {
   const res = await api.post("/widget/session-restore", { headers: { "x-widget-token": token, origin: shopOrigin() }, body: { sid } });
   expect(res.status, res.text).toBe(200);
-  return res.body.session as { access_token: string; user: { id: string; email: string | null; is_anonymous: boolean } } | null;
+  return res.body.session as { access_token: string; scope: "shopper"; user: { id: string; is_anonymous: boolean } } | null;
 }
 
+/** Keeps a dialog open after a one-click save (any interaction stops its self-closing). */
+const stayOpen = (popup: Page) => popup.mouse.click(2, 2);
+
 describe("/dialog/save", () => {
-  it("a guest saves: default list, saved and session messages to the opener only, the fragment gone from the address", async () => {
+  it("a guest saves at once to the default list: saved and session messages to the opener only, the fragment gone, then it closes itself", async () => {
     const w = await widgetFor();
     const prod = product();
     const { context, page, popup, console } = await openDialog(w.token, prod, "de-DE");
@@ -98,32 +101,32 @@ describe("/dialog/save", () => {
     await expect.poll(() => popup.url()).toBe(`${api.server.url}/dialog/save`);
     expect(await popup.getAttribute("html", "lang")).toBe("de");
     await popup.getByRole("button", { name: "Als Gast fortfahren" }).click();
-    await expect.poll(() => popup.getByRole("radio").count()).toBe(1);
-    expect(await popup.getByLabel(/Meine Wunschliste/).isChecked()).toBe(true);
-    await popup.getByRole("button", { name: "Speichern" }).click();
     await popup.getByRole("heading", { name: "Gespeichert in „Meine Wunschliste“" }).waitFor();
+    expect(await popup.getByRole("link", { name: "Meine Listen ansehen" }).getAttribute("href")).toBe("/de/lists");
 
-    await expect.poll(async () => (await messages(page)).map((m) => m.type)).toEqual(["session", "saved"]);
-    const saved = (await messages(page))[1];
+    await expect.poll(async () => (await messages(page)).map((m) => m.type)).toEqual(["saved", "session"]);
+    const saved = (await messages(page))[0];
     expect(saved).toMatchObject({ source: "wish", type: "saved", item: { wishlist_name: "Meine Wunschliste", product: prod } });
     expect(saved.item.item_id).toEqual(expect.any(Number));
 
-    // The shop page can now read the session (without ever seeing a password) and finds the product.
-    const session = await restoredSession(w.token, w.sid);
-    expect(session?.user.is_anonymous).toBe(true);
+    // The shop page gets a partner-scoped credential that finds the product, and nothing more.
+    const shopper = await restoredShopper(w.token, w.sid);
+    expect(shopper).toMatchObject({ scope: "shopper", user: { is_anonymous: true } });
     const products = await api.get("/widget/saved-products", {
-      token: session!.access_token,
+      token: shopper!.access_token,
       headers: { "x-widget-token": w.token, origin: shopOrigin() },
     });
     expect(products.body.products.map((x: { url: string }) => x.url)).toContain(prod.url);
+    expect((await api.post("/hosted/lists", { token: shopper!.access_token })).status).toBe(401);
 
-    await clickAndClose(popup, "Schließen");
+    // Nobody touches it: it closes by itself and says so to the page.
+    await popup.waitForEvent("close", { timeout: 10_000 });
     await expect.poll(async () => (await messages(page)).map((m) => m.type)).toContain("close");
     expect(console.errors).toEqual([]);
     await context.close();
   });
 
-  it("sign-up, a new list, save; the next open recognises the shopper, who signs out", async () => {
+  it("sign-up saves to the default list; Change list moves it to a new list; the next open on another shop saves there in one click; sign out", async () => {
     const w = await widgetFor();
     const address = email();
     const first = await openDialog(w.token, product());
@@ -132,26 +135,55 @@ describe("/dialog/save", () => {
     await popup.getByLabel("E-mail").fill(address);
     await popup.getByLabel("Password").fill("a fine password");
     await popup.getByRole("button", { name: "Create account" }).first().click();
-    await popup.getByRole("radio").first().waitFor();
+    await popup.getByRole("heading", { name: "Saved to “My wishlist”" }).waitFor();
+    await stayOpen(popup);
     expect(await popup.getByText(`Signed in as ${address}`).isVisible()).toBe(true);
 
+    await popup.getByRole("button", { name: "Change list" }).click();
     await popup.getByLabel("Name of the new list").fill("Birthday");
     await popup.getByRole("button", { name: "Create" }).click();
     await expect.poll(() => popup.getByLabel(/^Birthday/).isChecked()).toBe(true);
-    await popup.getByRole("button", { name: "Save" }).click();
+    await popup.getByRole("button", { name: "Move to this list" }).click();
     await popup.getByRole("heading", { name: "Saved to “Birthday”" }).waitFor();
+    await stayOpen(popup);
+    await expect.poll(async () => (await messages(first.page)).filter((m) => m.type === "saved").map((m) => m.item.wishlist_name)).toEqual([
+      "My wishlist",
+      "Birthday",
+    ]);
     await popup.close();
 
-    // Another shop, same browser: straight to the list picker.
+    // Another shop, same browser: saved at once, to the list used last.
     const other = await widgetFor();
     const second = await openDialog(other.token, product(), "en-US", first.context);
-    await second.popup.getByRole("radio").first().waitFor();
+    await second.popup.getByRole("heading", { name: "Saved to “Birthday”" }).waitFor();
+    await stayOpen(second.popup);
     expect(await second.popup.getByText(`Signed in as ${address}`).isVisible()).toBe(true);
-    expect(await second.popup.getByLabel(/^Birthday · 1 product/).count()).toBe(1);
-    expect((await restoredSession(other.token, other.sid))?.user.email).toBe(address);
+    expect((await restoredShopper(other.token, other.sid))?.user.is_anonymous).toBe(false);
 
     await second.popup.getByRole("button", { name: "Sign out" }).click();
     await second.popup.getByRole("button", { name: "Continue as guest" }).waitFor();
+    // Signing out ends what the shop pages held, too.
+    expect(await restoredShopper(other.token, other.sid)).toBeNull();
+    expect(first.console.errors).toEqual([]);
+    await first.context.close();
+  });
+
+  it("a product already saved shows where, and can be removed; the page is told", async () => {
+    const w = await widgetFor();
+    const prod = product();
+    const first = await openDialog(w.token, prod);
+    await first.popup.getByRole("button", { name: "Continue as guest" }).click();
+    await first.popup.getByRole("heading", { name: "Saved to “My wishlist”" }).waitFor();
+    await first.popup.close();
+
+    const again = await openDialog(w.token, prod, "en-US", first.context);
+    await again.popup.getByRole("heading", { name: "Already saved in “My wishlist”" }).waitFor();
+    await again.popup.getByRole("button", { name: "Remove from list" }).click();
+    await again.popup.getByRole("heading", { name: "Removed from “My wishlist”" }).waitFor();
+    await expect.poll(async () => (await messages(again.page)).map((m) => m.type)).toContain("removed");
+    const shopper = await restoredShopper(w.token, w.sid);
+    const products = await api.get("/widget/saved-products", { token: shopper!.access_token, headers: { "x-widget-token": w.token, origin: shopOrigin() } });
+    expect(products.body.products).toEqual([]);
     expect(first.console.errors).toEqual([]);
     await first.context.close();
   });
@@ -164,20 +196,23 @@ describe("/dialog/save", () => {
 
     const { context, popup, console } = await openDialog(w.token, product());
     await popup.getByRole("button", { name: "Continue as guest" }).click();
-    await popup.getByRole("button", { name: "Save" }).click();
     await popup.getByRole("heading", { name: /^Saved to/ }).waitFor();
     await popup.close();
 
     const again = await openDialog(w.token, product(), "en-US", context);
+    await again.popup.getByRole("heading", { name: /^Saved to/ }).waitFor();
     await again.popup.getByRole("button", { name: "Sign in and keep my lists" }).click();
+    await again.popup.getByRole("heading", { name: "Create account" }).waitFor();
+    await again.popup.getByRole("button", { name: "Sign in", exact: true }).click(); // switch from "create account"
+    await again.popup.getByRole("heading", { name: "Sign in" }).waitFor();
     await again.popup.getByLabel("E-mail").fill(address);
     await again.popup.getByLabel("Password").fill("another password");
-    await again.popup.getByRole("button", { name: "Sign in" }).first().click();
+    await again.popup.getByRole("button", { name: "Sign in", exact: true }).click();
     await again.popup.getByText(`Signed in as ${address}`).waitFor();
-    expect(await again.popup.getByLabel(/^My wishlist · 1 product/).count()).toBe(1);
+    await again.popup.getByRole("heading", { name: /^Already saved in “My wishlist”/ }).waitFor();
 
     const lists = await api.post("/hosted/lists", { token: account.body.access_token });
-    expect(lists.body.lists.map((l: { name: string; productCount: number }) => [l.name, l.productCount])).toEqual([["My wishlist", 1]]);
+    expect(lists.body.lists.map((l: { name: string; productCount: number }) => [l.name, l.productCount])).toEqual([["My wishlist", 2]]);
     expect(console.errors).toEqual([]);
     await context.close();
   });
@@ -206,7 +241,6 @@ describe("/dialog/save", () => {
     ]);
     const { context, page, popup } = await openDialog(w.token, product());
     await popup.getByRole("button", { name: "Continue as guest" }).click();
-    await popup.getByRole("button", { name: "Save" }).click();
     const now = new Date();
     const until = new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)));
     await expect.poll(() => popup.getByRole("alert").textContent()).toBe(`This shop's wishlist is paused until ${until}.`);
@@ -217,11 +251,9 @@ describe("/dialog/save", () => {
   it("a network failure offers a retry that completes the save", async () => {
     const w = await widgetFor();
     const { context, page, popup } = await openDialog(w.token, product());
-    await popup.getByRole("button", { name: "Continue as guest" }).click();
-    await popup.getByRole("radio").first().waitFor();
     let failures = 0;
     await popup.route("**/api/v1/widget/save", (route) => (failures++ === 0 ? route.abort("internetdisconnected") : route.continue()));
-    await popup.getByRole("button", { name: "Save" }).click();
+    await popup.getByRole("button", { name: "Continue as guest" }).click();
     await expect.poll(() => popup.getByRole("alert").textContent()).toContain("No connection.");
     await popup.getByRole("button", { name: "Try again" }).click();
     await popup.getByRole("heading", { name: /^Saved to/ }).waitFor();
@@ -239,19 +271,27 @@ describe("/dialog/save", () => {
     await context.close();
   });
 
-  it("is accessible (axe: no serious violations) and fits 320 px", async () => {
+  it("is accessible (axe: no serious violations) and fits 320 px on every screen", async () => {
     const w = await widgetFor();
     const { context, popup } = await openDialog(w.token, product());
     await popup.setViewportSize({ width: 320, height: 640 });
+    const check = async () => {
+      expect(await seriousA11yViolations(popup)).toEqual([]);
+      expect(await popup.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    };
     await popup.getByRole("button", { name: "Continue as guest" }).waitFor();
-    expect(await seriousA11yViolations(popup)).toEqual([]);
+    await check();
     await popup.getByRole("button", { name: "Continue as guest" }).click();
+    await popup.getByRole("heading", { name: /^Saved to/ }).waitFor();
+    await stayOpen(popup);
+    await check();
+    await popup.getByRole("button", { name: "Change list" }).click();
     await popup.getByRole("radio").first().waitFor();
-    expect(await seriousA11yViolations(popup)).toEqual([]);
-    expect(await popup.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await check();
+    await popup.getByRole("button", { name: "Back" }).click();
     await popup.getByRole("button", { name: "Sign in and keep my lists" }).click();
     await popup.getByLabel("E-mail").waitFor();
-    expect(await seriousA11yViolations(popup)).toEqual([]);
+    await check();
     await context.close();
   });
 });
