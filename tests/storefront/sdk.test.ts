@@ -493,7 +493,11 @@ describe("widget.js saved state", () => {
     await expect.poll(() => page.getAttribute("#saved", "aria-pressed")).toBe("true");
     expect(await page.getAttribute("#saved", "class")).toContain("wish-saved");
     expect(await page.getAttribute("#other", "aria-pressed")).toBe("false");
-    expect(await page.getAttribute("#other", "class")).toBeNull();
+    expect(await page.getAttribute("#other", "class")).toBe("wish-default");
+    // The default look: a saved plain-text button says so, and keeps its own label otherwise.
+    expect(await page.textContent("#saved")).toBe("Saved");
+    expect(await page.getAttribute("#saved", "data-wish-state")).toBe("saved");
+    expect(await page.textContent("#other")).toBe("Other");
 
     // A forged message from the page itself (wrong origin and source) changes nothing.
     await page.evaluate(() => window.postMessage({ source: "wish", type: "saved", item: { product: { url: "https://brand.example/products/other" } } }, "*"));
