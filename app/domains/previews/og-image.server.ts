@@ -24,7 +24,7 @@ export const IMMUTABLE = "public, max-age=31536000, immutable";
 export const FALLBACK_CACHE = "public, max-age=300";
 
 /** Bump when the card's layout changes, so every name changes with it. */
-const LAYOUT_VERSION = 1;
+const LAYOUT_VERSION = 2;
 const CARD_FILE = /^([0-9a-f]{64})\.png$/;
 const STORED_IMAGE = /\/media\/images\/([0-9a-f]{64}\.(?:png|jpg|gif))$/;
 
