@@ -1,9 +1,13 @@
 // What the link-preview card looks like (`GET /api/v1/og/image/{file}`),
 // checked on its pixels: rendered by the built server for lists of 0–4
 // items and a 120-character name, decoded here (a small PNG reader on
-// node:zlib) and written to tests/screenshots/og/ for a look.
+// node:zlib) and written to tests/screenshots/og/ for a look. Then the same
+// with STORAGE_DRIVER=s3 against a fake bucket: stored images are read from
+// the bucket, bounded in size and time, and remote URLs are never fetched.
 import { createHash } from "node:crypto";
+import http from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { inflateSync } from "node:zlib";
 import { Resvg } from "@resvg/resvg-js";
@@ -240,5 +244,147 @@ describe("the card's layout (local image store)", () => {
     expect([img.width, img.height]).toEqual([WIDTH, HEIGHT]);
     expect(marginIntruders(img)).toEqual([]);
     expect(box(img, (px) => !same(px, BACKGROUND))!.count).toBeGreaterThan(WIDTH * HEIGHT * 0.15);
+  });
+});
+
+// ---------------------------------------------------------------------------
+
+describe("the card with STORAGE_DRIVER=s3", () => {
+  const MiB = 1024 * 1024;
+  /** The fake bucket: objects by key, every request it got, keys whose GET hangs. */
+  const objects = new Map<string, Buffer>();
+  const calls: string[] = [];
+  const slowKeys = new Set<string>();
+  /** A shop serving product images (what the image store copies from), and every path it was asked for. */
+  const shopHits: string[] = [];
+  const shopFiles = new Map<string, Buffer>();
+  let s3: http.Server;
+  let shop: http.Server;
+  let shopUrl: string;
+  let server: TestServer;
+  let api: Api;
+
+  beforeAll(async () => {
+    s3 = http.createServer(async (req, res) => {
+      const key = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname.replace(/^\/bucket\//, ""));
+      const chunks: Buffer[] = [];
+      for await (const c of req) chunks.push(c as Buffer);
+      calls.push(`${req.method} ${key}`);
+      if (req.method === "PUT") {
+        objects.set(key, Buffer.concat(chunks));
+        return res.end();
+      }
+      const object = objects.get(key);
+      if (req.method === "GET" && object) {
+        if (slowKeys.has(key)) return; // never answers
+        res.setHeader("content-type", "image/png");
+        res.setHeader("content-length", object.length);
+        return res.end(object);
+      }
+      res.statusCode = 404;
+      res.end("<Error><Code>NoSuchKey</Code></Error>");
+    });
+    shop = http.createServer((req, res) => {
+      shopHits.push(req.url ?? "");
+      const file = shopFiles.get(req.url ?? "");
+      if (!file) {
+        res.statusCode = 404;
+        return res.end();
+      }
+      res.setHeader("content-type", "image/png");
+      res.end(file);
+    });
+    await Promise.all([s3, shop].map((s) => new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve))));
+    const shopHost = `127.0.0.1:${(shop.address() as AddressInfo).port}`;
+    shopUrl = `http://${shopHost}`;
+    server = await startServer({
+      DATA_DIR: newDataDir(),
+      STORAGE_DRIVER: "s3",
+      S3_ENDPOINT: `http://127.0.0.1:${(s3.address() as AddressInfo).port}`,
+      S3_BUCKET: "bucket",
+      S3_ACCESS_KEY_ID: "test",
+      S3_SECRET_ACCESS_KEY: "test-secret",
+      S3_PUBLIC_URL: "https://cdn.example.com",
+      // The image store copies product images from the test shop.
+      FETCH_TEST_ALLOW_HOSTS: shopHost,
+    });
+    api = await apiFor(server);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    for (const s of [s3, shop]) {
+      s?.closeAllConnections();
+      await new Promise((resolve) => s?.close(resolve));
+    }
+  });
+
+  /** A public list with one product whose image the shop serves at `file`. */
+  async function listWithImage(name: string, file: string) {
+    return sharedList(api, server.databaseUrl, {
+      name,
+      ownerName: "Anna Müller",
+      products: [{ title: "Brettspiel", price: 3999, currency: "EUR", imageUrl: `${shopUrl}${file}` }],
+    });
+  }
+
+  const keyOf = (png: Buffer) => `images/${createHash("sha256").update(png).digest("hex")}.png`;
+
+  it("a product image stored in the bucket is read from there and drawn on the card", async () => {
+    const product = productPng(COLOURS[0]!, 200, 200);
+    shopFiles.set("/board-game.png", product);
+    const list = await listWithImage("Annas Geburtstag", "/board-game.png");
+    // Saving copied it into the bucket; the list shows it from the bucket's public URL.
+    expect(objects.get(keyOf(product))?.equals(product)).toBe(true);
+    const items = await fetch(`${server.baseUrl}/hosted/public/lists/${list.token}/items`).then((r) => r.json());
+    expect(JSON.stringify(items)).toContain(`https://cdn.example.com/${keyOf(product)}`);
+
+    const { res, png } = await cardOf(server, list.token);
+    expect(res.headers.get("cache-control")).toContain("immutable");
+    saveScreenshot("s3-1-item", png);
+    const img = decodePng(png);
+    expect(marginIntruders(img)).toEqual([]);
+    const tile = box(img, (px) => same(px, rgba(COLOURS[0]!)));
+    expect(tile, "the product image is on the card").not.toBeNull();
+    expect(tile!.width).toBeGreaterThan(400);
+    expect(tile!.left).toBeGreaterThan(WIDTH / 2);
+    expect(calls).toContain(`GET ${keyOf(product)}`);
+  });
+
+  it("an image over 5 MB in the bucket is left out; a remote image URL is never fetched", async () => {
+    // Passes the image store's checks (PNG signature, under its 10 MB), over the card's 5 MB.
+    const huge = Buffer.concat([productPng("#000000", 8, 8), Buffer.alloc(6 * MiB)]);
+    shopFiles.set("/huge.png", huge);
+    const big = await listWithImage("Große Liste", "/huge.png");
+    expect(objects.has(keyOf(huge))).toBe(true);
+    // The shop refuses the copy: the item keeps the shop's URL, which a card must not fetch.
+    const remote = await listWithImage("Fremde Bilder", "/gone.png");
+    const hitsBefore = shopHits.length;
+
+    for (const [list, name] of [[big, "s3-too-large"], [remote, "s3-remote-url"]] as const) {
+      const { res, png } = await cardOf(server, list.token);
+      expect(res.headers.get("cache-control")).toContain("immutable");
+      saveScreenshot(name, png);
+      const img = decodePng(png);
+      expect(marginIntruders(img)).toEqual([]);
+      // No product image: the tile with the list's initial.
+      expect(box(img, (px) => same(px, SOFT_TILE))!.width).toBeGreaterThan(400);
+    }
+    expect(shopHits.slice(hitsBefore)).toEqual([]);
+    expect(server.output()).toContain('"msg":"preview image over the size limit"');
+  });
+
+  it("a bucket that does not answer in time: the default card with a short cache, so the list's card is tried again later", async () => {
+    const product = productPng(COLOURS[1]!, 200, 200);
+    shopFiles.set("/slow.png", product);
+    const list = await listWithImage("Langsame Liste", "/slow.png");
+    slowKeys.add(keyOf(product));
+    const started = performance.now();
+    const { res, png } = await cardOf(server, list.token);
+    const ms = performance.now() - started;
+    expect(res.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(ms).toBeLessThan(9_000);
+    expect(decodePng(png).width).toBe(WIDTH);
+    expect(server.output()).toContain('"msg":"preview not rendered"');
   });
 });
