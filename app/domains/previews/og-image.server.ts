@@ -6,6 +6,11 @@
 // beside them. Unknown names and failed renders get the default card.
 // Several instances share the card files the way they share locally stored
 // product images: through a shared DATA_DIR.
+//
+// Product images on a card are only the service's own stored copies: files
+// of DATA_DIR/images (local driver) or objects `images/<name>` of the S3
+// bucket (s3 driver), read by name, bounded in size and time. A remote URL
+// is never fetched.
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -15,7 +20,8 @@ import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
 import { writeFileAtomic } from "~/lib/fs/write-atomic.server";
 import { WorkerPool } from "~/lib/worker-pool.server";
-import { readLocalImage } from "~/domains/media/image-store.server";
+import { AwsClient } from "aws4fetch";
+import { readLocalImage, sniffImage } from "~/domains/media/image-store.server";
 import { shareTexts, type ShareLang } from "~/domains/lists/share-texts";
 import type { OgCard } from "./og-render";
 
@@ -24,33 +30,51 @@ export const IMMUTABLE = "public, max-age=31536000, immutable";
 export const FALLBACK_CACHE = "public, max-age=300";
 
 /** Bump when the card's layout changes, so every name changes with it. */
-const LAYOUT_VERSION = 1;
+const LAYOUT_VERSION = 2;
 const CARD_FILE = /^([0-9a-f]{64})\.png$/;
-const STORED_IMAGE = /\/media\/images\/([0-9a-f]{64}\.(?:png|jpg|gif))$/;
+// Stored names the card can draw (satori reads png, jpeg and gif).
+const IMAGE_NAME = /^[0-9a-f]{64}\.(?:png|jpg|gif)$/;
+/** Largest product image a card reads, and the time a read from the bucket may take. */
+const CARD_IMAGE_LIMITS = { maxBytes: 5 * 1024 * 1024, timeoutMs: 5_000 };
 
-/** What a list's card shows; product images by stored file name, never by remote URL. */
+/** A product image in the service's own storage: a file of DATA_DIR/images, or the object `images/<file>` of the S3 bucket. */
+export interface StoredImageRef {
+  store: "local" | "s3";
+  file: string;
+}
+
+/** What a list's card shows; product images by stored name, never by remote URL. */
 export interface CardSpec {
   title: string;
   subtitle: string;
   caption: string;
-  imageFiles: string[];
+  images: StoredImageRef[];
 }
 
 const cardsDir = () => path.resolve(env.DATA_DIR, "og");
+const trimSlash = (url: string) => url.replace(/\/+$/, "");
 
-/** The stored copy's file name of an item image served by this service (local store); null for anything else. */
-export function storedImageFile(imageUrl: string | null): string | null {
+/** The stored copy an item image URL names (`/media/images/<file>` of this service, or the bucket's public URL); null for anything else. */
+export function storedImage(imageUrl: string | null): StoredImageRef | null {
   if (!imageUrl) return null;
-  const appUrl = env.APP_URL.replace(/\/+$/, "");
-  if (!imageUrl.startsWith("/media/images/") && !imageUrl.startsWith(`${appUrl}/media/images/`)) return null;
-  return imageUrl.match(STORED_IMAGE)?.[1] ?? null;
+  const prefixes: [string, StoredImageRef["store"]][] = [
+    ["/media/images/", "local"],
+    [`${trimSlash(env.APP_URL)}/media/images/`, "local"],
+  ];
+  if (env.STORAGE_DRIVER === "s3" && env.S3_PUBLIC_URL) prefixes.push([`${trimSlash(env.S3_PUBLIC_URL)}/images/`, "s3"]);
+  for (const [prefix, store] of prefixes) {
+    if (!imageUrl.startsWith(prefix)) continue;
+    const file = imageUrl.slice(prefix.length);
+    return IMAGE_NAME.test(file) ? { store, file } : null;
+  }
+  return null;
 }
 
 /** The card of a list: name, owner, item count and up to four stored product images. */
 export function listCard(input: { name: string; ownerName: string; itemCount: number; imageUrls: (string | null)[]; lang: ShareLang }): CardSpec {
   const t = shareTexts(input.lang);
-  const imageFiles = input.imageUrls.map(storedImageFile).filter((f): f is string => f !== null).slice(0, 4);
-  return { title: input.name || t.defaultTitle, subtitle: t.byOwner(input.ownerName), caption: t.wishes(input.itemCount), imageFiles };
+  const images = input.imageUrls.map(storedImage).filter((f): f is StoredImageRef => f !== null).slice(0, 4);
+  return { title: input.name || t.defaultTitle, subtitle: t.byOwner(input.ownerName), caption: t.wishes(input.itemCount), images };
 }
 
 const fileName = (spec: CardSpec) =>
@@ -96,9 +120,59 @@ const renderers = () =>
     resourceLimits: { maxOldGenerationSizeMb: 256 },
   }));
 
-async function dataUri(file: string): Promise<string | null> {
-  const image = await readLocalImage(file);
-  return image ? `data:${image.contentType};base64,${image.body.toString("base64")}` : null;
+// The bucket's address and credentials are operator configuration (as for
+// the image store's writes), so a plain signed fetch is right here.
+let s3: AwsClient | undefined;
+const s3Client = () =>
+  (s3 ??= new AwsClient({
+    accessKeyId: env.S3_ACCESS_KEY_ID!,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY!,
+    service: "s3",
+    region: env.S3_REGION,
+    retries: 1,
+  }));
+
+/** The object `images/<file>` of the bucket; null when it is missing or over the size limit. Throws on other failures (the card is then retried later). */
+async function readS3Image(file: string): Promise<Buffer | null> {
+  const { maxBytes, timeoutMs } = CARD_IMAGE_LIMITS;
+  const url = `${trimSlash(env.S3_ENDPOINT!)}/${env.S3_BUCKET}/images/${file}`;
+  const res = await s3Client().fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  if (res.status === 404 || Number(res.headers.get("content-length") ?? 0) > maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    if (res.status !== 404) log.warn("preview image over the size limit", { file });
+    return null;
+  }
+  if (!res.ok || !res.body) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new Error(`S3 GET images/${file} answered HTTP ${res.status}`);
+  }
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    bytes += read.value.byteLength;
+    if (bytes > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      log.warn("preview image over the size limit", { file });
+      return null;
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks, bytes);
+}
+
+/** A stored image as a data URI for the renderer; null when it is gone, too large or not an image the card can draw. */
+async function dataUri(image: StoredImageRef): Promise<string | null> {
+  if (!IMAGE_NAME.test(image.file)) return null;
+  const body = image.store === "s3" ? (env.STORAGE_DRIVER === "s3" ? await readS3Image(image.file) : null) : (await readLocalImage(image.file))?.body;
+  if (!body) return null;
+  if (body.length > CARD_IMAGE_LIMITS.maxBytes) {
+    log.warn("preview image over the size limit", { file: image.file });
+    return null;
+  }
+  const kind = sniffImage(body);
+  if (kind !== "png" && kind !== "jpg" && kind !== "gif") return null;
+  return `data:${kind === "jpg" ? "image/jpeg" : `image/${kind}`};base64,${body.toString("base64")}`;
 }
 
 async function render(card: OgCard): Promise<Buffer> {
@@ -116,8 +190,10 @@ async function renderStored(name: string): Promise<Buffer | null> {
   if (cached) return cached;
   const specText = await readFile(pngPath.replace(/\.png$/, ".json"), "utf8").catch(() => null);
   if (!specText) return null;
-  const spec = JSON.parse(specText) as CardSpec;
-  const images = (await Promise.all(spec.imageFiles.map(dataUri))).filter((u): u is string => u !== null);
+  // Inputs recorded by the previous layout name local files only (`imageFiles`).
+  const spec = JSON.parse(specText) as CardSpec & { imageFiles?: string[] };
+  const refs = spec.images ?? (spec.imageFiles ?? []).map((file): StoredImageRef => ({ store: "local", file }));
+  const images = (await Promise.all(refs.slice(0, 4).map(dataUri))).filter((u): u is string => u !== null);
   const png = await render({ title: spec.title, subtitle: spec.subtitle, caption: spec.caption, images });
   await writeFileAtomic(pngPath, png);
   return png;
