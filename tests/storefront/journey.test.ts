@@ -1,107 +1,288 @@
-// The whole shopper journey with every real part: a shop page on another
-// origin embeds widget.js with the copy-paste snippet of the README, the
-// shopper presses a data-wish button, the real hosted dialog opens, the
-// shopper saves as a guest, the page learns of it (event and saved button),
-// and a reload still shows the product as saved (widget session store).
+// The shopper's whole journey with every real part, the way people use it: a
+// shop page on another origin embeds widget.js (and the basket) with the
+// README's snippet; the shopper presses hearts again and again, across
+// reloads, as a guest and with an account; the basket drawer opens between
+// saves; "View my lists" shows everything; Share makes a link a friend opens.
+// Nothing in these flows may answer 4xx on /widget/* or /auth/*, and the
+// server must never see a refresh token presented twice.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { sharedApi } from "../support/api.ts";
-import { clickAndClose, launchBrowser, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import { apiFor } from "../support/api.ts";
 import { provisioner } from "../support/provision.ts";
+import { startServer, type TestServer } from "../support/server.ts";
 
-let api: Awaited<ReturnType<typeof sharedApi>>;
+let server: TestServer;
+let api: Awaited<ReturnType<typeof apiFor>>;
 let p: Awaited<ReturnType<typeof provisioner>>;
+let baskets: typeof import("~/domains/baskets/baskets.server");
 let browser: Browser;
 let shop: ShopServer;
 
 beforeAll(async () => {
-  api = await sharedApi();
-  p = await provisioner(api.server);
   [browser, shop] = await Promise.all([launchBrowser(), startShop()]);
+  // The server reads the shop's product pages (prefetch, save) on 127.0.0.1, which the fetch guard allows only for tests.
+  server = await startServer({ FETCH_TEST_ALLOW_HOSTS: new URL(shop.origin("127.0.0.1")).host });
+  api = await apiFor(server);
+  p = await provisioner(server);
+  baskets = await import("~/domains/baskets/baskets.server");
 });
 afterAll(async () => {
   await browser?.close();
   await shop?.stop();
+  await server?.stop();
 });
 
 const HOST = "journey.shop.test";
+const hex = () => randomBytes(3).toString("hex");
 
-async function shopWithButtons(key: string) {
-  const product = () => `https://${HOST}/products/${randomBytes(3).toString("hex")}`;
-  const [scarf, hat] = [product(), product()];
-  const path = `/journey-${randomBytes(3).toString("hex")}`;
+/** A partner whose shop page carries the README snippet: four hearts (one with only a URL) and the basket button. */
+async function shopWithHearts() {
+  const partner = await p.partner("growth");
+  const key = (await p.key(partner.id, { domains: [HOST] })).key as string;
+  const basket = await baskets.createBasketConfig(partner.id, { layout: "drawer", primaryColor: "#7a1f3d" });
+  const product = (slug: string) => `https://${HOST}/products/${slug}-${hex()}`;
+  const urls = { scarf: product("scarf"), hat: product("hat"), mug: product("mug") };
+  // A product page the server can read: the heart for it carries nothing but its URL.
+  const glovesPath = `/products/gloves-${hex()}`;
+  shop.page(
+    glovesPath,
+    `<!doctype html><html lang="de"><head><title>Lederhandschuhe – Shop</title><meta property="og:title" content="Lederhandschuhe">
+<meta property="og:type" content="product"><meta property="product:price:amount" content="39.00"><meta property="product:price:currency" content="EUR"></head><body><h1>Lederhandschuhe</h1></body></html>`,
+  );
+  const gloves = shop.origin("127.0.0.1") + glovesPath;
+  const path = `/journey-${hex()}`;
   shop.page(
     path,
     `<!doctype html><html lang="de"><head><title>Shop</title>
-<script async src="${api.server.url}/sdk/v1/widget.js" data-wish-key="${key}" data-wish-locale="de-DE"></script></head>
-<body><main><h1>Schals</h1>
-<button type="button" id="scarf" data-wish data-url="${scarf}" data-title="Wollschal" data-price="4990" data-currency="EUR" data-metadata='{"variant_id":"901","quantity":1}'>Merken</button>
-<button type="button" id="hat" data-wish data-url="${hat}" data-title="Mütze">Merken</button>
+<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${key}" data-wish-locale="de-DE" async></script>
+<script src="${server.url}/sdk/v1/basket-integration.js" defer></script></head>
+<body><main><h1>Winter</h1>
+<button type="button" id="scarf" data-wish data-url="${urls.scarf}" data-id="scarf-1" data-title="Wollschal" data-price="4990" data-currency="EUR"
+  data-image-url="https://img.shop.test/scarf.png" data-market="de-DE" data-metadata='{"variant_id":"901","quantity":1}'>Merken</button>
+<button type="button" id="hat" data-wish data-url="${urls.hat}" data-title="Mütze" data-price="1990" data-currency="EUR" data-metadata='{"variant_id":"902"}'>Merken</button>
+<button type="button" id="mug" data-wish data-url="${urls.mug}" data-title="Becher" data-price="1200" data-currency="EUR">Merken</button>
+<button type="button" id="gloves" data-wish data-url="${gloves}">Merken</button>
+<button type="button" data-wish-basket>Meine Wunschliste</button>
 </main>
 <script>
   window.events = [];
   (function wait() {
-    if (!window.WishWidget) return setTimeout(wait, 10);
-    ["saved", "close", "open", "error"].forEach(function (name) { WishWidget.on(name, function (e) { window.events.push({ name: name, detail: e }); }); });
+    if (!window.WishWidget || !window.WishBasket) return setTimeout(wait, 10);
+    ["saved", "removed", "close", "open", "error"].forEach(function (name) { WishWidget.on(name, function (e) { window.events.push({ name: name, detail: e }); }); });
+    WishBasket.init({ apiKey: ${JSON.stringify(key)}, configId: ${JSON.stringify(basket.basket.id)}, cartUrl: "/cart/add?id={variant_id}&quantity={quantity}&ref={wish_ref}", locale: "de-DE" });
   })();
 </script></body></html>`,
   );
-  return { url: shop.origin(HOST) + path, scarf, hat };
+  return { partner, key, url: shop.origin(HOST) + path, urls, gloves };
 }
 
-const eventNames = (page: Page) => page.evaluate(() => (window as any).events.map((e: { name: string }) => e.name) as string[]);
+/** A browser profile of one shopper, with an eye on every API answer it gets. */
+async function shopper() {
+  const context = await browser.newContext();
+  // The product image of the scarf, from the shop's image host (https, as shops serve them).
+  await context.route("https://img.shop.test/**", (route) =>
+    route.fulfill({
+      contentType: "image/png",
+      body: Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64"),
+    }),
+  );
+  const refused: string[] = [];
+  context.on("response", (res) => {
+    const url = new URL(res.url());
+    if (url.origin === server.url && /^\/api\/v1\/(widget|auth)\//.test(url.pathname) && res.status() >= 400) {
+      refused.push(`${res.request().method()} ${url.pathname} → ${res.status()}`);
+    }
+  });
+  const console = watchConsole(context);
+  return { context, refused, console };
+}
 
-describe("shopper journey", () => {
-  it("a guest saves from a data-wish button: saved event, saved button without reload, and after a reload", async () => {
-    const partner = await p.partner();
-    const key = (await p.key(partner.id, { domains: [HOST] })).key as string;
-    const page_ = await shopWithButtons(key);
-    const context = await browser.newContext();
-    const console = watchConsole(context);
-    const page = await context.newPage();
-    await page.goto(page_.url);
-    await page.waitForFunction(() => document.getElementById("scarf")?.getAttribute("aria-pressed") === "false");
+const pressed = (page: Page, id: string) => page.getAttribute(`#${id}`, "aria-pressed");
 
-    const [popup] = await Promise.all([page.waitForEvent("popup"), page.click("#scarf")]);
-    await popup.getByRole("button", { name: "Als Gast fortfahren" }).click();
-    await popup.getByRole("button", { name: "Speichern" }).click();
-    await popup.getByRole("heading", { name: /^Gespeichert in/ }).waitFor();
+/** Clicks a heart and returns the dialog it opened. */
+async function heart(page: Page, id: string): Promise<Page> {
+  const [popup] = await Promise.all([page.waitForEvent("popup"), page.click(`#${id}`)]);
+  await popup.waitForLoadState();
+  return popup;
+}
 
-    await expect.poll(() => eventNames(page)).toEqual(["open", "saved"]);
-    const saved = await page.evaluate(() => (window as any).events[1].detail);
-    expect(saved).toMatchObject({ wishlist_name: "Meine Wunschliste", product: { url: page_.scarf, title: "Wollschal", price: 4990 } });
-    await page.waitForFunction(() => document.getElementById("scarf")?.getAttribute("aria-pressed") === "true");
-    expect(await page.getAttribute("#scarf", "class")).toContain("wish-saved");
-    expect(await page.getAttribute("#hat", "aria-pressed")).toBe("false");
+/** Keeps a dialog open after a one-click save (any interaction stops it from closing itself). */
+const stayOpen = (popup: Page) => popup.mouse.click(2, 2);
 
-    await clickAndClose(popup, "Schließen");
-    await expect.poll(() => eventNames(page)).toEqual(["open", "saved", "close"]);
+async function expectClean(s: { refused: string[]; console: { errors: string[] } }) {
+  expect(s.refused).toEqual([]);
+  expect(s.console.errors).toEqual([]);
+  expect(server.output()).not.toContain("refresh_token_already_used");
+}
 
-    // A later visit: the widget session restores the shopper, the server says what is saved.
+async function openMyLists(context: BrowserContext, popup: Page): Promise<Page> {
+  const [lists] = await Promise.all([context.waitForEvent("page"), popup.getByRole("link", { name: "Meine Listen ansehen" }).click()]);
+  await lists.waitForLoadState();
+  expect(new URL(lists.url()).pathname).toBe("/de/lists");
+  return lists;
+}
+
+describe("shopper journey through widget.js on a shop of another origin", () => {
+  it("a guest saves three times with reloads between, opens the basket between saves, removes one, and keeps everything on signing up", async () => {
+    const s = await shopWithHearts();
+    const me = await shopper();
+    const page = await me.context.newPage();
+    await page.goto(s.url);
+    await expect.poll(() => pressed(page, "scarf")).toBe("false");
+
+    // First save: the shopper chooses to continue as a guest; the dialog shows the product.
+    const first = await heart(page, "scarf");
+    await first.getByRole("button", { name: "Als Gast fortfahren" }).click();
+    await first.getByRole("heading", { name: "Gespeichert in „Meine Wunschliste“" }).waitFor();
+    expect(await first.textContent(".product .name")).toBe("Wollschal");
+    expect(await first.getAttribute(".product img", "src")).toBe("https://img.shop.test/scarf.png");
+    await expect.poll(() => pressed(page, "scarf")).toBe("true");
+    expect(await page.textContent("#scarf")).toBe("Gespeichert");
+    await first.waitForEvent("close", { timeout: 10_000 }); // nobody touched it: it closed itself
+
+    // The basket drawer between saves: the saved scarf is there.
+    await page.getByRole("button", { name: "Meine Wunschliste" }).click();
+    const drawer = page.frameLocator(`iframe[src^="${server.url}/dialog/basket"]`);
+    await drawer.getByText("Wollschal").waitFor();
+    await drawer.getByRole("button", { name: "Schließen" }).click();
+
+    // Reload: still saved. Second save: one click on the heart, no click inside the dialog.
     await page.reload();
-    await page.waitForFunction(() => document.getElementById("scarf")?.getAttribute("aria-pressed") === "true");
-    expect(await page.getAttribute("#hat", "aria-pressed")).toBe("false");
+    await expect.poll(() => pressed(page, "scarf")).toBe("true");
+    const second = await heart(page, "hat");
+    await second.getByRole("heading", { name: "Gespeichert in „Meine Wunschliste“" }).waitFor();
+    await expect.poll(() => pressed(page, "hat")).toBe("true");
+    await second.waitForEvent("close", { timeout: 10_000 });
 
-    // The shop's checkout metadata came along, because the dialog saved for the shop's own origin.
-    const session = await restored(key, page);
-    const products = await api.post("/widget/saved-products", {
-      token: session.access_token,
-      headers: { "x-widget-token": session.widgetToken, origin: shop.origin(HOST) },
-    });
-    expect(products.body.products[0]).toMatchObject({ url: page_.scarf, variantId: "901" });
-    expect(console.errors).toEqual([]);
-    await context.close();
+    await page.reload();
+    const third = await heart(page, "mug");
+    await third.getByRole("heading", { name: "Gespeichert in „Meine Wunschliste“" }).waitFor();
+    await third.close();
+    await page.reload();
+    for (const id of ["scarf", "hat", "mug"]) await expect.poll(() => pressed(page, id)).toBe("true");
+    expect(await pressed(page, "gloves")).toBe("false");
+
+    // A heart with only a URL: the dialog shows the title read from the product page, never a host name.
+    const fourth = await heart(page, "gloves");
+    await fourth.getByRole("heading", { name: /^Gespeichert in/ }).waitFor();
+    await stayOpen(fourth);
+    await expect.poll(() => fourth.textContent(".product .name")).toBe("Lederhandschuhe");
+    await fourth.close();
+
+    // A click on a saved product shows where it is and removes it; the heart follows.
+    const again = await heart(page, "mug");
+    await again.getByRole("heading", { name: "Schon in „Meine Wunschliste“ gemerkt" }).waitFor();
+    await again.getByRole("button", { name: "Von der Liste entfernen" }).click();
+    await again.getByRole("heading", { name: "Aus „Meine Wunschliste“ entfernt" }).waitFor();
+    await expect.poll(() => pressed(page, "mug")).toBe("false");
+    expect(await page.textContent("#mug")).toBe("Merken");
+    await again.close();
+
+    // Signing up from the dialog keeps every item of the guest.
+    const fifth = await heart(page, "hat");
+    await fifth.getByRole("heading", { name: "Schon in „Meine Wunschliste“ gemerkt" }).waitFor();
+    await fifth.getByRole("button", { name: "Anmelden und Listen behalten" }).click();
+    await fifth.getByRole("heading", { name: "Konto erstellen" }).waitFor();
+    const email = `guest-${hex()}@example.com`;
+    await fifth.getByLabel("E-Mail").fill(email);
+    await fifth.getByLabel("Passwort").fill("a good password");
+    await fifth.getByRole("button", { name: "Konto erstellen" }).first().click();
+    await fifth.getByText(`Angemeldet als ${email}`).waitFor();
+    const lists = await openMyLists(me.context, fifth);
+    for (const title of ["Wollschal", "Mütze", "Lederhandschuhe"]) await lists.getByText(title).first().waitFor();
+    expect(await lists.getByText("Becher").count()).toBe(0);
+    await fifth.close();
+
+    // The page keeps recognising the shopper after the sign-up.
+    await page.reload();
+    for (const id of ["scarf", "hat", "gloves"]) await expect.poll(() => pressed(page, id)).toBe("true");
+    await expectClean(me);
+    await me.context.close();
+  });
+
+  it("a signed-up shopper saves three times across reloads, shares from My lists, a friend opens the link and marks a gift; the owner's surprise is kept", async () => {
+    const s = await shopWithHearts();
+    const me = await shopper();
+    const page = await me.context.newPage();
+    await page.goto(s.url);
+
+    const first = await heart(page, "scarf");
+    await first.getByRole("button", { name: "Konto erstellen" }).click();
+    const email = `owner-${hex()}@example.com`;
+    await first.getByLabel("E-Mail").fill(email);
+    await first.getByLabel("Passwort").fill("a good password");
+    await first.getByRole("button", { name: "Konto erstellen" }).first().click();
+    await first.getByRole("heading", { name: "Gespeichert in „Meine Wunschliste“" }).waitFor();
+    await first.close();
+
+    for (const id of ["hat", "mug"]) {
+      await page.reload();
+      await expect.poll(() => pressed(page, "scarf")).toBe("true");
+      const popup = await heart(page, id);
+      await popup.getByRole("heading", { name: "Gespeichert in „Meine Wunschliste“" }).waitFor();
+      await popup.close();
+    }
+    await page.reload();
+    for (const id of ["scarf", "hat", "mug"]) await expect.poll(() => pressed(page, id)).toBe("true");
+
+    // The basket drawer, opened after the saves, lists all three.
+    await page.getByRole("button", { name: "Meine Wunschliste" }).click();
+    const drawer = page.frameLocator(`iframe[src^="${server.url}/dialog/basket"]`);
+    for (const title of ["Wollschal", "Mütze", "Becher"]) await drawer.getByText(title).waitFor();
+    await drawer.getByRole("button", { name: "Schließen" }).click();
+
+    // "View my lists" from the dialog, then Share.
+    const popup = await heart(page, "scarf");
+    await popup.getByRole("heading", { name: "Schon in „Meine Wunschliste“ gemerkt" }).waitFor();
+    const lists = await openMyLists(me.context, popup);
+    for (const title of ["Wollschal", "Mütze", "Becher"]) await lists.getByText(title).first().waitFor();
+    await lists.getByRole("button", { name: /^Teilen/ }).first().click();
+    const link = await lists.getByRole("textbox", { name: /Link/ }).first().inputValue();
+    expect(link).toMatch(new RegExp(`^${server.url}/de/list/[\\w-]+$`));
+
+    // A friend, in a fresh browser, opens the link and marks the hat as bought.
+    const friend = await browser.newContext();
+    const friendPage = await friend.newPage();
+    await friendPage.goto(link);
+    await friendPage.getByRole("heading", { name: "Meine Wunschliste" }).waitFor();
+    for (const title of ["Wollschal", "Mütze", "Becher"]) await friendPage.getByText(title).first().waitFor();
+    await friendPage.getByRole("button", { name: /Als gekauft markieren: Mütze/ }).click();
+    await friendPage.getByRole("button", { name: /Markierung entfernen: Mütze/ }).waitFor();
+    await friend.close();
+
+    // The owner opens the same link: no purchased marks (spoiler protection).
+    const ownView = await me.context.newPage();
+    await ownView.goto(link);
+    await ownView.getByText("Mütze").first().waitFor();
+    expect(await ownView.getByRole("button", { name: /Markierung entfernen/ }).count()).toBe(0);
+    expect(await ownView.getByText("Gekauft", { exact: true }).count()).toBe(0);
+
+    await expectClean(me);
+    await me.context.close();
+  });
+
+  it("the dialog, the drawer, My lists and the share page have no serious accessibility violations", async () => {
+    const s = await shopWithHearts();
+    const me = await shopper();
+    const page = await me.context.newPage();
+    await page.goto(s.url);
+    const popup = await heart(page, "scarf");
+    await popup.getByRole("button", { name: "Als Gast fortfahren" }).waitFor();
+    expect(await seriousA11yViolations(popup)).toEqual([]);
+    await popup.getByRole("button", { name: "Als Gast fortfahren" }).click();
+    await popup.getByRole("heading", { name: /^Gespeichert in/ }).waitFor();
+    await stayOpen(popup);
+    expect(await seriousA11yViolations(popup)).toEqual([]);
+    const lists = await openMyLists(me.context, popup);
+    await lists.getByText("Wollschal").first().waitFor();
+    expect(await seriousA11yViolations(lists)).toEqual([]);
+    await page.getByRole("button", { name: "Meine Wunschliste" }).click();
+    await page.frameLocator(`iframe[src^="${server.url}/dialog/basket"]`).getByText("Wollschal").waitFor();
+    const frame = page.frames().find((f) => f.url().startsWith(`${server.url}/dialog/basket`))!;
+    expect(await seriousA11yViolations(frame)).toEqual([]);
+    await expectClean(me);
+    await me.context.close();
   });
 });
-
-/** The session the page's widget session holds (as the SDK reads it). */
-async function restored(key: string, page: Page) {
-  const sid = await page.evaluate(() => localStorage.getItem("wish:sid"));
-  const init = await api.post("/widget/init", { token: key, body: { origin: shop.origin(HOST), sid } });
-  const res = await api.post("/widget/session-restore", {
-    headers: { "x-widget-token": init.body.token, origin: shop.origin(HOST) },
-    body: { sid },
-  });
-  return { access_token: res.body.session.access_token as string, widgetToken: init.body.token as string };
-}
