@@ -9,12 +9,10 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
-import { apiFor } from "../support/api.ts";
 import { provisioner } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 
 let server: TestServer;
-let api: Awaited<ReturnType<typeof apiFor>>;
 let p: Awaited<ReturnType<typeof provisioner>>;
 let baskets: typeof import("~/domains/baskets/baskets.server");
 let browser: Browser;
@@ -24,7 +22,6 @@ beforeAll(async () => {
   [browser, shop] = await Promise.all([launchBrowser(), startShop()]);
   // The server reads the shop's product pages (prefetch, save) on 127.0.0.1, which the fetch guard allows only for tests.
   server = await startServer({ FETCH_TEST_ALLOW_HOSTS: new URL(shop.origin("127.0.0.1")).host });
-  api = await apiFor(server);
   p = await provisioner(server);
   baskets = await import("~/domains/baskets/baskets.server");
 });
