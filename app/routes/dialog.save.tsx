@@ -100,6 +100,10 @@ function rememberList(userId: string, list: number): void {
   }
 }
 
+/** The picker's counts follow what this dialog did (the lists were read before it). */
+const counted = (lists: ListChoice[], listId: number, by: number) =>
+  lists.map((l) => (l.db_id === listId ? { ...l, productCount: Math.max(0, l.productCount + by) } : l));
+
 export default function SaveDialog() {
   const [ctx, setCtx] = useState<Context | null>(null);
   const [lang, setLang] = useState<Lang>("en");
@@ -170,6 +174,7 @@ export default function SaveDialog() {
         }),
       );
       rememberList(s.user.id, list.db_id);
+      setLists((all) => counted(all, list.db_id, 1));
       const placement = { itemId: result.item_id, list };
       announceSaved(c, placement, result.product_id);
       await grant(c, s).catch(() => undefined); // recognition on the page is a convenience; the save stands
@@ -337,6 +342,7 @@ export default function SaveDialog() {
         );
         const next = { itemId: moved.item.item_id, list: target };
         rememberList(session!.user.id, target.db_id);
+        setLists((all) => counted(counted(all, placement.list.db_id, -1), target.db_id, 1));
         announceSaved(ctx!, next);
         setScreen({ name: "saved", placement: next, already: false });
       } catch (err) {
@@ -352,6 +358,7 @@ export default function SaveDialog() {
           call(`/widget/saved-products/${placement.itemId}`, { method: "DELETE", widgetToken: c.token, accessToken: s.access_token }),
         );
         tell(window.opener, c.claims.origin, { type: "removed", item: { item_id: placement.itemId, product: c.product } });
+        setLists((all) => counted(all, placement.list.db_id, -1));
         setScreen({ name: "removed", listName: placement.list.name });
       } catch (err) {
         fail(err, () => void remove(placement));

@@ -49,6 +49,8 @@ async function widgetFor(plan = "free") {
   return { partner, key, token: init.body.token as string, sid: init.body.sid as string };
 }
 
+const SCARF_SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" fill="#c8553d"/><rect x="150" y="40" width="100" height="320" rx="20" fill="#f2d0a4"/></svg>`;
+
 const product = (over: Record<string, unknown> = {}) => ({
   url: `https://${SHOP_HOST}/products/${randomBytes(4).toString("hex")}`,
   title: "Wool scarf",
@@ -259,6 +261,28 @@ describe("/dialog/save", () => {
     await popup.getByRole("heading", { name: /^Saved to/ }).waitFor();
     expect(failures).toBe(2);
     await expect.poll(async () => (await messages(page)).filter((m) => m.type === "saved").length).toBe(1);
+    await context.close();
+  });
+
+  it("writes screenshots of its screens at 375 and 1280 px for review (tests/screenshots/)", async () => {
+    const w = await widgetFor();
+    const { context, popup } = await openDialog(w.token, product({ imageUrl: "https://img.shop.test/scarf.png" }), "de-DE");
+    await context.route("https://img.shop.test/**", (route) => route.fulfill({ contentType: "image/svg+xml", body: SCARF_SVG }));
+    const shoot = async (name: string) => {
+      for (const width of [375, 1280]) {
+        await popup.setViewportSize({ width, height: 760 });
+        await popup.screenshot({ path: `tests/screenshots/dialog-${name}-${width}.png`, fullPage: true });
+      }
+    };
+    await popup.getByRole("button", { name: "Als Gast fortfahren" }).waitFor();
+    await shoot("welcome");
+    await popup.getByRole("button", { name: "Als Gast fortfahren" }).click();
+    await popup.getByRole("heading", { name: /^Gespeichert in/ }).waitFor();
+    await stayOpen(popup);
+    await shoot("saved");
+    await popup.getByRole("button", { name: "Liste ändern" }).click();
+    await popup.getByRole("radio").first().waitFor();
+    await shoot("change-list");
     await context.close();
   });
 
