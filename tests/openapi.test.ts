@@ -50,15 +50,20 @@ const docPath = (tablePath: string) =>
 const tableRoutes = API_ROUTES.filter(([path]) => path !== "api/v1/*");
 
 describe("GET /openapi.json", () => {
-  it("is a valid OpenAPI 3.1 document, version 1.1.0, with the five credential schemes", async () => {
+  it("is a valid OpenAPI 3.1 document, version 1.1.0, with the credential schemes; the shop page's routes name the shopper credential", async () => {
     const result = await new Validator().validate(structuredClone(doc));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.1.0");
-    for (const scheme of ["publicKey", "widgetToken", "userToken", "anonKey", "personalAccessToken"]) {
+    for (const scheme of ["publicKey", "widgetToken", "userToken", "anonKey", "personalAccessToken", "shopperCredential"]) {
       expect(doc.components.securitySchemes[scheme], scheme).toBeDefined();
     }
+    const takesShopper = (path: string, method: string) =>
+      doc.paths[path][method].security.some((s: Record<string, unknown>) => "shopperCredential" in s);
+    expect(takesShopper("/widget/saved-products", "get")).toBe(true);
+    expect(takesShopper("/widget/save", "post")).toBe(true);
+    expect(takesShopper("/widget/lists", "post")).toBe(false);
   });
 
   it("lists exactly the paths of app/routes.ts, each with the methods the server answers", async () => {

@@ -87,6 +87,8 @@ export const AUTH_LABELS: Record<AuthMode, string> = {
 
 function securityOf(op: ApiOperation): Array<Record<string, string[]>> {
   if (op.route.schemas.publicKey) return [{ anonKey: [], publicKey: [] }];
+  // A shop page calls these with its partner-scoped shopper credential instead of an account token.
+  if (op.route.shopper) return [...SECURITY[op.route.auth], { anonKey: [], widgetToken: [], shopperCredential: [] }];
   return SECURITY[op.route.auth];
 }
 
@@ -171,6 +173,14 @@ function buildDocument(): Record<string, unknown> {
     description: "The widget token from `POST /widget/init`: a signed JWT bound to the calling origin, valid 10 minutes.",
   });
   registry.registerComponent("securitySchemes", "userToken", bearer("An end user's access token from the identity provider (`POST /auth/token`).", "JWT"));
+  registry.registerComponent(
+    "securitySchemes",
+    "shopperCredential",
+    bearer(
+      "A shop page's partner-scoped shopper credential from `POST /widget/session-restore`: valid only with a widget token of the same partner, on the routes that list it.",
+      "JWT",
+    ),
+  );
   registry.registerComponent(
     "securitySchemes",
     "personalAccessToken",

@@ -414,8 +414,10 @@ export default function SaveDialog() {
     <main className="dialog" aria-busy={busy || screen.name === "loading"}>
       {screen.name === "loading" && (
         <>
+          {/* The same frame as the screens that follow, so nothing jumps when one arrives. */}
+          <h1>{t.titleSave}</h1>
           {productBox}
-          <p>{t.loading}</p>
+          <p className="muted">{t.loading}</p>
         </>
       )}
 
