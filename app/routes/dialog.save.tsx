@@ -200,6 +200,8 @@ export default function SaveDialog() {
         const matchList = match && all.find((l) => l.db_id === match.wishlist_id);
         if (match && matchList) {
           setScreen({ name: "saved", placement: { itemId: match.item_id, list: matchList }, already: true });
+          // The page may have lost what it held (storage cleared, another sid): let it recognise the shopper again.
+          await grant(c, s).catch(() => undefined);
           return;
         }
         const last = lastListOf(s.user.id);
@@ -209,7 +211,7 @@ export default function SaveDialog() {
         fail(err, () => void arrive(c, s));
       }
     },
-    [fail, loadLists, saveTo, withSession],
+    [fail, grant, loadLists, saveTo, withSession],
   );
 
   useEffect(() => {
