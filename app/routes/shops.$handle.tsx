@@ -8,9 +8,14 @@ import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/r
 import { formatPrice } from "~/domains/lists/share-page.server";
 import { shopFeaturedLists, shopPage, shopProducts } from "~/domains/shops/storefront.server";
 import { ApiError } from "~/lib/api/errors";
+import designStyles from "~/storefront/design.css?url";
 import styles from "~/styles/share.css?url";
 
-export const links = () => [{ rel: "stylesheet", href: styles }];
+// share.css builds on the design tokens.
+export const links = () => [
+  { rel: "stylesheet", href: designStyles },
+  { rel: "stylesheet", href: styles },
+];
 
 const PRODUCTS_SHOWN = 24;
 

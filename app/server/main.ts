@@ -2,8 +2,9 @@
 // the configuration, applies migrations and starts the workers): serves the
 // built app with one log line per request: static files from memory
 // (static-files.ts), /api/v1 straight into the API's route table on
-// node:http (handleApiRequest of the server build), everything else through
-// express into Remix.
+// node:http (handleApiRequest of the server build), the SDK scripts and the
+// share pages /{de,en}/list/{token} from the server build too, everything
+// else through express into Remix.
 import path from "node:path";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -39,8 +40,15 @@ export async function startWorker() {
   };
   jobs.startBackgroundJobs();
 
-  const { handleApiRequest, handleSdkRequest } = build.entry.module as unknown as {
+  const { handleApiRequest, handleSdkRequest, handleSharePageRequest } = build.entry.module as unknown as {
     handleSdkRequest: (req: IncomingMessage, res: ServerResponse, pathname: string) => Promise<void> | false;
+    handleSharePageRequest: (
+      req: IncomingMessage,
+      res: ServerResponse,
+      pathname: string,
+      search: string,
+      context: { clientAddress: string | null },
+    ) => Promise<void> | false;
     handleApiRequest: (
       req: IncomingMessage,
       res: ServerResponse,
@@ -133,6 +141,15 @@ export async function startWorker() {
     // The API checks origins with its keys and tokens; pages get Remix's CSRF rule as a 403 instead of its empty 500.
     if (isCrossOriginPageWrite(method, req.headers as Record<string, string | undefined>)) {
       return sendError(res, pathname, 403, "forbidden", "Pages accept form and data requests from this site only");
+    }
+    // Share pages (GET, HEAD, and the purchased toggle's POST): a string template, without express or Remix.
+    const share = handleSharePageRequest(req, res, pathname, search, { clientAddress: clientAddressOf(req, trust) });
+    if (share) {
+      share.catch((err) => {
+        log.error("unhandled error", { method, path: pathname, ...errorFields(err) });
+        sendError(res, pathname, 500, "Internal server error");
+      });
+      return;
     }
     app(req, res);
   });

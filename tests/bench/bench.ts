@@ -98,6 +98,8 @@ interface RoundFigures extends RunResult {
   position: number;
   /** rps / ceiling rps of the same round. */
   ratio: number;
+  /** rps / rps of the scenario named by `relativeTo`, same round. */
+  relativeRatio?: number;
 }
 
 interface ReferenceRoundFigures extends RunResult {
@@ -137,6 +139,8 @@ interface RouteFigures {
   } | null;
   /** The constant-rate pass at half of the same round's maximum (hot routes). */
   halfRate: { targetRate: number; rate: number; p50: number; p99: number; referenceP99?: number; rounds: HalfRateRoundFigures[] } | null;
+  /** `relativeTo` in scenarios.ts: this route's rps ÷ that route's, same round (median over rounds). */
+  relative: { to: string; ratio: number } | null;
   /** Scale mode: this rps ÷ the small database's median rps. */
   smallRatio?: number;
   /** Scale mode: this /ceiling ÷ the small database's (discounts load that slowed the whole machine between the modes). */
@@ -191,6 +195,14 @@ function scaleTable(routes: RouteFigures[]): string {
     return [r.name, c.rps, small, fmt(r.smallRatioAdjusted, 3), c.p50, c.p99, c.refRps, c.appRef, c.halfRate, c.halfP50, c.halfP99, c.ceiling, c.errors, r.route];
   });
   return renderTable(header, cells, [0, header.length - 1]);
+}
+
+/** One line per route measured against another (`relativeTo`): the median of the per-round ratios, and each round's. */
+function relativeLines(routes: RouteFigures[]): string {
+  return routes
+    .filter((r) => r.relative)
+    .map((r) => `${r.name} ÷ ${r.relative!.to}: ${fmt(r.relative!.ratio, 3)} (rounds: ${r.rounds.map((f) => fmt(f.relativeRatio, 3)).join(", ")})`)
+    .join("\n");
 }
 
 function gitCommit(): string | null {
@@ -276,6 +288,10 @@ async function measure(mode: string, scenarios: Scenario[], settings: Settings, 
     }
     const ceiling = results.get(CEILING)!.rps;
     for (const scenario of scenarios) rounds[scenario.name].at(-1)!.ratio = results.get(scenario)!.rps / ceiling;
+    for (const scenario of scenarios) {
+      const other = scenarios.find((s) => s.name === scenario.relativeTo);
+      if (other) rounds[scenario.name].at(-1)!.relativeRatio = results.get(scenario)!.rps / results.get(other)!.rps;
+    }
   }
 
   return scenarios.map((scenario) => {
@@ -296,6 +312,9 @@ async function measure(mode: string, scenarios: Scenario[], settings: Settings, 
       p50: median(figures.map((f) => f.p50)),
       p99: median(figures.map((f) => f.p99)),
       ratio: median(figures.map((f) => f.ratio)),
+      relative: figures.some((f) => f.relativeRatio !== undefined)
+        ? { to: scenario.relativeTo!, ratio: median(figures.map((f) => f.relativeRatio ?? NaN)) }
+        : null,
       failures,
       firstFailure: [warm, ...figures, refWarm, ...refFigures, ...half].find((f) => f?.firstFailure)?.firstFailure,
       rounds: figures,
@@ -401,12 +420,16 @@ async function main(): Promise<number> {
     const about = `${settings.connections} connections, medians of ${settings.rounds} rounds x ${settings.durationSeconds} s (node ${process.version}, ${os.cpus().length} cpus)`;
     console.log(`\n${database.kind}, small database, ${about}\n`);
     console.log(smallTable(routes));
+    const relative = relativeLines(routes);
+    if (relative) console.log(`\n${relative}`);
     if (scale) {
       console.log(
         `\n${database.kind}, grown database (${SCALE.items} items, ${SCALE.requestCounters} request counters, ${SCALE.usageDedup} dedup keys, ` +
           `${SCALE.pricePoints} price points; seeded in ${scale.seed.seconds.toFixed(1)} s), ${about}\n`,
       );
       console.log(scaleTable(scale.routes));
+      const grownRelative = relativeLines(scale.routes);
+      if (grownRelative) console.log(`\n${grownRelative}`);
     }
     console.log(
       `\ntargets: app/ref ≥ ${TARGET.reference} (trivial route ≥ ${TARGET.referenceCeiling}); ½ p99 ≤ ${TARGET.halfRateP99} ms at half the rate reached` +
@@ -446,6 +469,7 @@ async function main(): Promise<number> {
         p50: "ms",
         p99: "ms",
         ratio: "rps / ceiling rps, same round",
+        relative: "rps / rps of the route named in relative.to, same round (median over rounds; per round in rounds[].relativeRatio)",
         "reference.appRatio": "app rps / reference rps, same round (median over rounds)",
         halfRate:
           "constant-rate pass right after the full-speed run, at half its rps (targetRate); rate = 2xx answers/s; " +

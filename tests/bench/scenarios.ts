@@ -52,6 +52,8 @@ export interface Scenario {
   reference?: boolean;
   /** Instead of one fixed request: chained requests per connection (over what setup returned). */
   chain?: Chain<any>;
+  /** Also report this route's rate ÷ the named scenario's in the same round (both selected). */
+  relativeTo?: string;
 }
 
 export const chain = <S>(c: Chain<S>): Chain<S> => c;
@@ -85,21 +87,17 @@ export const SCENARIOS: Scenario[] = [
     reference: true,
     method: "GET",
     path: "/hosted/public/lists/{token}/items (50 items)",
-    setup: async (api) => {
-      const { token } = await listWithProducts(api, 50, true);
-      return { path: `/hosted/public/lists/${token}/items` };
-    },
+    setup: async (api) => ({ path: `/hosted/public/lists/${(await sharedBenchList(api)).token}/items` }),
   },
   {
+    // The same list as public.items: the page's rate is reported as a share of that JSON read's.
     name: "share.page",
     hot: true,
     method: "GET",
-    path: "/en/list/{token} (50 items, server-rendered)",
+    path: "/en/list/{token} (the same 50 items, server-rendered, view metered)",
     site: true,
-    setup: async (api) => {
-      const { token } = await listWithProducts(api, 50, true);
-      return { path: `/en/list/${token}` };
-    },
+    relativeTo: "public.items",
+    setup: async (api) => ({ path: `/en/list/${(await sharedBenchList(api)).token}` }),
   },
   {
     name: "og.list",
@@ -216,6 +214,14 @@ const benchProduct = (n: number) => ({
   currency: "EUR",
   marketCode: "de-DE",
 });
+
+// One public 50-item list for the read scenarios that compare with each other (reads change nothing).
+const benchLists = new WeakMap<BenchApi, ReturnType<typeof listWithProducts>>();
+function sharedBenchList(api: BenchApi) {
+  let list = benchLists.get(api);
+  if (!list) benchLists.set(api, (list = listWithProducts(api, 50, true)));
+  return list;
+}
 
 /** A user with a list of `count` saved products (saved through the API). */
 async function listWithProducts(api: BenchApi, count: number, makePublic: boolean) {

@@ -1,6 +1,7 @@
 // Lists for the share-page and link-preview tests: a public list with a
-// named owner (and avatar), an occasion, priced items with priorities and a
-// product image stored in the server's image store.
+// named owner (and avatar), an occasion, priced items with priorities, product
+// images stored in the server's image store, products at a chosen shop host and
+// manual items (no product page).
 import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,9 +12,17 @@ import { sql } from "../support/sql.ts";
 
 export const newDataDir = () => mkdtempSync(path.join(tmpdir(), "wish-share-"));
 
-/** A real PNG (a coloured square) put into DATA_DIR/images as the image store would; returns its URL there. */
-export function storeProductImage(server: { url: string }, dataDir: string, colour: string): string {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="160"><rect width="160" height="160" fill="${colour}"/></svg>`;
+/**
+ * A real PNG put into DATA_DIR/images as the image store would; returns its URL there.
+ * By default a 160 px square of `colour`; with `size`, a product shot: a
+ * `colour` object on a white background of that size.
+ */
+export function storeProductImage(server: { url: string }, dataDir: string, colour: string, size?: { width: number; height: number }): string {
+  const svg = size
+    ? `<svg xmlns="http://www.w3.org/2000/svg" width="${size.width}" height="${size.height}"><rect width="100%" height="100%" fill="#fff"/>` +
+      `<rect x="15%" y="20%" width="70%" height="65%" rx="${Math.min(size.width, size.height) / 12}" fill="${colour}"/>` +
+      `<circle cx="50%" cy="20%" r="${Math.min(size.width, size.height) / 8}" fill="none" stroke="${colour}" stroke-width="${Math.min(size.width, size.height) / 30}"/></svg>`
+    : `<svg xmlns="http://www.w3.org/2000/svg" width="160" height="160"><rect width="160" height="160" fill="${colour}"/></svg>`;
   const png = new Resvg(svg).render().asPng();
   const name = `${createHash("sha256").update(png).digest("hex")}.png`;
   mkdirSync(path.join(dataDir, "images"), { recursive: true });
@@ -29,13 +38,24 @@ export interface SharedList {
   itemIds: number[];
 }
 
-type Product = { title: string; price?: number; currency?: string; priority?: number; imageUrl?: string };
+/** `manual`: typed in by the owner (no product page); otherwise saved from `https://<host>/products/…`. */
+type Product = { title: string; price?: number; currency?: string; priority?: number; imageUrl?: string; manual?: boolean };
 
 /** A public list of `products` owned by a user called `ownerName`. */
 export async function sharedList(
   api: Api,
   databaseUrl: string,
-  opts: { name: string; description?: string; ownerName: string; ownerAvatar?: string; occasion?: string; products: Product[]; makePublic?: boolean },
+  opts: {
+    name: string;
+    description?: string;
+    ownerName: string;
+    ownerAvatar?: string;
+    occasion?: string;
+    products: Product[];
+    makePublic?: boolean;
+    /** Host of the products' pages (default shop.example.com). */
+    host?: string;
+  },
 ): Promise<SharedList> {
   const owner = await api.anonymousUser();
   await sql(databaseUrl, `UPDATE "User" SET "displayName" = ?, "avatarUrl" = ? WHERE id = ?`, [
@@ -49,12 +69,21 @@ export async function sharedList(
   const dbId: number = created.body.list.db_id;
   const itemIds: number[] = [];
   for (const [i, p] of opts.products.entries()) {
+    if (p.manual) {
+      const res = await api.post(`/hosted/lists/${token}/items/manual`, {
+        token: owner.accessToken,
+        body: { title: p.title, price: p.price, currency: p.currency, priority: p.priority, imageUrl: p.imageUrl, marketCode: "de-DE" },
+      });
+      if (res.status !== 200) throw new Error(`manual item: ${res.status} ${res.text}`);
+      itemIds.push(res.body.item_id ?? res.body.item?.item_id);
+      continue;
+    }
     const res = await api.post("/hosted/save", {
       token: owner.accessToken,
       body: {
         wishlistId: dbId,
         product: {
-          url: `https://shop.example.com/products/${Math.random().toString(36).slice(2)}-${i}`,
+          url: `https://${opts.host ?? "shop.example.com"}/products/${Math.random().toString(36).slice(2)}-${i}`,
           title: p.title,
           price: p.price,
           currency: p.currency,

@@ -20,6 +20,7 @@ interface Row {
   ownPriceMinor: number | null;
   ownCurrency: string | null;
   addedAt: Date;
+  supplierPartnerId: number | null;
   productId: number;
   canonicalUrl: string | null;
   brand: string | null;
@@ -40,6 +41,7 @@ const LIST_ITEMS = statement<Row>(
   `SELECT i."id" AS "itemId", i."wishlistId", i."purchased", i."priority", i."sourceLabel",
           i."priceOverrideMinor", i."currencyOverride", i."addedAt",
           i."ownTitle", i."ownDescription", i."ownImageUrl", i."ownPriceMinor", i."ownCurrency",
+          COALESCE(i."sourcePartnerId", p."sourcePartnerId") AS "supplierPartnerId",
           p."id" AS "productId", p."canonicalUrl", p."brand", p."rating", p."reviewCount",
           l."market", l."title", l."description", l."imageUrl", l."originalImageUrl",
           l."priceMinor", l."currency", l."compareAtPriceMinor"
@@ -51,10 +53,16 @@ const LIST_ITEMS = statement<Row>(
   { purchased: "bool", addedAt: "date" },
 );
 
+/** An item as readListItems gives it: what the serializers take, plus who supplied it. */
+export interface ListItemRow extends ItemRow {
+  /** The partner that supplied the item (the item's source partner, else the product's), as metering attributes it. */
+  supplierPartnerId: number | null;
+}
+
 /** Items of the list, newest first, shaped like the Prisma rows the serializers take. */
-export async function readListItems(wishlistId: number): Promise<ItemRow[]> {
+export async function readListItems(wishlistId: number): Promise<ListItemRow[]> {
   const rows = await exec(all(LIST_ITEMS, wishlistId));
-  const items = new Map<number, ItemRow>();
+  const items = new Map<number, ListItemRow>();
   for (const r of rows) {
     let item = items.get(r.itemId);
     if (!item) {
@@ -72,6 +80,7 @@ export async function readListItems(wishlistId: number): Promise<ItemRow[]> {
         ownPriceMinor: r.ownPriceMinor,
         ownCurrency: r.ownCurrency,
         addedAt: r.addedAt,
+        supplierPartnerId: r.supplierPartnerId,
         product: {
           id: r.productId,
           canonicalUrl: r.canonicalUrl,

@@ -2,8 +2,13 @@
 // gift-giver sees it, built from the same reads as
 // `GET /hosted/public/lists/{token}` and `/items`, with the same list_view
 // metering, and the owner's spoiler protection: the signed-in owner does not
-// see what was bought unless they ask to (`?reveal=1`).
-import { isHttpUrl, safeImageUrl } from "~/lib/api/schemas";
+// see what was bought unless they ask to (`?reveal=1`). Each item's primary
+// action is buying it at its shop; links into a shop with the app installed
+// carry the item's signed reference, which that shop's orders/create webhook
+// reads back from the order's landing URL (wish-ref.server.ts). The HTML is
+// share-page-view.ts; the HTTP side app/api/share-page.server.ts.
+import { MAX_URL_LENGTH, safeImageUrl } from "~/lib/api/schemas";
+import { one, exec, statement } from "~/db/sql.server";
 import { listViewer } from "~/domains/metering/list-viewer.server";
 import { signedInUser } from "~/domains/identity/site-session.server";
 import { linkPreview, type LinkPreview } from "~/domains/previews/link-preview.server";
@@ -11,9 +16,16 @@ import { describePublicList, publicList } from "./lists.server";
 import { readListItems } from "./items-query.server";
 import { setPurchasedPublic } from "./items.server";
 import { hostedProduct } from "./serialize";
+import { shareAccent, type ShareAccent } from "./share-accent";
 import { shareTexts, type ShareLang } from "./share-texts";
-import { withShopWishRefs } from "./wish-ref.server";
+import { installedShopsOf, wishRefSigner, withWishRef, type InstalledShop } from "./wish-ref.server";
 import type { WithHeaders } from "~/lib/api/http";
+
+/**
+ * Priorities run from 1 to 4 (SPEC 8.4), 1 being the highest (the list's
+ * "first priority"); items of priority 1 are marked "most wanted".
+ */
+export const MOST_WANTED_PRIORITY = 1;
 
 export interface ShareItem {
   itemId: number;
@@ -21,8 +33,11 @@ export interface ShareItem {
   imageUrl: string | null;
   /** Formatted for the page's locale; null without a price. */
   price: string | null;
-  priority: number | null;
-  productUrl: string | null;
+  mostWanted: boolean;
+  /** The product page, with the item's signed reference when its shop has the app; null: nothing to buy online. */
+  buyUrl: string | null;
+  /** Where it is bought: the installed shop's name, else the link's host without `www.`. */
+  shopName: string | null;
   /** null while the owner's spoiler protection hides it. */
   purchased: boolean | null;
 }
@@ -35,6 +50,8 @@ export interface SharePage {
   /** For the owner only: purchased marks hidden (default) or revealed on request; null for everyone else. */
   spoiler: "hidden" | "revealed" | null;
   preview: LinkPreview;
+  /** The shop's colour when every item comes from one partner with a basket configuration; null: the default accent. */
+  accent: ShareAccent | null;
 }
 
 // Building an Intl.NumberFormat costs far more than using one: one per locale and currency.
@@ -63,6 +80,34 @@ export function formatPrice(minor: number | null, currency: string | null, lang:
   return entry.format.format(minor / 10 ** entry.digits);
 }
 
+/** The host of an absolute http(s) URL (isHttpUrl's rule, one parse); null for anything else, which gets no link. */
+function httpHost(url: string | null): string | null {
+  if (!url || url.length > MAX_URL_LENGTH || !/^https?:\/\//i.test(url)) return null;
+  try {
+    const parsed = new URL(url);
+    return (parsed.protocol === "http:" || parsed.protocol === "https:") && parsed.hostname !== "" ? parsed.hostname : null;
+  } catch {
+    return null;
+  }
+}
+
+// The partner's newest basket configuration, as POST /widget/init picks it (key-config.server.ts).
+const BASKET_COLOR = statement<{ primaryColor: string }>(
+  "share_page_basket_color",
+  `SELECT "primaryColor" FROM "BasketConfig" WHERE "partnerId" = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`,
+);
+
+/** The single partner every item comes from (its supplier, else the installed shop its link leads to), or null. */
+function onePartner(items: { supplier: number | null; shop: InstalledShop | null }[]): number | null {
+  let partner: number | null = null;
+  for (const item of items) {
+    const id = item.supplier ?? item.shop?.partnerId ?? null;
+    if (id === null || (partner !== null && id !== partner)) return null;
+    partner = id;
+  }
+  return partner;
+}
+
 /**
  * The page's data plus the viewer cookie to set (first view). Throws the
  * public routes' 404 `not_found` for private and unknown lists.
@@ -79,9 +124,22 @@ export async function sharePage(args: {
   const viewer = await listViewer({ request: args.request, context: args.context, userId });
   const locale = { lang: args.lang };
   const [{ list: detail }, rows] = await Promise.all([describePublicList(list, locale, viewer), readListItems(list.id)]);
-  const products = rows.map((row) => hostedProduct(row, locale));
   const isOwner = userId !== null && userId === list.ownerId;
   const hideMarks = isOwner && !args.reveal;
+
+  const hosts = new Set<string>();
+  const entries = rows.map((row) => {
+    const p = hostedProduct(row, locale);
+    const host = httpHost(p.affiliateUrl);
+    if (host) hosts.add(host);
+    return { p, host, supplier: row.supplierPartnerId, shop: null as InstalledShop | null };
+  });
+  const shops = await installedShopsOf(hosts);
+  for (const e of entries) if (e.host) e.shop = shops.get(e.host) ?? null;
+  const sign = shops.size > 0 ? await wishRefSigner() : null;
+  const partnerId = onePartner(entries);
+  const basket = partnerId === null ? undefined : await exec(one(BASKET_COLOR, partnerId));
+
   const page: SharePage = {
     lang: args.lang,
     token: detail.id,
@@ -93,18 +151,20 @@ export async function sharePage(args: {
       occasionTitle: detail.occasion_title,
       itemCount: detail.productCount,
     },
-    // Links into a shop with the app carry the item's reference: its order confirms the purchase.
-    items: await withShopWishRefs(products.map((p) => ({
+    items: entries.map(({ p, host, shop }) => ({
       itemId: p.item_id,
       title: p.title,
       imageUrl: p.imageUrl,
       price: formatPrice(p.price_minor, p.currency, args.lang),
-      priority: p.priority,
-      productUrl: p.affiliateUrl && isHttpUrl(p.affiliateUrl) ? p.affiliateUrl : null,
+      mostWanted: p.priority === MOST_WANTED_PRIORITY,
+      // Links into a shop with the app carry the item's reference: its order confirms the purchase.
+      buyUrl: host ? (shop && sign ? withWishRef(p.affiliateUrl!, sign(p.item_id)) : p.affiliateUrl) : null,
+      shopName: shop?.name?.trim() || (host ? host.replace(/^www\./, "") : null),
       purchased: hideMarks ? null : p.purchased,
-    }))),
+    })),
     spoiler: isOwner ? (hideMarks ? "hidden" : "revealed") : null,
-    preview: await linkPreview(detail, products.map((p) => p.imageUrl), args.lang),
+    preview: await linkPreview(detail, entries.map((e) => e.p.imageUrl), args.lang),
+    accent: shareAccent(basket?.primaryColor),
   };
   return { page, setCookie: viewer?.setCookie ?? null };
 }

@@ -1,5 +1,6 @@
 // The words of share pages and link previews, German and English. Shared by
-// the server (tags, preview image) and the page component.
+// the server's page template (share-page-view.ts), the link-preview tags and
+// the preview image.
 export type ShareLang = "de" | "en";
 export const SHARE_LANGS: readonly ShareLang[] = ["de", "en"];
 
@@ -18,8 +19,10 @@ const de = {
   items: "Wünsche",
   empty: "Auf dieser Liste steht noch nichts.",
   price: "Preis",
-  priority: (p: number) => `Priorität ${p} von 4`,
-  viewShort: "Zum Produkt",
+  // Items of priority 1 (the highest of 1 to 4): MOST_WANTED_PRIORITY in share-page.server.ts.
+  mostWanted: "Ganz oben auf der Liste",
+  buyAt: (shop: string) => `Bei ${shop} kaufen`,
+  newTab: "öffnet in einem neuen Tab",
   purchased: "Gekauft",
   markPurchased: "Als gekauft markieren",
   unmark: "Markierung aufheben",
@@ -28,9 +31,12 @@ const de = {
   spoilerRevealed: "Du siehst, was schon gekauft wurde.",
   spoilerHide: "Wieder verbergen",
   languages: "Sprache",
+  skipToContent: "Zu den Wünschen springen",
   notFoundTitle: "Liste nicht gefunden",
   notFoundText: "Diese Liste gibt es nicht, oder sie ist nicht öffentlich geteilt.",
   saveFailed: "Das hat nicht geklappt. Bitte versuche es noch einmal.",
+  errorTitle: "Etwas ist schiefgelaufen",
+  errorText: "Bitte versuche es gleich noch einmal.",
 };
 
 const en: typeof de = {
@@ -46,8 +52,9 @@ const en: typeof de = {
   items: "Wishes",
   empty: "Nothing on this list yet.",
   price: "Price",
-  priority: (p) => `Priority ${p} of 4`,
-  viewShort: "View product",
+  mostWanted: "Most wanted",
+  buyAt: (shop) => `Buy at ${shop}`,
+  newTab: "opens in a new tab",
   purchased: "Purchased",
   markPurchased: "Mark as purchased",
   unmark: "Unmark",
@@ -56,9 +63,12 @@ const en: typeof de = {
   spoilerRevealed: "You are seeing what has been bought.",
   spoilerHide: "Hide again",
   languages: "Language",
+  skipToContent: "Skip to the wishes",
   notFoundTitle: "List not found",
   notFoundText: "This list does not exist or is not shared publicly.",
   saveFailed: "That did not work. Please try again.",
+  errorTitle: "Something went wrong",
+  errorText: "Please try again in a moment.",
 };
 
 export const shareTexts = (lang: ShareLang) => (lang === "de" ? de : en);
