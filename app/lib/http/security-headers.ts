@@ -31,6 +31,9 @@ const sharePage = (pathname: string) => /^\/[a-z]{2}\/list(\/|$)/.test(pathname)
 /** Pages whose address carries a secret (share tokens, widget tokens): the address must not leak as a Referer. */
 const carriesToken = (pathname: string) => sharePage(pathname) || /^\/dialog(\/|$)/.test(pathname) || linkPreview(pathname);
 
+/** "My lists" shows share links and posts its own forms: like share pages, nothing of it goes to other sites. */
+const myListsPage = (pathname: string) => /^\/[a-z]{2}\/lists(\/|\.|$)/.test(pathname);
+
 /**
  * Share pages post their own forms (purchased toggle), and under
  * `no-referrer` Chromium sends those posts with `Origin: null`, which the
@@ -38,7 +41,7 @@ const carriesToken = (pathname: string) => sharePage(pathname) || /^\/dialog(\/|
  * address from every other site just the same.
  */
 const referrerPolicy = (pathname: string) =>
-  sharePage(pathname) ? "same-origin" : carriesToken(pathname) ? "no-referrer" : "strict-origin-when-cross-origin";
+  sharePage(pathname) || myListsPage(pathname) ? "same-origin" : carriesToken(pathname) ? "no-referrer" : "strict-origin-when-cross-origin";
 
 /**
  * A page that specific sites may frame (the basket drawer) names them in this
