@@ -8,6 +8,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { basketDrawer } from "~/domains/baskets/baskets.server";
 import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers";
+import { accentStyle } from "~/storefront/accent";
 import { ApiFailure, call, formatPrice, tell, widgetClaims } from "~/storefront/client";
 import { errorText, langOf, texts } from "~/storefront/i18n";
 import designCss from "~/storefront/design.css?url";
@@ -71,15 +72,6 @@ function lineOf(p: Saved): CartLine | null {
 
 type State = { name: "waiting" } | { name: "signed-out" } | { name: "list"; products: Saved[] } | { name: "error"; code: string };
 
-/** The shop's basket colour as the drawer's accent, with text that stays readable on it. */
-function accentStyle(color: string): React.CSSProperties {
-  const hex = /^#([0-9a-f]{6})$/i.exec(color)?.[1];
-  const [r, g, b] = hex ? [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) : [0, 0, 0];
-  const lum = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-  const light = 0.2126 * lum(r) + 0.7152 * lum(g) + 0.0722 * lum(b) > 0.4;
-  return { "--accent": color, "--accent-text": light ? "#1b1b1b" : "#fff" } as React.CSSProperties;
-}
-
 export default function BasketDrawer() {
   const { id, primaryColor, lang } = useLoaderData<typeof loader>();
   const t = texts(lang);
@@ -129,7 +121,7 @@ export default function BasketDrawer() {
   const lines = products.map(lineOf).filter((l): l is CartLine => l !== null);
 
   return (
-    <main className="dialog" lang={lang} style={primaryColor ? accentStyle(primaryColor) : undefined} aria-busy={state.name === "waiting"}>
+    <main className="dialog" lang={lang} style={accentStyle(primaryColor)} aria-busy={state.name === "waiting"}>
       <div className="header">
         <h1>{t.titleBasket}</h1>
         <button type="button" className="btn-link" onClick={close}>

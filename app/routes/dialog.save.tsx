@@ -4,6 +4,7 @@
 // which never reaches the server, so the server renders only the shell.
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { accentStyle } from "~/storefront/accent";
 import { ApiFailure, call, formatPrice, tell, widgetClaims, type WidgetTokenClaims } from "~/storefront/client";
 import { errorText, langOf, texts, type Lang } from "~/storefront/i18n";
 import { currentSession, signIn, signOut, signUpGuest, type UserSession } from "~/storefront/session";
@@ -25,6 +26,8 @@ interface Context {
   claims: WidgetTokenClaims;
   product: Product;
   locale: string;
+  /** The shop's basket colour, when it has one. */
+  accent: string | null;
 }
 
 interface ListChoice {
@@ -60,7 +63,9 @@ const AUTO_CLOSE_MS = 4000;
 /** The dialog's context from the fragment (then removed from the address bar), or from this window's earlier load. */
 function readContext(): Context | null {
   const hash = new URLSearchParams(location.hash.slice(1));
-  let raw = hash.get("token") ? { token: hash.get("token"), product: hash.get("product"), locale: hash.get("locale") } : null;
+  let raw = hash.get("token")
+    ? { token: hash.get("token"), product: hash.get("product"), locale: hash.get("locale"), accent: hash.get("accent") }
+    : null;
   if (raw) {
     history.replaceState(null, "", location.pathname);
     sessionStorage.setItem(CONTEXT_KEY, JSON.stringify(raw));
@@ -80,7 +85,7 @@ function readContext(): Context | null {
     product = null;
   }
   if (!claims || !product || typeof product.url !== "string") return null;
-  return { token: raw.token, claims, product, locale: raw.locale ?? "de-DE" };
+  return { token: raw.token, claims, product, locale: raw.locale ?? "de-DE", accent: raw.accent ?? null };
 }
 
 function lastListOf(userId: string): number | null {
@@ -191,7 +196,7 @@ export default function SaveDialog() {
       setError(null);
       try {
         const all = await withSession(s, (fresh) => loadLists(c, fresh));
-        const saved = await call<{ products: Array<{ item_id: number; wishlist_id: number; url: string | null }> }>(
+        const saved = await call<{ products: Array<{ item_id: number; wishlist_id: number; url: string | null; source_partner_id: number | null }> }>(
           "/widget/saved-products",
           { widgetToken: c.token, accessToken: s.access_token },
         );
@@ -200,8 +205,8 @@ export default function SaveDialog() {
         const matchList = match && all.find((l) => l.db_id === match.wishlist_id);
         if (match && matchList) {
           setScreen({ name: "saved", placement: { itemId: match.item_id, list: matchList }, already: true });
-          // The page may have lost what it held (storage cleared, another sid): let it recognise the shopper again.
-          await grant(c, s).catch(() => undefined);
+          // Saved through this shop, but the page may have lost what it held (storage cleared, another sid).
+          if (match.source_partner_id === c.claims.partnerId) await grant(c, s).catch(() => undefined);
           return;
         }
         const last = lastListOf(s.user.id);
@@ -413,7 +418,7 @@ export default function SaveDialog() {
   );
 
   return (
-    <main className="dialog" aria-busy={busy || screen.name === "loading"}>
+    <main className="dialog" style={accentStyle(ctx?.accent)} aria-busy={busy || screen.name === "loading"}>
       {screen.name === "loading" && (
         <>
           {/* The same frame as the screens that follow, so nothing jumps when one arrives. */}

@@ -268,7 +268,10 @@ function createInstance(initial?: Options, page = false) {
     stopWatch = () => clearInterval(timer);
     const ready = widgetSession().then(
       (init) => {
-        const fragment = { token: init.token, product: JSON.stringify(product), locale: locale() };
+        const fragment: Record<string, string> = { token: init.token, product: JSON.stringify(product), locale: locale() };
+        // The dialog belongs to the shop: its basket colour becomes the dialog's accent.
+        const color = (init.basketConfig as { primaryColor?: unknown } | null)?.primaryColor;
+        if (typeof color === "string") fragment.accent = color;
         // Closed by the shopper while init ran: `close` was emitted, nothing to open.
         if (!win.closed) {
           win.location.href = stripSlash(cfg.widgetUrl) + "/dialog/save#" + new URLSearchParams(fragment).toString();

@@ -56,6 +56,7 @@ async function request<T>(url: string, opts: CallOptions): Promise<T> {
 export interface WidgetTokenClaims {
   origin: string;
   sid: string;
+  partnerId: number | null;
   exp: number;
 }
 
@@ -64,7 +65,7 @@ export function widgetClaims(token: string): WidgetTokenClaims | null {
     const part = token.split(".")[1];
     const json = JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/")));
     if (typeof json.origin !== "string" || !/^https?:\/\//.test(json.origin) || typeof json.sid !== "string") return null;
-    return { origin: json.origin, sid: json.sid, exp: Number(json.exp) || 0 };
+    return { origin: json.origin, sid: json.sid, partnerId: typeof json.partner_id === "number" ? json.partner_id : null, exp: Number(json.exp) || 0 };
   } catch {
     return null;
   }

@@ -145,6 +145,8 @@ describe("shopper journey through widget.js on a shop of another origin", () => 
     await first.getByRole("heading", { name: "Gespeichert in „Meine Wunschliste“" }).waitFor();
     expect(await first.textContent(".product .name")).toBe("Wollschal");
     expect(await first.getAttribute(".product img", "src")).toBe("https://img.shop.test/scarf.png");
+    // The dialog belongs to the shop: the basket colour is its accent.
+    expect(await first.$eval(".btn-primary", (el) => getComputedStyle(el).backgroundColor)).toBe("rgb(122, 31, 61)");
     await expect.poll(() => pressed(page, "scarf")).toBe("true");
     expect(await page.textContent("#scarf")).toBe("Gespeichert");
     await first.waitForEvent("close", { timeout: 10_000 }); // nobody touched it: it closed itself

@@ -6,7 +6,7 @@
 import { previewTags } from "~/domains/previews/preview-tags";
 import designCss from "~/storefront/design.css?url";
 import shareCss from "~/styles/share.css?url";
-import type { ShareAccent } from "./share-accent";
+import type { ShopAccent } from "~/storefront/accent";
 import type { ShareItem, SharePage } from "./share-page.server";
 import { shareTexts, type ShareLang } from "./share-texts";
 
@@ -102,7 +102,7 @@ interface Head {
   title: string;
   /** Extra head markup (already escaped). */
   extra: string;
-  accent: ShareAccent | null;
+  accent: ShopAccent | null;
 }
 
 function documentStart({ lang, title, extra, accent }: Head): string {

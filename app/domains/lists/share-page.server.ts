@@ -16,7 +16,7 @@ import { describePublicList, publicList } from "./lists.server";
 import { readListItems } from "./items-query.server";
 import { setPurchasedPublic } from "./items.server";
 import { hostedProduct } from "./serialize";
-import { shareAccent, type ShareAccent } from "./share-accent";
+import { shopAccent, type ShopAccent } from "~/storefront/accent";
 import { shareTexts, type ShareLang } from "./share-texts";
 import { installedShopsOf, wishRefSigner, withWishRef, type InstalledShop } from "./wish-ref.server";
 import type { WithHeaders } from "~/lib/api/http";
@@ -51,7 +51,7 @@ export interface SharePage {
   spoiler: "hidden" | "revealed" | null;
   preview: LinkPreview;
   /** The shop's colour when every item comes from one partner with a basket configuration; null: the default accent. */
-  accent: ShareAccent | null;
+  accent: ShopAccent | null;
 }
 
 // Building an Intl.NumberFormat costs far more than using one: one per locale and currency.
@@ -164,7 +164,7 @@ export async function sharePage(args: {
     })),
     spoiler: isOwner ? (hideMarks ? "hidden" : "revealed") : null,
     preview: await linkPreview(detail, entries.map((e) => e.p.imageUrl), args.lang),
-    accent: shareAccent(basket?.primaryColor),
+    accent: shopAccent(basket?.primaryColor),
   };
   return { page, setCookie: viewer?.setCookie ?? null };
 }

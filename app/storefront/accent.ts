@@ -1,10 +1,11 @@
-// A shop's basket colour as the share page's accent (README "Share pages and
-// link previews"). The colour fills the primary buttons and the "most wanted"
-// marker, so the text on it is white or near-black, whichever reaches WCAG AA
-// (4.5:1); where the accent itself is text on the white page (links, outlined
-// buttons) a light colour is darkened, keeping its hue, until it reaches AA.
+// A shop's basket colour as the accent of the pages that belong to the shop
+// (the save dialog, the basket drawer, a share page of the shop's items). The
+// colour fills the primary buttons, so the text on it is white or near-black,
+// whichever reaches WCAG AA (4.5:1); where the accent itself is text on the
+// white page (links, outlined buttons) a light colour is darkened, keeping its
+// hue, until it reaches AA. Plain code: the server and the browser use it.
 
-export interface ShareAccent {
+export interface ShopAccent {
   /** `#rrggbb`: fills. */
   accent: string;
   /** Text on the accent. */
@@ -59,9 +60,15 @@ function inkOf(rgb: Rgb): string {
 }
 
 /** The accent for a `#rrggbb` (or `#rgb`) colour; null for anything else, which keeps the default accent. */
-export function shareAccent(color: string | null | undefined): ShareAccent | null {
+export function shopAccent(color: string | null | undefined): ShopAccent | null {
   const rgb = color ? parse(color) : null;
   if (!rgb) return null;
   const accent = toHex(rgb);
   return { accent, text: textOn(accent), ink: inkOf(rgb) };
+}
+
+/** A React style setting the design system's accent properties (design.css) from a shop colour; none for anything else. */
+export function accentStyle(color: string | null | undefined): Record<string, string> | undefined {
+  const accent = shopAccent(color);
+  return accent ? { "--accent": accent.accent, "--accent-text": accent.text, "--accent-ink": accent.ink } : undefined;
 }
