@@ -281,7 +281,7 @@ describe("wish pat", () => {
       wish(url, ["pat", "create", "--partner", id, "--expires-in-days", "1"]),
     ]);
     for (const t of [kept, revoked, expired]) {
-      expect(await authenticatePersonalAccessToken(t.token)).toEqual({ partnerId: partner.id, tokenId: t.id });
+      expect(await authenticatePersonalAccessToken(t.token)).toEqual({ partnerId: partner.id, tokenId: t.id, createdById: null, role: "owner" });
     }
     const [revokeResult, otherPartner] = await Promise.all([
       wish(url, ["pat", "revoke", "--partner", id, "--id", String(revoked.id)]),
@@ -293,7 +293,7 @@ describe("wish pat", () => {
 
     expect(await authenticatePersonalAccessToken(revoked.token)).toBeNull();
     expect(await authenticatePersonalAccessToken(expired.token, new Date(Date.now() + 2 * DAY))).toBeNull();
-    expect(await authenticatePersonalAccessToken(kept.token)).toEqual({ partnerId: partner.id, tokenId: kept.id });
+    expect(await authenticatePersonalAccessToken(kept.token)).toEqual({ partnerId: partner.id, tokenId: kept.id, createdById: null, role: "owner" });
     expect(await authenticatePersonalAccessToken(kept.token + "x")).toBeNull();
     expect(await authenticatePersonalAccessToken("wpat_unknown")).toBeNull();
     const used = await db.personalAccessToken.findUniqueOrThrow({ where: { id: kept.id } });

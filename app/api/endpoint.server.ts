@@ -12,7 +12,8 @@ import { authenticateUserToken, type Identity } from "~/domains/identity/identit
 import { requireLiveSession } from "~/domains/identity/session-revocations.server";
 import { widgetKeyWorks } from "~/domains/keys/key-status.server";
 import { authenticatePersonalAccessToken, PAT_PREFIX } from "~/domains/partners/access-tokens.server";
-import { partnerOfUser } from "~/domains/partners/partners.server";
+import type { PartnerRole } from "~/domains/partners/members.server";
+import { partnerLinkOfUser } from "~/domains/partners/partners.server";
 import { authenticateShopperToken } from "~/domains/widget/shopper-token.server";
 import { verifyWidgetToken, type WidgetClaims } from "~/domains/widget/token.server";
 import { meteringHeaders, type MeteredKey } from "~/domains/metering/request-headers.server";
@@ -41,7 +42,12 @@ export type AuthMode = "none" | "apikey" | "user" | "widget" | "widget+user" | "
 /** Who a partner route acts for: the partner of a personal access token, or of a portal user (null if none). */
 export interface PartnerPrincipal {
   partnerId: number | null;
+  /** The portal user of a user token; null for a personal access token. */
   userId: string | null;
+  /** The role it acts with in that partner (a token's is its creator's, read now); null without a partner. */
+  role: PartnerRole | null;
+  /** The portal user whose rights these are (userId, or the token's creator): tokens minted now record them. */
+  actingFor: string | null;
 }
 
 export interface Ctx<A extends AuthMode, B = unknown, Q = undefined> {
@@ -382,10 +388,11 @@ async function requirePartner(request: ApiRequest, liveSession = false): Promise
   if (token?.startsWith(PAT_PREFIX)) {
     const pat = await authenticatePersonalAccessToken(token);
     if (!pat) throw unauthorized("Personal access token is invalid, revoked or expired");
-    return { partnerId: pat.partnerId, userId: null };
+    return { partnerId: pat.partnerId, userId: null, role: pat.role, actingFor: pat.createdById };
   }
   const identity = token ? await authenticateUserToken(token) : null;
   if (!identity) throw unauthorized("Missing or invalid token");
   if (liveSession) await requireLiveSession(identity);
-  return { partnerId: await partnerOfUser(identity.userId), userId: identity.userId };
+  const link = await partnerLinkOfUser(identity.userId);
+  return { partnerId: link?.partnerId ?? null, userId: identity.userId, role: link?.role ?? null, actingFor: identity.userId };
 }

@@ -41,7 +41,9 @@ export const loader = endpoint({
     },
     async ({ partner, body }) => {
       const partnerId = partnerIdOf(partner);
-      return json(await createPersonalAccessToken(partnerId, { name: body.name, expiresInDays: body.expires_in_days }), { status: 201 });
+      // The new token acts with the rights of whoever this caller acts for, never more.
+      const created = await createPersonalAccessToken(partnerId, { name: body.name, expiresInDays: body.expires_in_days, createdById: partner.actingFor });
+      return json(created, { status: 201 });
     },
     LIVE_SESSION,
   ),

@@ -2,6 +2,7 @@
 import { db, type Prisma } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { noteRevokedSessionsOf } from "~/domains/identity/identity.server";
+import { revokeAccessTokensCreatedBy } from "~/domains/partners/access-tokens.server";
 import { ApiError, notFound } from "~/lib/api/errors";
 import { safeImageUrl } from "~/lib/api/schemas";
 import { errorFields, log } from "~/lib/log.server";
@@ -81,7 +82,9 @@ export async function updateAccount(userId: string, changes: AccountChanges) {
 /**
  * Deletes the account: the user's lists with their items, their memberships
  * of others' lists, friendships, friend requests, invite, notifications and
- * preferences go; sign-in sessions are revoked and refresh tokens removed.
+ * preferences go; so do portal memberships, and the personal access tokens
+ * the user created are revoked; sign-in sessions are revoked and refresh
+ * tokens removed.
  * Others' lists stay as they are: items the user added there stay, without
  * the adder. Feedback stays, without the user. The user row stays as an
  * empty tombstone (no e-mail, password, names or avatar): its revoked
@@ -114,6 +117,7 @@ export async function deleteAccount(userId: string) {
         await tx.accountSettings.deleteMany({ where: { userId } });
         await tx.feedback.updateMany({ where: { userId }, data: { userId: null } });
         await tx.partnerUser.deleteMany({ where: { userId } });
+        await revokeAccessTokensCreatedBy(tx, userId, { at });
         await tx.refreshToken.deleteMany({ where: { session: { userId } } });
         await tx.authSession.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: at } });
         await tx.user.update({

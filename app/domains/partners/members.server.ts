@@ -5,6 +5,7 @@
 import { db } from "~/db.server";
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { z } from "zod";
+import { revokeAccessTokensCreatedBy } from "./access-tokens.server";
 import { partnerJson } from "./partners.server";
 
 export const PARTNER_ROLES = ["owner", "member"] as const;
@@ -86,8 +87,8 @@ export function parsePartnerId(raw: string | undefined): number {
 
 /**
  * The caller's role in the partner: checks in SPEC 7.4 order. A personal
- * access token of that partner reads as `member` (it names no person, so it
- * cannot manage people).
+ * access token of that partner reads as `member` here, whatever role it acts
+ * with on the other partner routes: managing people takes a portal sign-in.
  */
 async function callerRole(caller: MemberCaller, partnerId: number): Promise<PartnerRole> {
   if (caller.partnerId === null) throw notFound("no_partner", "This user is not linked to a partner");
@@ -152,6 +153,8 @@ async function changeMember(partnerId: number, userId: string, change: { role: P
     }
     if (change === "delete") {
       await tx.partnerUser.delete({ where: { partnerId_userId: { partnerId, userId } } });
+      // Their access tokens for this partner die with the membership (re-adding them revives none).
+      await revokeAccessTokensCreatedBy(tx, userId, { partnerId });
       return { ok: true as const, user_id: userId };
     }
     const updated = await tx.partnerUser.update({ where: { partnerId_userId: { partnerId, userId } }, data: { role: change.role }, select: memberSelect });

@@ -66,8 +66,13 @@ export async function setPartnerPlan(partnerId: number, plan: string) {
 
 /** The partner a portal user belongs to (their first), or null. */
 export async function partnerOfUser(userId: string): Promise<number | null> {
-  const link = await db.partnerUser.findFirst({ where: { userId }, orderBy: { createdAt: "asc" }, select: { partnerId: true } });
-  return link?.partnerId ?? null;
+  return (await partnerLinkOfUser(userId))?.partnerId ?? null;
+}
+
+/** The partner a portal user acts for (their first) and their role in it, or null. */
+export async function partnerLinkOfUser(userId: string): Promise<{ partnerId: number; role: "owner" | "member" } | null> {
+  const link = await db.partnerUser.findFirst({ where: { userId }, orderBy: { createdAt: "asc" }, select: { partnerId: true, role: true } });
+  return link ? { partnerId: link.partnerId, role: link.role === "owner" ? "owner" : "member" } : null;
 }
 
 /**

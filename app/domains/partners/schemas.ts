@@ -11,6 +11,7 @@ export const accessTokenSchema = z.object({
   expires_at: z.string(),
   revoked_at: z.string().nullable(),
   last_used_at: z.string().nullable(),
+  created_by: z.string().nullable().describe("The portal user whose role the token acts with; null: made by the operator, the embedded admin or before creators were recorded (acts as an owner)"),
 });
 
 /** The answer of creating one: the token is in it this once. */
@@ -20,4 +21,5 @@ export const createdAccessTokenSchema = z.object({
   name: z.string(),
   token: z.string().describe("wpat_…: shown this once"),
   expires_at: z.string(),
+  created_by: z.string().nullable(),
 });
