@@ -12,7 +12,14 @@ export interface BodyLimits {
 
 const WEBHOOKS = /^\/webhooks(\/|$)/;
 
-/** The body cap of a path outside /api/v1: Shopify's webhook sizes for /webhooks/*, a form's for everything else. */
+/**
+ * The body cap of a path outside /api/v1: a form's for pages, Shopify's sizes
+ * for /webhooks/*. Shopify documents no maximum for HTTPS deliveries
+ * (shopify.dev/docs/apps/build/webhooks/subscribe/https); its event-bus
+ * deliveries go up to 1,000,000 bytes and send `{"id": …}` above that
+ * (shopify.dev/changelog/amazon-eventbridge-webhook-payload-size-limit-increased-to-1-mb),
+ * so the 5 MiB default leaves five times the largest documented payload.
+ */
 export function bodyLimitFor(pathname: string, limits: BodyLimits): number {
   return WEBHOOKS.test(pathname) ? limits.WEBHOOK_MAX_BODY_BYTES : limits.PAGE_MAX_BODY_BYTES;
 }
