@@ -60,8 +60,8 @@ const schema = z
     WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(5 * 1024 * 1024),
     /** Time a client has to send a request's headers (slow-header connections get 408 and are closed). */
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
-    /** Time a client has to send a whole request, body included (at least HTTP_HEADERS_TIMEOUT_MS). */
-    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+    /** Time a client has to send a whole request, body included (at least HTTP_HEADERS_TIMEOUT_MS; long enough for a 200 MiB media upload in one PUT). */
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
     /** How long an idle keep-alive connection stays open (above a load balancer's idle timeout, e.g. 60 s). */
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(65_000),
     /** Open connections per process; more are closed at once. Keep it below the open-files limit (ulimit -n). */

@@ -193,6 +193,14 @@ export async function startWorker() {
     },
     handle,
   );
+  // Node answers `Expect: 100-continue` itself unless asked; asked, a declared body over its path's cap
+  // is refused before the client sends it (it waits for the 100 that never comes), so the connection closes after the 413.
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    const { pathname } = splitTarget(req.url ?? "/");
+    if (!API_V1.test(pathname) && Number(req.headers["content-length"]) > bodyLimitFor(pathname, env)) res.setHeader("connection", "close");
+    else res.writeContinue();
+    handle(req, res);
+  });
   capConnectionsPerClient(server, env.MAX_CONNECTIONS_PER_CLIENT, (address) => trust(address, 0), () => refused("per_client"));
   server.maxConnections = env.MAX_CONNECTIONS;
   server.on("drop", () => refused("max_connections"));
