@@ -54,6 +54,20 @@ const schema = z
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
     /** Largest accepted request body; larger ones get 413 payload_too_large. */
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+    /** Largest body of a page's form post or other request outside /api/v1 (My lists, share pages, /auth/login, the admin, /session/*). */
+    PAGE_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(64 * 1024),
+    /** Largest Shopify webhook body (/webhooks/*), refused before the HMAC check; see README "Request limits". */
+    WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(5 * 1024 * 1024),
+    /** Time a client has to send a request's headers (slow-header connections get 408 and are closed). */
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),
+    /** Time a client has to send a whole request, body included (at least HTTP_HEADERS_TIMEOUT_MS; long enough for a 200 MiB media upload in one PUT). */
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
+    /** How long an idle keep-alive connection stays open (above a load balancer's idle timeout, e.g. 60 s). */
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(65_000),
+    /** Open connections per process; more are closed at once. Keep it below the open-files limit (ulimit -n). */
+    MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+    /** Open connections per client address and process (0 = no cap); trusted proxies (TRUSTED_PROXIES) are exempt. */
+    MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(256),
     /** URLs per sitemap file (the sitemap protocol's maximum, 50,000); tests use a small number. */
     SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(50_000).default(50_000),
 
@@ -170,6 +184,9 @@ const schema = z
       if (env.MEDIA_CHUNK_BYTES < 5 * 1024 * 1024) {
         ctx.addIssue({ code: "custom", path: ["MEDIA_CHUNK_BYTES"], message: "must be at least 5 MiB (5242880) when STORAGE_DRIVER=s3 (S3 multipart part size)" });
       }
+    }
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({ code: "custom", path: ["HTTP_HEADERS_TIMEOUT_MS"], message: "must not be longer than HTTP_REQUEST_TIMEOUT_MS" });
     }
     if (Boolean(env.SHOPIFY_API_KEY) !== Boolean(env.SHOPIFY_API_SECRET)) {
       ctx.addIssue({ code: "custom", path: ["SHOPIFY_API_KEY"], message: "SHOPIFY_API_KEY and SHOPIFY_API_SECRET go together" });

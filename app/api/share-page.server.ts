@@ -48,7 +48,7 @@ async function pageReply(request: ApiRequest, context: unknown, lang: ShareLang,
 /** The form's fields (url-encoded or multipart), or null when the body is no form. */
 async function readForm(request: ApiRequest): Promise<URLSearchParams | null> {
   const type = request.headers.get("content-type") ?? "";
-  const body = await request.readBody(env.MAX_BODY_BYTES);
+  const body = await request.readBody(env.PAGE_MAX_BODY_BYTES);
   if (/^application\/x-www-form-urlencoded/i.test(type)) return new URLSearchParams(body?.toString("utf8") ?? "");
   if (/^multipart\/form-data/i.test(type) && body) {
     const form = await new Response(Uint8Array.from(body), { headers: { "content-type": type } }).formData().catch(() => null);
@@ -73,7 +73,7 @@ async function toggleReply(request: ApiRequest, context: unknown, lang: ShareLan
     form = await readForm(request);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
-    return jsonReplyAt(request.pathname, err.body(), err.status); // over MAX_BODY_BYTES
+    return jsonReplyAt(request.pathname, err.body(), err.status); // over PAGE_MAX_BODY_BYTES
   }
   const enhanced = form?.get("enhanced") === "1";
   try {

@@ -4,7 +4,8 @@
 // (static-files.ts), /api/v1 straight into the API's route table on
 // node:http (handleApiRequest of the server build), the SDK scripts and the
 // share pages /{de,en}/list/{token} from the server build too, everything
-// else through express into Remix.
+// else through express into Remix. Outside /api/v1 a body is read here first,
+// up to its path's cap (request-limits.ts), so no route can forget one.
 import path from "node:path";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -14,6 +15,7 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { clientAddressOf, splitTarget, type TrustFunction } from "./client-address";
 import { reportListening } from "./cluster.ts";
+import { bodyLimitFor, capConnectionsPerClient, hasBody, readBoundedBody, timeoutCheckInterval, TOO_LARGE, withBody } from "./request-limits";
 import { staticFiles } from "./static-files";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -27,6 +29,7 @@ export async function startWorker() {
   nonBlockingStdout();
   const { securityHeaders } = await import("~/lib/http/security-headers");
   const { isCrossOriginPageWrite, unroutablePath } = await import("~/lib/http/page-guard");
+  const { drainNodeBody } = await import("~/lib/api/body.server");
 
   const buildFile = path.join(root, "build/server/index.js");
   if (!existsSync(buildFile)) {
@@ -101,8 +104,22 @@ export async function startWorker() {
   // The same `trust proxy` rule for the API, which does not go through express.
   const trust = app.get("trust proxy fn") as TrustFunction;
 
+  /** Share pages on the lean path, everything else through express into Remix. */
+  const route = (req: IncomingMessage, res: ServerResponse, pathname: string, search: string) => {
+    // Share pages (GET, HEAD, and the purchased toggle's POST): a string template, without express or Remix.
+    const share = handleSharePageRequest(req, res, pathname, search, { clientAddress: clientAddressOf(req, trust) });
+    if (share) {
+      share.catch((err) => {
+        log.error("unhandled error", { method: req.method, path: pathname, ...errorFields(err) });
+        sendError(res, pathname, 500, "Internal server error");
+      });
+      return;
+    }
+    app(req, res);
+  };
+
   // Everything starts here: static files and /api/v1 are answered without express or Remix.
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
     const { pathname, search } = splitTarget(req.url ?? "/");
     const method = req.method ?? "GET";
@@ -142,23 +159,57 @@ export async function startWorker() {
     if (isCrossOriginPageWrite(method, req.headers as Record<string, string | undefined>)) {
       return sendError(res, pathname, 403, "forbidden", "Pages accept form and data requests from this site only");
     }
-    // Share pages (GET, HEAD, and the purchased toggle's POST): a string template, without express or Remix.
-    const share = handleSharePageRequest(req, res, pathname, search, { clientAddress: clientAddressOf(req, trust) });
-    if (share) {
-      share.catch((err) => {
-        log.error("unhandled error", { method, path: pathname, ...errorFields(err) });
-        sendError(res, pathname, 500, "Internal server error");
-      });
-      return;
-    }
-    app(req, res);
+    if (!hasBody(req)) return route(req, res, pathname, search);
+    // Read to the path's cap before any route (webhook HMAC, form parsing) sees it; over it, 413 at once.
+    const limit = bodyLimitFor(pathname, env);
+    readBoundedBody(req, limit).then(
+      (body) => {
+        if (body !== TOO_LARGE) return route(withBody(req, body), res, pathname, search);
+        sendError(res, pathname, 413, "payload_too_large", `Request body exceeds ${limit} bytes`);
+        // Read on (and discard) for a while, so the client sees the 413 rather than a reset; past that, drop it.
+        void drainNodeBody(req, limit);
+      },
+      () => res.destroy(), // the client went away mid-body
+    );
+  };
+
+  // Connections refused by a cap: one warning per 10 s with the count, not one line each.
+  const refusedCounts = { per_client: 0, max_connections: 0 };
+  let refusedLogged = 0;
+  const refused = (reason: keyof typeof refusedCounts) => {
+    refusedCounts[reason]++;
+    if (Date.now() - refusedLogged < 10_000) return;
+    refusedLogged = Date.now();
+    log.warn("connections refused", { ...refusedCounts, max_connections_per_client: env.MAX_CONNECTIONS_PER_CLIENT, max_connections: env.MAX_CONNECTIONS });
+    refusedCounts.per_client = refusedCounts.max_connections = 0;
+  };
+
+  // Slow clients are cut off: headers within HTTP_HEADERS_TIMEOUT_MS, the whole request within HTTP_REQUEST_TIMEOUT_MS (408).
+  const server = createServer(
+    {
+      headersTimeout: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: env.HTTP_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: timeoutCheckInterval(env.HTTP_HEADERS_TIMEOUT_MS),
+    },
+    handle,
+  );
+  // Node answers `Expect: 100-continue` itself unless asked; asked, a declared body over its path's cap
+  // is refused before the client sends it (it waits for the 100 that never comes), so the connection closes after the 413.
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    const { pathname } = splitTarget(req.url ?? "/");
+    if (!API_V1.test(pathname) && Number(req.headers["content-length"]) > bodyLimitFor(pathname, env)) res.setHeader("connection", "close");
+    else res.writeContinue();
+    handle(req, res);
   });
+  capConnectionsPerClient(server, env.MAX_CONNECTIONS_PER_CLIENT, (address) => trust(address, 0), () => refused("per_client"));
+  server.maxConnections = env.MAX_CONNECTIONS;
+  server.on("drop", () => refused("max_connections"));
+  server.keepAliveTimeout = env.HTTP_KEEP_ALIVE_TIMEOUT_MS;
   server.listen(env.PORT, env.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : env.PORT;
     reportListening({ host: env.HOST, port, app_url: env.APP_URL, database: env.DATABASE_URL.split(":")[0]! }, log);
   });
-  server.keepAliveTimeout = 65_000;
   const shutdown = () => {
     log.info("shutting down");
     server.close();

@@ -153,6 +153,26 @@ describe("verification", () => {
     expect(truthy(after!.active)).toBe(true);
   });
 
+  it("a body over WEBHOOK_MAX_BODY_BYTES (5 MiB) is refused 413 before the HMAC check, even correctly signed; just under it is processed", async () => {
+    const s = await installedShop();
+    const padded = (bytes: number) => {
+      const head = JSON.stringify({ id: 1, name: "Padded Store", note: "" });
+      return head.replace(`"note":""`, `"note":"${"n".repeat(bytes - head.length)}"`);
+    };
+    const id = randomUUID();
+    const over = await deliver("shop/update", "shop/update", s.domain, null, { id, raw: padded(5 * 1024 * 1024 + 1) });
+    expect(over.status).toBe(413);
+    expect(over.body).toEqual({ error: "payload_too_large", message: "Request body exceeds 5242880 bytes" });
+    expect(await processedCount(id)).toBe(0);
+    const [row] = await db<{ name: string }>(`SELECT name FROM "PlatformShop" WHERE id = ?`, [s.shop.id]);
+    expect(row!.name).toBe("Brand Store");
+
+    const under = await deliver("shop/update", "shop/update", s.domain, null, { raw: padded(5 * 1024 * 1024) });
+    expect(under.status).toBe(200);
+    const [updated] = await db<{ name: string }>(`SELECT name FROM "PlatformShop" WHERE id = ?`, [s.shop.id]);
+    expect(updated!.name).toBe("Padded Store");
+  });
+
   it("answers 404 not_found while the Shopify app is off (no SHOPIFY_API_KEY/SECRET)", async () => {
     const { inject } = await import("vitest");
     const shared = inject("server");

@@ -1,0 +1,131 @@
+// Limits the HTTP server (main.ts) applies before any route outside /api/v1
+// runs (README "Request limits"): a body cap per path class, counted while
+// reading so chunked bodies are capped too, and a cap on open connections per
+// client address. /api/v1 routes cap their own bodies (MAX_BODY_BYTES, media uploads).
+import { IncomingMessage, type Server } from "node:http";
+import type { Socket } from "node:net";
+
+export interface BodyLimits {
+  PAGE_MAX_BODY_BYTES: number;
+  WEBHOOK_MAX_BODY_BYTES: number;
+}
+
+const WEBHOOKS = /^\/webhooks(\/|$)/;
+
+/**
+ * The body cap of a path outside /api/v1: a form's for pages, Shopify's sizes
+ * for /webhooks/*. Shopify documents no maximum for HTTPS deliveries
+ * (shopify.dev/docs/apps/build/webhooks/subscribe/https); its event-bus
+ * deliveries go up to 1,000,000 bytes and send `{"id": …}` above that
+ * (shopify.dev/changelog/amazon-eventbridge-webhook-payload-size-limit-increased-to-1-mb),
+ * so the 5 MiB default leaves five times the largest documented payload.
+ */
+export function bodyLimitFor(pathname: string, limits: BodyLimits): number {
+  return WEBHOOKS.test(pathname) ? limits.WEBHOOK_MAX_BODY_BYTES : limits.PAGE_MAX_BODY_BYTES;
+}
+
+/** Whether a body follows the headers (RFC 9112 section 6.3: Transfer-Encoding, or a Content-Length other than 0). */
+export function hasBody(req: IncomingMessage): boolean {
+  if (req.headers["transfer-encoding"] !== undefined) return true;
+  const length = req.headers["content-length"];
+  return length !== undefined && Number(length) !== 0;
+}
+
+export const TOO_LARGE = Symbol("body too large");
+
+/**
+ * The whole body when it is at most `limit` bytes, or TOO_LARGE as soon as it
+ * is known to be larger: at once for a larger Content-Length, else at the
+ * first chunk past the limit. What is over stays unread, for the caller to
+ * drain or drop. Rejects when the client goes away before the end.
+ */
+export function readBoundedBody(req: IncomingMessage, limit: number): Promise<Buffer | typeof TOO_LARGE> {
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > limit) return Promise.resolve(TOO_LARGE);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+      req.off("close", onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      cleanup();
+      resolve(TOO_LARGE);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const onClose = () => {
+      if (req.readableEnded) return;
+      cleanup();
+      reject(new Error("request body aborted"));
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+    req.on("close", onClose);
+  });
+}
+
+/**
+ * A request that reads `body` and is `req` in everything else (socket,
+ * method, target, headers), for the handlers after the cap: `req`'s own body
+ * has been read to check it.
+ */
+export function withBody(req: IncomingMessage, body: Buffer): IncomingMessage {
+  const copy = new IncomingMessage(req.socket);
+  copy.method = req.method;
+  copy.url = req.url;
+  copy.httpVersion = req.httpVersion;
+  copy.httpVersionMajor = req.httpVersionMajor;
+  copy.httpVersionMinor = req.httpVersionMinor;
+  copy.headers = req.headers;
+  copy.rawHeaders = req.rawHeaders;
+  copy.trailers = req.trailers;
+  copy.rawTrailers = req.rawTrailers;
+  copy.complete = true;
+  if (body.length > 0) copy.push(body);
+  copy.push(null);
+  return copy;
+}
+
+/**
+ * Closes connections past `max` open ones from one peer address at once, so
+ * one client cannot hold every socket the process can open. `exempt` peers
+ * (trusted proxies, which carry many clients) are not counted. `max` 0 = no cap.
+ */
+export function capConnectionsPerClient(server: Server, max: number, exempt: (address: string) => boolean, onRefused: () => void): void {
+  if (max <= 0) return;
+  const open = new Map<string, number>();
+  server.on("connection", (socket: Socket) => {
+    const address = socket.remoteAddress;
+    if (!address || exempt(address)) return;
+    const count = open.get(address) ?? 0;
+    if (count >= max) {
+      onRefused();
+      socket.destroy();
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once("close", () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
+}
+
+/** Node checks the header and request timeouts on an interval (default 30 s); small timeouts need a shorter one. */
+export function timeoutCheckInterval(headersTimeoutMs: number): number {
+  return Math.max(50, Math.min(1000, Math.floor(headersTimeoutMs / 4)));
+}
