@@ -47,7 +47,7 @@ async function planOf(partnerId: number): Promise<Plan | null> {
 const COUNT_MONTH = statement<{ total: number }>(
   "usage_count_month",
   `INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total")
-   VALUES ($1, $2, $3, $4, $5, $3 + $4 + $5)
+   VALUES ($1, $2, $3, $4, $5, $7)
    ON CONFLICT ("partnerId", "period") DO UPDATE SET
      "saves" = "UsageCounter"."saves" + excluded."saves",
      "shares" = "UsageCounter"."shares" + excluded."shares",
@@ -78,7 +78,7 @@ function* increment(partnerId: number, kind: ActionKind, cap: number | null, amo
   const { period } = currentPeriod(now);
   const d = [kind === "save" ? amount : 0, kind === "share" ? amount : 0, kind === "list_view" ? amount : 0];
   // Uncapped = the column's own maximum (INTEGER); a larger bound overflows PostgreSQL's parameter.
-  const counted = yield* one(COUNT_MONTH, partnerId, period, ...d, cap ?? 2_147_483_647);
+  const counted = yield* one(COUNT_MONTH, partnerId, period, ...d, cap ?? 2_147_483_647, amount);
   if (!counted) return null;
   if (amount > 0) yield* run(COUNT_DAY, partnerId, now.toISOString().slice(0, 10), ...d);
   return counted.total;
