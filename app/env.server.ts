@@ -114,6 +114,10 @@ const schema = z
 
     /** How often per-key request counts are written to the database (SPEC 8.3 headers). */
     REQUEST_COUNTER_FLUSH_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+    /** Saves counted as actions per partner, saver and hour; beyond it saves succeed uncounted. */
+    SAVES_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
+    /** Saves counted as actions per partner, client address (IPv4, IPv6 /64) and hour, whatever accounts it uses. */
+    SAVES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(30),
     /** How often old request-counter minute windows and usage dedup keys are pruned. */
     PRUNE_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
     /** How often the outbox worker looks for e-mails and webhooks to deliver. */

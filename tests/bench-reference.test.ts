@@ -136,11 +136,35 @@ describe("the reference server answers like the app", () => {
     const r = await send(reference, s, { ...forApp, headers: { ...forApp.headers, "x-widget-token": init.token } });
 
     expect(r).toEqual(a); // an upsert of the same item
-    expect(await usage()).toEqual({ month: afterApp.usage.month + 1, monthSaves: afterApp.usage.monthSaves + 1, day: afterApp.usage.day + 1 });
+    // A repeat of what the list holds is no action, on both.
+    expect(afterApp.usage).toEqual({ month: 0, monthSaves: 0, day: 0 });
+    expect(await usage()).toEqual(afterApp.usage);
     // Every column as the app wrote it (addedAt stays the first insert's), and the list touched in the app's format.
     expect(await item(r.item_id)).toEqual(afterApp.row);
     const touched = await listUpdated();
     expect(touched).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
     expect(new Date(touched).getTime()).toBeGreaterThan(new Date(afterApp.listUpdated).getTime());
+
+    // The same product into another list of the user: a new item, counted once by each, with the same claims.
+    const other = async () => {
+      const list = await api.request("POST", "/hosted/me/lists", { headers: { authorization: forApp.headers!.authorization! }, body: { name: "Other" } });
+      return list.list.db_id as number;
+    };
+    const [appList, refList] = [await other(), await other()];
+    const a2 = await send(app, s, { ...forApp, body: { ...(forApp.body as object), wishlistId: appList } });
+    expect(await usage()).toEqual({ month: 1, monthSaves: 1, day: 1 });
+    const r2 = await send(reference, s, { ...forApp, headers: { ...forApp.headers, "x-widget-token": init.token }, body: { ...(forApp.body as object), wishlistId: refList } });
+    expect(await usage()).toEqual({ month: 2, monthSaves: 2, day: 2 });
+    expect(r2.product_id).toBe(a2.product_id);
+    const claims = await sql<{ dedupKey: string; uses: number }>(databaseUrl, `SELECT "dedupKey", "uses" FROM "UsageDedup" WHERE "partnerId" = ?`, [partner]);
+    const hour = Math.floor(Date.now() / 3_600_000);
+    expect(claims).toHaveLength(4);
+    expect(claims.map((c) => [c.dedupKey.replace(/:\d+$/, ""), Number(c.uses)])).toEqual(expect.arrayContaining([
+      [`saveaddr:${partner}:127.0.0.1`, 2],
+      [`saveitem:${appList}:${a2.product_id}`, 1],
+      [`saveitem:${refList}:${a2.product_id}`, 1],
+      [`saveuser:${partner}:${JSON.parse(Buffer.from(String(forApp.headers!.authorization).split(".")[1]!, "base64url").toString()).sub}`, 2],
+    ]));
+    expect(claims.every((c) => c.dedupKey.endsWith(`:${hour}`))).toBe(true);
   });
 });

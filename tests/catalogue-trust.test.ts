@@ -1,7 +1,8 @@
-// Issue 7 item 2: one shopper's save never rewrites another shopper's items.
-// Facts a client sends stay on its own item; the shared catalogue changes only
-// from sources entitled to speak for the product (the page's own scrape, a
-// widget on the product's own domain).
+// One shopper's save never rewrites another shopper's items, nor a shop's
+// catalogue. Facts a client sends stay on its own item, whatever the channel
+// (a widget's origin is what the client said, not proof); the shared
+// catalogue changes only from the page's own scrape, the shop's platform and
+// the merchant.
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "./support/api.ts";
@@ -14,13 +15,19 @@ let api: Api;
 let page: Server;
 let pagePort: number;
 let p: Awaited<ReturnType<typeof provisioner>>;
+/** What the product page says its price is. */
+let pagePrice = { amount: "39.00", currency: "EUR" };
 
 beforeAll(async () => {
   pagePort = await freePort();
   // The product's own page: what a scrape reads.
   page = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "text/html" });
-    res.end(`<html><head><title>Real Gift</title><meta property="og:title" content="Real Gift"></head><body></body></html>`);
+    const offer = { "@type": "Offer", price: pagePrice.amount, priceCurrency: pagePrice.currency };
+    res.end(
+      `<html><head><title>Real Gift</title><meta property="og:title" content="Real Gift">` +
+        `<script type="application/ld+json">${JSON.stringify({ "@type": "Product", name: "Real Gift", offers: offer })}</script></head><body></body></html>`,
+    );
   });
   await new Promise<void>((r) => page.listen(pagePort, "127.0.0.1", r));
   server = await startServer({ FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${pagePort}` });
@@ -68,71 +75,113 @@ describe("shared catalogue integrity", () => {
     }
   });
 
-  it("a widget on the product's own domain speaks for it: the catalogue and its price history follow, per market", async () => {
-    const origin = `http://127.0.0.1:${pagePort}`;
-    const url = `${origin}/products/lamp-${Date.now()}`;
-    const partner = await p.partner("growth");
-    const key = await p.key(partner.id);
-    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${key.key}` }, body: { origin } });
-    const a = await shopper();
-    const b = await shopper();
-    const widgetSave = (s: Shopper, product: Record<string, unknown>) =>
-      api.post("/widget/save", { token: s.accessToken, headers: { "x-widget-token": init.body.token, origin }, body: { wishlistId: s.dbId, product } });
-
-    const hosted = await hostedSave(a, { url, title: "My lamp note", price: 999, currency: "EUR", marketCode: "de-DE" });
-    const de = await widgetSave(b, { url, title: "Leuchte", description: "Messing", price: 4900, currency: "EUR", marketCode: "de-DE" });
-    const en = await widgetSave(b, { url, title: "Lamp", price: 5900, currency: "USD", marketCode: "en-US" });
-    expect([hosted.status, de.status, en.status]).toEqual([200, 200, 200]);
-
-    const history = await sql<{ priceMinor: number; market: string }>(
-      server.databaseUrl,
-      `SELECT "priceMinor", market FROM "PricePoint" WHERE "productId" = ? ORDER BY id`,
-      [de.body.product_id],
-    );
-    expect(history.map((h) => [Number(h.priceMinor), h.market])).toEqual([[4900, "de-DE"], [5900, "en-US"]]);
-    const itemsOf = async (s: Shopper, query = "") =>
-      (await api.get(`/hosted/lists/${s.listToken}/items${query}`, { token: s.accessToken })).body.products[0];
-    // B's item follows the catalogue per market; A's own note stays A's.
-    expect(await itemsOf(b, "?market=de-DE")).toMatchObject({ title: "Leuchte", description: "Messing", price_minor: 4900 });
-    expect(await itemsOf(b, "?market=en-US")).toMatchObject({ title: "Lamp", price_minor: 5900, currency: "USD" });
-    expect(await itemsOf(a, "?market=de-DE")).toMatchObject({ title: "My lamp note", price_minor: 999 });
-  });
-
-  it("a price point is written only when the market's price (amount or currency) changes", async () => {
-    const origin = `http://127.0.0.1:${pagePort}`;
-    const url = `${origin}/products/kettle-${Date.now()}`;
-    const partner = await p.partner("growth");
-    const key = await p.key(partner.id);
-    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${key.key}` }, body: { origin } });
-    const a = await shopper();
-    const b = await shopper();
-    const widgetSave = (s: Shopper, price: number, currency: string) =>
-      api.post("/widget/save", {
-        token: s.accessToken,
-        headers: { "x-widget-token": init.body.token, origin },
-        body: { wishlistId: s.dbId, product: { url, title: "Kettle", price, currency, marketCode: "de-DE" } },
+  // The reproduction of the review: the merchant's own public key (it is on the storefront) and the storefront's
+  // own origin, claimed by a script, used to rewrite the shop's products and add products to its shop page.
+  it.each(["live", "test"] as const)(
+    "with the merchant's %s key and its storefront's origin, an anonymous account rewrites no catalogue fact and adds nothing to the shop's page",
+    async (environment) => {
+      const { db } = await import("~/db.server");
+      const { createPlatformShop } = await import("~/domains/shops/shops.server");
+      const tag = `${environment}-${Date.now().toString(36)}`;
+      const partner = await p.partner("free");
+      const shop = await createPlatformShop(partner.id, { domain: `tea-${tag}.myshopify.com`, name: `Tea ${tag}`, published: true });
+      const origin = `https://${shop.domain}`;
+      const key = await p.key(partner.id, { env: environment, domains: environment === "live" ? [shop.domain] : undefined });
+      // The shop's product, as its platform put it into the catalogue.
+      const real = await db.product.create({
+        data: {
+          canonicalUrl: `${origin}/products/green-tea`,
+          sourcePartnerId: partner.id,
+          sourceShopId: shop.id,
+          sourceDomain: shop.domain,
+          available: true,
+          localizations: { create: [{ market: "", title: "Green tea", description: "Sencha", priceMinor: 1200, currency: "EUR" }] },
+        },
       });
-    const history = async (productId: number) =>
-      (
-        await sql<{ priceMinor: number; currency: string }>(
-          server.databaseUrl,
-          `SELECT "priceMinor", currency FROM "PricePoint" WHERE "productId" = ? ORDER BY id`,
-          [productId],
-        )
-      ).map((h) => `${Number(h.priceMinor)} ${h.currency}`);
+      const a = await shopper();
+      expect((await hostedSave(a, { url: real.canonicalUrl })).status).toBe(200);
 
-    const first = await widgetSave(a, 3900, "EUR");
+      // The attack: any script can claim the storefront's origin at init.
+      const attacker = await shopper();
+      const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${key.key}`, origin }, body: { origin } });
+      expect(init.status, init.text).toBe(200);
+      const widgetSave = (product: Record<string, unknown>) =>
+        api.post("/widget/save", { token: attacker.accessToken, headers: { "x-widget-token": init.body.token, origin }, body: { wishlistId: attacker.dbId, product } });
+      const rewrite = await widgetSave({ url: real.canonicalUrl, title: "HACKED", description: "pwned", price: 1, currency: "EUR", imageUrl: "https://evil.example.net/x.jpg" });
+      const fake = await widgetSave({ url: `${origin}/products/fake-tea`, title: "Fake tea", description: "Green fake", price: 1, currency: "EUR" });
+      expect([rewrite.status, fake.status]).toEqual([200, 200]);
+
+      // Every list holding the product still shows the shop's facts.
+      for (const view of Object.values(await reads(a))) {
+        expect(view).toMatchObject({ title: "Green tea", description: "Sencha", price_minor: 1200, currency: "EUR" });
+        expect(JSON.stringify(view)).not.toContain("evil.example.net");
+      }
+      const catalogue = await sql<{ title: string; priceMinor: number }>(
+        server.databaseUrl,
+        `SELECT title, "priceMinor" FROM "ProductLocalization" WHERE "productId" = ?`,
+        [real.id],
+      );
+      expect(catalogue.map((l) => [l.title, Number(l.priceMinor)])).toEqual([["Green tea", 1200]]);
+      expect(await sql(server.databaseUrl, `SELECT id FROM "PricePoint" WHERE "productId" IN (?, ?)`, [real.id, fake.body.product_id])).toEqual([]);
+
+      // The shop's page lists its own product only, with its own facts.
+      const products = await api.get(`/shops/${shop.handle}/products`);
+      expect(products.status).toBe(200);
+      expect(products.body.products.map((x: { id: number; title: string; price_minor: number }) => [x.id, x.title, x.price_minor])).toEqual([
+        [real.id, "Green tea", 1200],
+      ]);
+      expect((await api.get(`/shops/${shop.handle}/search?q=fake`)).body.products).toEqual([]);
+      // The fake product is a bare URL: no source, no catalogue facts.
+      const [fakeRow] = await sql<{ sourcePartnerId: number | null; sourceShopId: number | null; sourceDomain: string | null }>(
+        server.databaseUrl,
+        `SELECT "sourcePartnerId", "sourceShopId", "sourceDomain" FROM "Product" WHERE id = ?`,
+        [fake.body.product_id],
+      );
+      expect(fakeRow).toEqual({ sourcePartnerId: null, sourceShopId: null, sourceDomain: null });
+      expect(await sql(server.databaseUrl, `SELECT title FROM "ProductLocalization" WHERE "productId" = ?`, [fake.body.product_id])).toEqual([]);
+
+      // What the attacker sent stays on the attacker's own items.
+      const own = (await api.get(`/hosted/lists/${attacker.listToken}/items`, { token: attacker.accessToken })).body.products;
+      expect(own.map((x: { title: string; price_minor: number }) => [x.title, x.price_minor]).sort()).toEqual([
+        ["Fake tea", 1],
+        ["HACKED", 1],
+      ]);
+    },
+  );
+
+  it("the page's own scrape speaks for the product: a price point only when the market's price (amount or currency) changes", async () => {
+    const url = `http://127.0.0.1:${pagePort}/products/kettle-${Date.now()}`;
+    const s = await shopper();
+    pagePrice = { amount: "39.00", currency: "EUR" };
+    // URL only: the save reads the page, which is entitled.
+    const first = await hostedSave(s, { url, marketCode: "de-DE" });
     expect(first.status, first.text).toBe(200);
     const productId = first.body.product_id as number;
-    // The same price again, from the same shopper and from another one: no new point.
-    expect((await widgetSave(a, 3900, "EUR")).status).toBe(200);
-    expect((await widgetSave(b, 3900, "EUR")).status).toBe(200);
-    expect(await history(productId)).toEqual(["3900 EUR"]);
+    const rescrape = async () => {
+      const res = await api.post(`/hosted/lists/${s.listToken}/items/${first.body.item_id}/rescrape`, { token: s.accessToken });
+      expect(res.status, res.text).toBe(200);
+    };
+    const history = async () =>
+      (
+        await sql<{ priceMinor: number; currency: string; market: string }>(
+          server.databaseUrl,
+          `SELECT "priceMinor", currency, market FROM "PricePoint" WHERE "productId" = ? ORDER BY id`,
+          [productId],
+        )
+      ).map((h) => `${Number(h.priceMinor)} ${h.currency} ${h.market}`);
+
+    // The same price again: no new point; a client's price changes nothing either.
+    await rescrape();
+    expect((await hostedSave(await shopper(), { url, title: "Kettle", price: 100, currency: "EUR", marketCode: "de-DE" })).status).toBe(200);
+    expect(await history()).toEqual(["3900 EUR de-DE"]);
     // A new amount, then a new currency with the same amount: one point each.
-    expect((await widgetSave(b, 3500, "EUR")).status).toBe(200);
-    expect((await widgetSave(a, 3500, "CHF")).status).toBe(200);
-    expect((await widgetSave(b, 3500, "CHF")).status).toBe(200);
-    expect(await history(productId)).toEqual(["3900 EUR", "3500 EUR", "3500 CHF"]);
+    pagePrice = { amount: "35.00", currency: "EUR" };
+    await rescrape();
+    pagePrice = { amount: "35.00", currency: "CHF" };
+    await rescrape();
+    await rescrape();
+    expect(await history()).toEqual(["3900 EUR de-DE", "3500 EUR de-DE", "3500 CHF de-DE"]);
+    pagePrice = { amount: "39.00", currency: "EUR" };
   });
 
   it("a widget on another domain is a client like any other: its facts stay on its item", async () => {

@@ -129,7 +129,10 @@ describe.each([
       const w = await partnerWidget("free");
       const s = await shopper();
       const url = productUrl();
-      expect((await widgetSave(w, s, url)).status).toBe(200);
+      const saved = await widgetSave(w, s, url);
+      expect(saved.status).toBe(200);
+      // The partner's product: its platform claims the catalogue entry (a widget save does not).
+      await sql(api.server.databaseUrl, `UPDATE "Product" SET "sourcePartnerId" = ? WHERE id = ?`, [w.partner.id, saved.body.product_id]);
       await sql(api.server.databaseUrl, `UPDATE "UsageCounter" SET total = 200, saves = 200 WHERE "partnerId" = ?`, [w.partner.id]);
       const other = await shopper();
       const hosted = await api.post("/hosted/save", { token: other.accessToken, body: { wishlistId: other.dbId, product: { url, title: "Thing" } } });
@@ -208,6 +211,62 @@ describe.each([
     });
   });
 
+  describe("what a save counts (bounds against inflated saves)", () => {
+    // Tests run from one address (127.0.0.1): the defaults, 20 per saver and 30 per address, partner and hour.
+    const PER_USER = 20;
+    const PER_ADDRESS = 30;
+
+    it("re-saving the same product into the same list is no action: 205 re-saves move a Free partner's count by 1", async () => {
+      const w = await partnerWidget("free");
+      const attacker = await shopper();
+      const url = productUrl();
+      let ok = 0;
+      // 205 re-saves, five at a time: racing saves of the same item count once too.
+      for (let round = 0; round < 41; round++) {
+        const results = await Promise.all(Array.from({ length: 5 }, () => widgetSave(w, attacker, url)));
+        ok += results.filter((r) => r.status === 200).length;
+      }
+      expect(ok).toBe(205);
+      expect(await counter(w.partner.id)).toMatchObject({ saves: 1, total: 1 });
+      expect(await outboxKeys(w.partner.id)).toEqual([]);
+      // A real shopper is neither paused nor uncounted: each distinct save is an action.
+      const real = await shopper();
+      expect((await widgetSave(w, real)).status).toBe(200);
+      expect((await widgetSave(w, real)).status).toBe(200);
+      expect((await widgetSave(w, real, url)).status).toBe(200); // the same product, another list
+      expect(await counter(w.partner.id)).toMatchObject({ saves: 4, total: 4 });
+    });
+
+    it(`distinct saves count at most ${PER_USER} per account and ${PER_ADDRESS} per address an hour, also when they race`, async () => {
+      const w = await partnerWidget("starter");
+      const attacker = await shopper();
+      // 40 distinct products at once from one account: every save succeeds, 20 are actions.
+      const burst = await Promise.all(Array.from({ length: 40 }, () => widgetSave(w, attacker)));
+      expect(burst.filter((r) => r.status === 200)).toHaveLength(40);
+      expect(await counter(w.partner.id)).toMatchObject({ saves: PER_USER, total: PER_USER });
+      // Fresh anonymous accounts from the same address add at most the address's remainder.
+      const accounts = await Promise.all(Array.from({ length: 4 }, shopper));
+      const more = await Promise.all(accounts.flatMap((s) => Array.from({ length: 5 }, () => widgetSave(w, s))));
+      expect(more.filter((r) => r.status === 200)).toHaveLength(20);
+      expect(await counter(w.partner.id)).toMatchObject({ saves: PER_ADDRESS, total: PER_ADDRESS });
+      // Another partner's count is its own.
+      const other = await partnerWidget("starter");
+      expect((await widgetSave(other, attacker)).status).toBe(200);
+      expect(await counter(other.partner.id)).toMatchObject({ saves: 1 });
+    });
+
+    it("a Free partner at 100% answers 402 to every save, repeats included: paused means paused", async () => {
+      const w = await partnerWidget("free");
+      const s = await shopper();
+      const url = productUrl();
+      expect((await widgetSave(w, s, url)).status).toBe(200);
+      await sql(api.server.databaseUrl, `UPDATE "UsageCounter" SET total = 200, saves = 200 WHERE "partnerId" = ?`, [w.partner.id]);
+      expect((await widgetSave(w, s, url)).status).toBe(402); // a re-save
+      expect((await widgetSave(w, s)).status).toBe(402); // a new one
+      expect(await counter(w.partner.id)).toMatchObject({ total: 200 });
+    });
+  });
+
   describe("usage notifications", () => {
     it("one e-mail per partner, period and threshold, also when many requests cross at once", async () => {
       const w = await partnerWidget("free");
@@ -215,7 +274,10 @@ describe.each([
       const s = await shopper();
       await Promise.all(Array.from({ length: 20 }, () => widgetSave(w, s))); // to 170: past 80% (160)
       expect(await outboxKeys(w.partner.id)).toEqual([`usage:${w.partner.id}:${period()}:80`]);
-      await Promise.all(Array.from({ length: 40 }, () => widgetSave(w, s))); // to the cap: 100%
+      // Within one shopper's and one address's bound of counted saves per hour, from 190 to the cap: 100%.
+      await sql(api.server.databaseUrl, `UPDATE "UsageCounter" SET total = 190, saves = 190 WHERE "partnerId" = ?`, [w.partner.id]);
+      const other = await shopper();
+      await Promise.all(Array.from({ length: 10 }, () => widgetSave(w, other)));
       expect(await outboxKeys(w.partner.id)).toEqual([`usage:${w.partner.id}:${period()}:100`, `usage:${w.partner.id}:${period()}:80`]);
     });
 

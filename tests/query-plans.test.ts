@@ -3,21 +3,38 @@
 // `_count` include aggregates every list's items on each call). Checked on the
 // statements the built server really runs (LOG_LEVEL=debug logs each one),
 // with the database's own EXPLAIN.
+import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "./support/api.ts";
 import { explain, loggedStatements } from "./support/explain.ts";
-import { startServer, type TestServer } from "./support/server.ts";
+import { freePort, startServer, type TestServer } from "./support/server.ts";
 
 let server: TestServer;
 let api: Api;
+let page: Server;
+let pagePort: number;
 
 beforeAll(async () => {
+  // A product page with a price: what a save's scrape writes into the catalogue.
+  pagePort = await freePort();
+  page = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html" });
+    const product = { "@type": "Product", name: "Scraped", offers: { "@type": "Offer", price: "12.50", priceCurrency: "EUR" } };
+    res.end(`<html><head><title>Scraped</title><script type="application/ld+json">${JSON.stringify(product)}</script></head></html>`);
+  });
+  await new Promise<void>((r) => page.listen(pagePort, "127.0.0.1", r));
   // Slow pollers, so the statements logged during a request are the request's.
-  server = await startServer({ LOG_LEVEL: "debug", OUTBOX_POLL_MS: "600000", REVOCATION_POLL_MS: "600000" });
+  server = await startServer({
+    LOG_LEVEL: "debug",
+    OUTBOX_POLL_MS: "600000",
+    REVOCATION_POLL_MS: "600000",
+    FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${pagePort}`,
+  });
   api = await apiFor(server);
 });
 afterAll(async () => {
   await server.stop();
+  await new Promise((r) => page?.close(r));
 });
 
 /** The statements the server ran while `call` was in flight. */
@@ -98,13 +115,13 @@ describe("list reads count a list's items from that list's rows", () => {
 });
 
 describe("the save and the share page reach every row they touch through an index", () => {
-  // What a save reads and writes (products/save.server.ts).
-  const SAVE_TABLES = ["ListItem", "Product", "ProductLocalization", "PricePoint", "Wishlist", "WishlistMember", "Partner", "UsageCounter", "UsageDay"];
+  // What a save reads and writes (products/save.server.ts, metering/actions.server.ts).
+  const SAVE_TABLES = ["ListItem", "Product", "ProductLocalization", "PricePoint", "Wishlist", "WishlistMember", "Partner", "UsageCounter", "UsageDay", "UsageDedup"];
 
-  it("POST /hosted/save and POST /widget/save (known product, then an entitled save with a new price)", async () => {
+  it("POST /hosted/save and POST /widget/save (a known product again, a new item that is counted, a scraped page with a price)", async () => {
     const { provisioner } = await import("./support/provision.ts");
     const p = await provisioner(server);
-    const partner = await p.partner("growth");
+    const partner = await p.partner("free");
     const key = await p.key(partner.id);
     const origin = "https://plans-shop.example.com";
     const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${key.key}` }, body: { origin } });
@@ -113,16 +130,21 @@ describe("the save and the share page reach every row they touch through an inde
     const list = await api.post("/hosted/me/init", { token: user.accessToken });
     const wishlistId = list.body.list.db_id as number;
     const product = { url: "https://plans-shop.example.com/p/1", title: "Saved", price: 100, currency: "EUR", marketCode: "de-DE" };
-    const save = (path: string, price: number, headers: Record<string, string> = {}) =>
-      statementsOf(() => api.post(path, { token: user.accessToken, headers, body: { wishlistId, product: { ...product, price } } }));
-    await save("/hosted/save", 100); // the product is known from here on
+    const save = (path: string, saved: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      statementsOf(() => api.post(path, { token: user.accessToken, headers, body: { wishlistId, product: saved } }));
+    const widget = { "x-widget-token": init.body.token, origin };
+    await save("/hosted/save", product); // the product is known from here on
     const statements = [
-      ...(await save("/hosted/save", 100)),
-      // On the product's own site: the catalogue facts and a price point are written too.
-      ...(await save("/widget/save", 120, { "x-widget-token": init.body.token, origin })),
+      ...(await save("/hosted/save", product)),
+      // A repeat through a Free partner's widget asks whether the partner is paused.
+      ...(await save("/widget/save", product, widget)),
+      // A new item through the widget: claimed and counted.
+      ...(await save("/widget/save", { ...product, url: "https://plans-shop.example.com/p/2" }, widget)),
+      // A URL-only save of a page: the scrape writes the catalogue facts and a price point.
+      ...(await save("/hosted/save", { url: `http://127.0.0.1:${pagePort}/p/3`, marketCode: "de-DE" })),
     ];
     const touched = await expectByIndex(statements, SAVE_TABLES);
-    for (const table of ["ListItem", "Product", "ProductLocalization", "PricePoint", "UsageCounter", "UsageDay"]) {
+    for (const table of ["ListItem", "Product", "ProductLocalization", "PricePoint", "UsageCounter", "UsageDay", "UsageDedup"]) {
       expect(touched.some((s) => s.includes(`"${table}"`)), `${table}\n${touched.join("\n")}`).toBe(true);
     }
   });

@@ -28,7 +28,13 @@ afterAll(async () => {
 });
 
 const start = async (databaseUrl?: string) => {
-  const server = await startServer({ FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${pagePort}`, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
+  // One shopper saves many products here: lift the per-saver and per-address bounds so every save is an action.
+  const server = await startServer({
+    FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${pagePort}`,
+    SAVES_PER_USER: "100000",
+    SAVES_PER_ADDRESS: "100000",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
   servers.push(server);
   return server;
 };

@@ -21,6 +21,7 @@ import Database from "better-sqlite3";
 import { canonicalUrl } from "../../app/domains/products/canonical-url.ts";
 import { getPlan } from "../../app/domains/metering/plans.ts";
 import { currentPeriod } from "../../app/domains/metering/usage.ts";
+import { addressUnit } from "../../app/lib/api/client-address.ts";
 import { effectiveRequestPlan } from "../../app/domains/widget/request-plan.ts";
 import { originAllowed, originHost } from "../../app/domains/widget/origin.ts";
 import { hostedProduct, type ItemRow } from "../../app/domains/lists/serialize.ts";
@@ -86,12 +87,23 @@ const q = {
   list: db.prepare(`SELECT "id", "ownerId" FROM "Wishlist" WHERE "id" = ?`),
   product: db.prepare(`SELECT "id", "sourcePartnerId" FROM "Product" WHERE "canonicalUrl" = ?`),
   hasTitle: db.prepare(`SELECT "productId" FROM "ProductLocalization" WHERE "productId" = ? AND "title" <> '' LIMIT 1`),
+  // metering/actions.server.ts: a new item claims the saver's, the item's and the address's keys of the hour, then counts
+  // (amount 0 only asks a capped plan whether it is paused).
+  claimSaver: db.prepare(`
+    INSERT INTO "UsageDedup" ("dedupKey", "partnerId", "uses") VALUES (@user, @partnerId, 1), (@item, @partnerId, 1)
+    ON CONFLICT ("dedupKey") DO UPDATE SET "uses" = "UsageDedup"."uses" + 1
+    WHERE "UsageDedup"."uses" < CASE "UsageDedup"."dedupKey" WHEN @user THEN @cap ELSE 1 END
+    RETURNING "dedupKey"`),
+  claimAddress: db.prepare(`
+    INSERT INTO "UsageDedup" ("dedupKey", "partnerId", "uses") VALUES (?, ?, 1)
+    ON CONFLICT ("dedupKey") DO UPDATE SET "uses" = "UsageDedup"."uses" + 1
+    WHERE "UsageDedup"."uses" < ?`),
   countSave: db.prepare(`
-    INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total") VALUES (?, ?, 1, 0, 0, 1)
+    INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total") VALUES (@partnerId, @period, @amount, 0, 0, @amount)
     ON CONFLICT ("partnerId", "period") DO UPDATE SET
       "saves" = "UsageCounter"."saves" + excluded."saves", "shares" = "UsageCounter"."shares" + excluded."shares",
-      "listViews" = "UsageCounter"."listViews" + excluded."listViews", "total" = "UsageCounter"."total" + 1
-    WHERE "UsageCounter"."total" < ?
+      "listViews" = "UsageCounter"."listViews" + excluded."listViews", "total" = "UsageCounter"."total" + excluded."total"
+    WHERE "UsageCounter"."total" < @cap
     RETURNING "total"`),
   countDay: db.prepare(`
     INSERT INTO "UsageDay" ("partnerId", "day", "saves", "shares", "listViews") VALUES (?, ?, 1, 0, 0)
@@ -108,7 +120,7 @@ const q = {
       "sourcePartnerId" = excluded."sourcePartnerId", "sourceShopId" = excluded."sourceShopId", "sourceDomain" = excluded."sourceDomain",
       "ownTitle" = excluded."ownTitle", "ownDescription" = excluded."ownDescription", "ownImageUrl" = excluded."ownImageUrl",
       "ownPriceMinor" = excluded."ownPriceMinor", "ownCurrency" = excluded."ownCurrency"
-    RETURNING "id"`),
+    RETURNING "id", "addedAt" = @now AS "added"`),
   touchList: db.prepare(`UPDATE "Wishlist" SET "updatedAt" = ? WHERE "id" = ?`),
   // lists/lists.server.ts publicList (the list, its owner and its item count) and lists/items-query.server.ts.
   publicList: db.prepare(`
@@ -187,16 +199,28 @@ function widgetInit(req: IncomingMessage, body: any): Reply {
   }];
 }
 
-/** The product, the usage count, the item and the list's updatedAt commit together. */
-const saveTransaction = db.transaction((canonical: string, partnerId: number, cap: number, item: Record<string, unknown>) => {
+const SAVES_PER_USER = Number(process.env.SAVES_PER_USER ?? 20);
+const SAVES_PER_ADDRESS = Number(process.env.SAVES_PER_ADDRESS ?? 30);
+const UNCAPPED = 2_147_483_647;
+
+/** The product, the item, the usage count and the list's updatedAt commit together. */
+const saveTransaction = db.transaction((canonical: string, partnerId: number, cap: number, saver: { userId: string; address: string }, item: Record<string, unknown>) => {
   const product = q.product.get(canonical) as { id: number };
-  const counted = q.countSave.get(partnerId, currentPeriod().period, cap);
-  if (!counted) return null;
-  q.countDay.run(partnerId, new Date().toISOString().slice(0, 10));
-  const { id } = q.upsertItem.get({ ...item, productId: product.id }) as { id: number };
+  const saved = q.upsertItem.get({ ...item, productId: product.id }) as { id: number; added: number };
+  let counted = false;
+  if (saved.added) {
+    const hour = Math.floor(Date.now() / 3_600_000);
+    const claimed = q.claimSaver.all({ user: `saveuser:${partnerId}:${saver.userId}:${hour}`, item: `saveitem:${item.wishlistId}:${product.id}:${hour}`, partnerId, cap: SAVES_PER_USER });
+    counted = claimed.length === 2 && q.claimAddress.run(`saveaddr:${partnerId}:${saver.address}:${hour}`, partnerId, SAVES_PER_ADDRESS).changes > 0;
+  }
+  if (counted || cap !== UNCAPPED) {
+    if (!q.countSave.get({ partnerId, period: currentPeriod().period, amount: counted ? 1 : 0, cap })) throw new Paused();
+    if (counted) q.countDay.run(partnerId, new Date().toISOString().slice(0, 10));
+  }
   q.touchList.run(sqliteNow(), item.wishlistId);
-  return { productId: product.id, itemId: id };
+  return { productId: product.id, itemId: saved.id };
 });
+class Paused extends Error {}
 
 function widgetSave(req: IncomingMessage, body: any): Reply {
   const widget = verifyJwt(String(req.headers["x-widget-token"] ?? ""), "widget", "widget");
@@ -214,32 +238,36 @@ function widgetSave(req: IncomingMessage, body: any): Reply {
   if (!existing) return refuse(422, "unknown_product");
   const titled = q.hasTitle.get(existing.id) !== undefined;
   if (!titled && !p.title) return refuse(422, "needs_scrape");
-  // Not measured either: a widget on the product's own site (it writes catalogue facts) and checkout metadata.
-  const www = (h: string | null) => h?.replace(/^www\./, "");
-  if (www(originHost(widget.origin)) === www(new URL(canonical).hostname.toLowerCase())) return refuse(422, "entitled_source");
+  // Not measured either: image copies and checkout metadata.
   if (p.metadata != null || p.partnerMeta != null || p.imageUrl) return refuse(422, "unsupported_fields");
   const partner = q.partner.get(widget.partner_id) as { id: number; plan: string };
   const plan = getPlan(partner.plan)!;
   const priced = typeof p.price === "number";
   // IMMEDIATE, as the app's: a deferred transaction that reads and then writes fails with SQLITE_BUSY when the app's process wrote in between.
-  const saved = saveTransaction.immediate(canonical, partner.id, plan.hardLimit ? plan.includedActions! : 2_147_483_647, {
-    wishlistId: list.id,
-    addedByUserId: user.sub,
-    market: p.marketCode || null,
-    offerId: p.offerId ?? null,
-    sourceLabel: p.sourceLabel ?? null,
-    variantId: null,
-    ownTitle: p.title ?? null,
-    ownDescription: p.description ?? null,
-    ownImageUrl: null,
-    ownPriceMinor: priced ? p.price : null,
-    ownCurrency: priced ? (p.currency ?? null) : null,
-    sourcePartnerId: partner.id,
-    sourceShopId: widget.shop_id ?? null,
-    sourceDomain: originHost(widget.origin),
-    now: sqliteNow(),
-  });
-  if (!saved) return refuse(402, "usage_limit_reached");
+  const saver = { userId: user.sub as string, address: addressUnit(req.socket.remoteAddress ?? "0.0.0.0") };
+  let saved;
+  try {
+    saved = saveTransaction.immediate(canonical, partner.id, plan.hardLimit ? plan.includedActions! : UNCAPPED, saver, {
+      wishlistId: list.id,
+      addedByUserId: user.sub,
+      market: p.marketCode || null,
+      offerId: p.offerId ?? null,
+      sourceLabel: p.sourceLabel ?? null,
+      variantId: null,
+      ownTitle: p.title ?? null,
+      ownDescription: p.description ?? null,
+      ownImageUrl: null,
+      ownPriceMinor: priced ? p.price : null,
+      ownCurrency: priced ? (p.currency ?? null) : null,
+      sourcePartnerId: partner.id,
+      sourceShopId: widget.shop_id ?? null,
+      sourceDomain: originHost(widget.origin),
+      now: sqliteNow(),
+    });
+  } catch (err) {
+    if (err instanceof Paused) return refuse(402, "usage_limit_reached");
+    throw err;
+  }
   return [200, { ok: true, item_id: saved.itemId, product_id: saved.productId }];
 }
 

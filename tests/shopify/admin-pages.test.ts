@@ -174,8 +174,10 @@ describe("/app/usage", () => {
     const { transaction } = await import("~/db/sql.server");
     const row = await db.platformShop.findUniqueOrThrow({ where: { domain: shop } });
     const meter = await saveMeter(row.partnerId);
-    await transaction(meter!.count());
-    await transaction(meter!.count());
+    // Two new items saved by one shopper: two actions.
+    const saver = { userId: "admin-usage-shopper", address: "203.0.113.9" };
+    await transaction(meter!.count(saver, { listId: 1, productId: 1, added: true }));
+    await transaction(meter!.count(saver, { listId: 1, productId: 2, added: true }));
 
     const data = await load<{
       usage: { actions_used: number; breakdown: { save: number } };

@@ -300,6 +300,13 @@ describe("products/create, products/update, products/delete", () => {
         (await db<{ id: number; canonicalUrl: string }>(`SELECT id, "canonicalUrl" FROM "Product" WHERE "canonicalUrl" IN (?, ?)`, [primaryUrl, myshopifyUrl])).map((r) => [r.canonicalUrl, r.id]),
       );
     const before = await ids();
+    const sources = async () =>
+      (await db<{ canonicalUrl: string; sourcePartnerId: number | null; sourceShopId: number | null; sourceDomain: string | null }>(
+        `SELECT "canonicalUrl", "sourcePartnerId", "sourceShopId", "sourceDomain" FROM "Product" WHERE "canonicalUrl" IN (?, ?) ORDER BY "canonicalUrl"`,
+        [primaryUrl, myshopifyUrl],
+      )).map((r) => [r.canonicalUrl, r.sourcePartnerId === null ? null : Number(r.sourcePartnerId), r.sourceShopId === null ? null : Number(r.sourceShopId), r.sourceDomain]);
+    // Shoppers' saves make no product the shop's; its platform claims the entries below.
+    expect(await sources()).toEqual([primaryUrl, myshopifyUrl].sort().map((u) => [u, null, null, null]));
     // The primary entry is already shown in a German market, priced in EUR (a page scrape).
     const { db: prisma } = await import("~/db.server");
     await prisma.productLocalization.create({ data: { productId: before[primaryUrl]!, market: "de-DE", title: "Kessel", priceMinor: 990, currency: "EUR" } });
@@ -308,6 +315,7 @@ describe("products/create, products/update, products/delete", () => {
     const payload = product(handle, { title: "Iron Kettle", variants: [{ price: "1500", inventory_management: "shopify", inventory_policy: "deny", inventory_quantity: 0 }] });
     expect((await deliver("products/update", "products/update", s.domain, payload)).status).toBe(200);
     expect(await ids()).toEqual(before); // no new entries: both are updated
+    expect(await sources()).toEqual([[primaryUrl, s.primary], [myshopifyUrl, s.domain]].sort().map(([u, host]) => [u, s.partner.id, s.shop.id, host]));
 
     const locs = (id: number) =>
       db<{ market: string; title: string; priceMinor: number; currency: string }>(

@@ -43,9 +43,10 @@ export async function explain(databaseUrl: string, statement: string): Promise<P
       // Subquery results the statement built itself (scanning those reads no table).
       const derived = new Set(lines.flatMap((l) => /^(?:CO-ROUTINE|MATERIALIZE) (\S+)/.exec(l)?.[1] ?? []));
       // "SCAN t" reads the table, "SCAN t USING … INDEX" a whole index; SEARCH uses a key.
+      // "SCAN n-ROW VALUES CLAUSE" reads the statement's own rows (a multi-row INSERT).
       const fullScans = lines.filter((l) => {
         const scanned = /^SCAN (\S+)/.exec(l)?.[1];
-        return scanned !== undefined && scanned !== "CONSTANT" && !derived.has(scanned);
+        return scanned !== undefined && scanned !== "CONSTANT" && !derived.has(scanned) && !/^SCAN \d+-ROW VALUES CLAUSE$/.test(l);
       });
       return { text: lines.join("\n"), fullScans };
     } finally {

@@ -1,6 +1,7 @@
 // `POST /imports/{id}/sync`: fetch the source list again and add items the target list does not hold yet.
 import { endpoint, route } from "~/api/endpoint.server";
 import { guarded, parseImportId, syncImport } from "~/domains/imports/imports.server";
+import { saverAddress } from "~/domains/metering/actions.server";
 import { importIdParams, syncErrors, syncResultSchema } from "./schemas";
 
 export const loader = endpoint({
@@ -12,7 +13,7 @@ export const loader = endpoint({
       response: syncResultSchema,
       errors: syncErrors,
     },
-    ({ user, params }) => guarded(() => syncImport(user.userId, parseImportId(params.id))),
+    ({ user, params, context }) => guarded(() => syncImport(user.userId, parseImportId(params.id), saverAddress(context))),
   ),
 });
 export const action = loader;

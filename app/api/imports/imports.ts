@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { endpoint, json, route } from "~/api/endpoint.server";
 import { createImport, guarded, listImports } from "~/domains/imports/imports.server";
+import { saverAddress } from "~/domains/metering/actions.server";
 import { importSchema, syncResultSchema } from "./schemas";
 
 export const loader = endpoint({
@@ -39,7 +40,7 @@ export const loader = endpoint({
         internal: 500,
       },
     },
-    async ({ user, body }) => json(await guarded(() => createImport(user.userId, body)), { status: 201 }),
+    async ({ user, body, context }) => json(await guarded(() => createImport(user.userId, body, saverAddress(context))), { status: 201 }),
   ),
 });
 export const action = loader;

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { guarded, syncImport } from "~/domains/imports/imports.server";
+import { saverAddress } from "~/domains/metering/actions.server";
 import { syncErrors, syncResultSchema } from "./schemas";
 
 export const loader = endpoint({
@@ -14,7 +15,7 @@ export const loader = endpoint({
       response: syncResultSchema,
       errors: syncErrors,
     },
-    ({ user, body }) => guarded(() => syncImport(user.userId, body.id)),
+    ({ user, body, context }) => guarded(() => syncImport(user.userId, body.id, saverAddress(context))),
   ),
 });
 export const action = loader;

@@ -1,4 +1,5 @@
 import { endpoint, route, SHOPPER } from "~/api/endpoint.server";
+import { saverAddress } from "~/domains/metering/actions.server";
 import { saveProduct } from "~/domains/products/save.server";
 import { saveErrors, saveRequestBody, saveRequestCodes, saveResultSchema } from "~/domains/products/schemas";
 import { originHost } from "~/domains/widget/origin";
@@ -7,8 +8,8 @@ export const loader = endpoint({
   POST: route(
     "widget+user",
     { summary: "Save a product from the partner's page into one of the user's lists (SaveRequest)", body: saveRequestBody, codes: saveRequestCodes, response: saveResultSchema, errors: saveErrors },
-    ({ user, widget, body }) =>
-      saveProduct(user.userId, body, {
+    ({ user, widget, body, context }) =>
+      saveProduct({ userId: user.userId, address: saverAddress(context) }, body, {
         kind: "widget",
         partnerId: widget.partnerId,
         shopId: widget.shopId,

@@ -14,6 +14,7 @@ import { log, errorFields } from "~/lib/log.server";
 import { FetchError, guardedFetch } from "~/lib/net/guarded-fetch.server";
 import { canonicalUrl } from "~/domains/products/canonical-url";
 import { saveProduct } from "~/domains/products/save.server";
+import type { Saver } from "~/domains/metering/actions.server";
 import { saveRequestBody } from "~/domains/products/schemas";
 import { parseOrThrow } from "~/lib/api/schemas";
 import { parseListUrl, readListPage, type ListItemFacts, type ListProvider } from "./list-page";
@@ -101,7 +102,7 @@ async function fetchList(url: string, provider: ListProvider): Promise<PageResul
 }
 
 /** Adds the page's items the list does not hold yet (by canonical URL); the count added and skipped. */
-async function addItems(userId: string, wishlistId: number, items: ListItemFacts[], sourceLabel: string) {
+async function addItems(saver: Saver, wishlistId: number, items: ListItemFacts[], sourceLabel: string) {
   const canonical = items.map((item) => ({ item, key: canonicalUrl(item.url) })).filter((e): e is { item: ListItemFacts; key: string } => !!e.key);
   const present = await db.listItem.findMany({
     where: { wishlistId, product: { canonicalUrl: { in: canonical.map((e) => e.key) } } },
@@ -129,7 +130,7 @@ async function addItems(userId: string, wishlistId: number, items: ListItemFacts
           sourceLabel,
         },
       });
-      await saveProduct(userId, request, { kind: "hosted", widgetOrigin: null, partnerId: null, shopId: null, domain: null });
+      await saveProduct(saver, request, { kind: "hosted", widgetOrigin: null, partnerId: null, shopId: null, domain: null });
       have.add(key);
       added++;
     } catch (err) {
@@ -146,7 +147,8 @@ async function addItems(userId: string, wishlistId: number, items: ListItemFacts
 
 const sourceLabelOf = (provider: ListProvider, url: string) => (provider === "amazon" ? "Amazon" : new URL(url).hostname.replace(/^www\./, ""));
 
-export async function createImport(userId: string, input: { listUrl: string; wishlistToken?: string; targetListId?: number }) {
+/** `address`: the importer's client address unit (metering bounds saves per address). */
+export async function createImport(userId: string, input: { listUrl: string; wishlistToken?: string; targetListId?: number }, address: string) {
   const source = parseListUrl(input.listUrl);
   if (source === "missing_amazon_list_id") throw badRequest(source, "This Amazon URL names no list: use the list's share link (…/hz/wishlist/ls/<ID>)");
   if (source === "invalid_list_url") throw badRequest(source, "listUrl must be an http(s) URL of a public list page");
@@ -167,7 +169,7 @@ export async function createImport(userId: string, input: { listUrl: string; wis
     throw new ApiError(500, "create_failed", "The import could not be stored");
   }
   try {
-    const result = await addItems(userId, wishlistId, page.items, sourceLabelOf(source.provider, sourceUrl));
+    const result = await addItems({ userId, address }, wishlistId, page.items, sourceLabelOf(source.provider, sourceUrl));
     const updated = await db.listImport.update({
       where: { id: row.id },
       data: { status: "synced", itemCount: page.items.length, lastSyncedAt: new Date(), error: null },
@@ -210,7 +212,7 @@ export async function deleteImport(userId: string, id: number) {
 }
 
 /** Fetches the page again and adds items the list does not hold; 500 `sync_failed` (recorded on the import) when that fails. */
-export async function syncImport(userId: string, id: number) {
+export async function syncImport(userId: string, id: number, address: string) {
   const row = await ownImport(userId, id);
   const provider = row.provider as ListProvider;
   const fail = async (message: string) => {
@@ -226,7 +228,7 @@ export async function syncImport(userId: string, id: number) {
   }
   if (!page.ok) throw await fail(page.message);
   try {
-    const result = await addItems(userId, row.wishlistId, page.items, sourceLabelOf(provider, row.sourceUrl));
+    const result = await addItems({ userId, address }, row.wishlistId, page.items, sourceLabelOf(provider, row.sourceUrl));
     const updated = await db.listImport.update({
       where: { id },
       data: { status: "synced", itemCount: page.items.length, lastSyncedAt: new Date(), error: null },

@@ -6,9 +6,10 @@
 // (app/db/sql.server.ts): a save counts inside its own transaction, and list
 // views count on share-page reads.
 import { db } from "~/db.server";
-import { exec, one, run, statement, transaction, type Op } from "~/db/sql.server";
+import { all, exec, one, run, statement, transaction, type Op } from "~/db/sql.server";
 import { env } from "~/env.server";
 import { ApiError } from "~/lib/api/errors";
+import { addressUnit, clientAddress } from "~/lib/api/client-address";
 import { log, errorFields } from "~/lib/log.server";
 import { enqueue } from "~/domains/outbox/outbox.server";
 import { getPlan, type Plan } from "./plans";
@@ -25,6 +26,14 @@ export const LIST_VIEW_WINDOW_MS = 10 * 60 * 1000;
  */
 export const VIEWS_PER_ADDRESS = 3;
 
+/**
+ * Counted saves are bounded per partner, saver and window (SAVES_PER_USER)
+ * and per partner, client address and window (SAVES_PER_ADDRESS: anonymous
+ * accounts are free to make, so the address bounds what they can add). Saves
+ * beyond either still succeed; they are not actions.
+ */
+export const SAVE_WINDOW_MS = 60 * 60 * 1000;
+
 const PARTNER_PLAN = statement<{ plan: string }>("partner_plan", `SELECT "plan" FROM "Partner" WHERE "id" = $1`);
 
 async function planOf(partnerId: number): Promise<Plan | null> {
@@ -34,15 +43,16 @@ async function planOf(partnerId: number): Promise<Plan | null> {
 
 // One statement: insert the month's row or add to it, unless capped. The
 // WHERE of ON CONFLICT is evaluated on the locked, latest row version.
+// With all amounts 0 it only asks, on the locked row, whether the cap is reached.
 const COUNT_MONTH = statement<{ total: number }>(
   "usage_count_month",
   `INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total")
-   VALUES ($1, $2, $3, $4, $5, 1)
+   VALUES ($1, $2, $3, $4, $5, $7)
    ON CONFLICT ("partnerId", "period") DO UPDATE SET
      "saves" = "UsageCounter"."saves" + excluded."saves",
      "shares" = "UsageCounter"."shares" + excluded."shares",
      "listViews" = "UsageCounter"."listViews" + excluded."listViews",
-     "total" = "UsageCounter"."total" + 1
+     "total" = "UsageCounter"."total" + excluded."total"
    WHERE "UsageCounter"."total" < $6
    RETURNING "total"`,
 );
@@ -59,20 +69,49 @@ const COUNT_DAY = statement(
 );
 
 /**
- * Adds one action to the partner's counter of this month and returns the new
- * total, or null when `cap` is given and the total already reached it (then
- * nothing is counted). Run it inside the transaction of what it counts.
+ * Adds `amount` (1, or 0 to only check the cap) actions to the partner's
+ * counter of this month and returns the new total, or null when `cap` is
+ * given and the total already reached it (then nothing is counted). Run it
+ * inside the transaction of what it counts.
  */
-function* increment(partnerId: number, kind: ActionKind, cap: number | null): Op<number | null> {
-  const now = new Date();
+function* increment(partnerId: number, kind: ActionKind, cap: number | null, amount = 1, now = new Date()): Op<number | null> {
   const { period } = currentPeriod(now);
-  const d = [kind === "save" ? 1 : 0, kind === "share" ? 1 : 0, kind === "list_view" ? 1 : 0];
+  const d = [kind === "save" ? amount : 0, kind === "share" ? amount : 0, kind === "list_view" ? amount : 0];
   // Uncapped = the column's own maximum (INTEGER); a larger bound overflows PostgreSQL's parameter.
-  const counted = yield* one(COUNT_MONTH, partnerId, period, ...d, cap ?? 2_147_483_647);
+  const counted = yield* one(COUNT_MONTH, partnerId, period, ...d, cap ?? 2_147_483_647, amount);
   if (!counted) return null;
-  yield* run(COUNT_DAY, partnerId, now.toISOString().slice(0, 10), ...d);
+  if (amount > 0) yield* run(COUNT_DAY, partnerId, now.toISOString().slice(0, 10), ...d);
   return counted.total;
 }
+
+// Claims one counted save of the window: the saver's ($1, capped at $4) and
+// the list and product's key ($2, once: two saves racing to add the same item
+// count once) in one statement, then the address's (CLAIM_ADDRESS). A cap is
+// checked on the locked, latest row, so no bound is ever passed; the address
+// is asked only for a save its saver may still make, so one busy account does
+// not use up the address's saves.
+const CLAIM_SAVER = statement<{ dedupKey: string }>(
+  "usage_save_claim_saver",
+  `INSERT INTO "UsageDedup" ("dedupKey", "partnerId", "uses") VALUES ($1, $3, 1), ($2, $3, 1)
+   ON CONFLICT ("dedupKey") DO UPDATE SET "uses" = "UsageDedup"."uses" + 1
+   WHERE "UsageDedup"."uses" < CASE "UsageDedup"."dedupKey" WHEN $1 THEN $4 ELSE 1 END
+   RETURNING "dedupKey"`,
+);
+const CLAIM_ADDRESS = statement(
+  "usage_save_claim_address",
+  `INSERT INTO "UsageDedup" ("dedupKey", "partnerId", "uses") VALUES ($1, $2, 1)
+   ON CONFLICT ("dedupKey") DO UPDATE SET "uses" = "UsageDedup"."uses" + 1
+   WHERE "UsageDedup"."uses" < $3`,
+);
+
+/** Who saves: the account, and the client address unit (IPv4, or IPv6 /64) it saves from. */
+export interface Saver {
+  userId: string;
+  address: string;
+}
+
+/** The address unit of the request's client (as list views use it); "0.0.0.0" when the server does not know it. */
+export const saverAddress = (context: unknown) => addressUnit(clientAddress(context) ?? "0.0.0.0");
 
 export function upgradeUrl(): string {
   return `${env.APP_URL.replace(/\/$/, "")}/app/plans`;
@@ -80,10 +119,13 @@ export function upgradeUrl(): string {
 
 /**
  * The meter of one save for `partnerId` (null: nothing to count). `count` is
- * a step of the save's transaction, so the count and the item commit or
- * vanish together; on the Free plan at 100% it throws 402
- * `usage_limit_reached` and the transaction writes nothing. `notify` runs
- * after the commit.
+ * a step of the save's transaction, after the item's upsert, so the count and
+ * the item commit or vanish together. A save is an action only when it added
+ * the item (`added`: re-saving what the list holds changes nothing) and the
+ * saver and its address each have a save of the hour left (SAVES_PER_USER,
+ * SAVES_PER_ADDRESS); it returns the new total, else null. On the Free plan
+ * at 100% every save through the partner throws 402 `usage_limit_reached`
+ * and the transaction writes nothing. `notify` runs after the commit.
  */
 export async function saveMeter(partnerId: number | null) {
   if (partnerId === null) return null;
@@ -91,8 +133,25 @@ export async function saveMeter(partnerId: number | null) {
   if (!plan) return null;
   const cap = plan.hardLimit ? plan.includedActions : null;
   return {
-    *count(): Op<number> {
-      const total = yield* increment(partnerId, "save", cap);
+    *count(saver: Saver, item: { listId: number; productId: number; added: boolean }): Op<number | null> {
+      const now = new Date();
+      let counted = false;
+      if (item.added) {
+        const window = Math.floor(now.getTime() / SAVE_WINDOW_MS);
+        const claimed = yield* all(
+          CLAIM_SAVER,
+          `saveuser:${partnerId}:${saver.userId}:${window}`,
+          `saveitem:${item.listId}:${item.productId}:${window}`,
+          partnerId,
+          env.SAVES_PER_USER,
+        );
+        counted =
+          claimed.length === 2 &&
+          (yield* run(CLAIM_ADDRESS, `saveaddr:${partnerId}:${saver.address}:${window}`, partnerId, env.SAVES_PER_ADDRESS)) > 0;
+      }
+      // Not an action: nothing to count, and only a capped plan has to be asked whether it is paused.
+      if (!counted && cap === null) return null;
+      const total = yield* increment(partnerId, "save", cap, counted ? 1 : 0, now);
       if (total === null) {
         throw new ApiError(402, "usage_limit_reached", `The Free plan's ${cap} wishlist actions for this month are used up. Saves resume next month or after an upgrade.`, {
           plan: plan.id,
@@ -100,7 +159,7 @@ export async function saveMeter(partnerId: number | null) {
           upgrade_url: upgradeUrl(),
         });
       }
-      return total;
+      return counted ? total : null;
     },
     notify: (total: number) => notifyThresholds(partnerId, plan, total),
   };

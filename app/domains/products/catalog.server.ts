@@ -130,8 +130,8 @@ const UPDATE_PRODUCT_FACTS = statement(
 );
 
 /**
- * Writes what an entitled source (the page's own scrape, the shop's platform,
- * a widget on the product's own domain) knows about the product in one
+ * Writes what an entitled source (the page's own scrape, the shop's platform)
+ * knows about the product in one
  * market: given values replace stored ones, missing ones are kept; a price
  * that differs from the current one is recorded in the history. Shared by every list holding the product, so
  * nothing a shopper typed ever comes through here. A step of the caller's transaction.

@@ -12,9 +12,13 @@ import type { PlatformWebhook } from "~/domains/shops/webhook-route.server";
 import { canonicalUrl } from "./canonical-url";
 import { recordCatalogFacts, upsertProduct, withStoredImage, type ProductFacts } from "./catalog.server";
 
+// The platform speaks for its product: availability, its id, and the entry's
+// source (so an entry shoppers saved first joins the shop's catalogue).
 const PLATFORM_STATE = statement(
   "product_platform_state",
-  `UPDATE "Product" SET "available" = $2, "rawProductId" = $3, "updatedAt" = $4 WHERE "id" = $1`,
+  `UPDATE "Product" SET "available" = $2, "rawProductId" = $3, "updatedAt" = $4,
+     "sourcePartnerId" = $5, "sourceShopId" = $6, "sourceDomain" = $7
+   WHERE "id" = $1`,
 );
 
 const productUrl = (host: string, handle: string) => canonicalUrl(`https://${host}/products/${encodeURIComponent(handle)}`);
@@ -82,7 +86,7 @@ export async function productChanged(hook: PlatformWebhook): Promise<void> {
   const existing = await db.product.findMany({ where: { canonicalUrl: { in: urls } }, include: { localizations: true } });
   const products = existing.length
     ? existing
-    : [{ ...(await exec(upsertProduct(urls[0]!, facts, { partnerId: shop.partnerId, shopId: shop.id, domain: shopHosts(shop)[0]! }))), localizations: [] }];
+    : [{ ...(await exec(upsertProduct(urls[0]!, facts, { partnerId: shop.partnerId, shopId: shop.id, domain: shopHosts(shop)[0]! }))), canonicalUrl: urls[0]!, localizations: [] }];
   for (const product of products) {
     await transaction(
       (function* () {
@@ -95,7 +99,8 @@ export async function productChanged(hook: PlatformWebhook): Promise<void> {
         for (const loc of markets) {
           yield* recordCatalogFacts(product.id, loc.market, compatible(loc) ? facts : { ...facts, priceMinor: null, compareAtPriceMinor: null });
         }
-        yield* run(PLATFORM_STATE, product.id, available, product.rawProductId ?? id, new Date());
+        const host = new URL(product.canonicalUrl!).hostname; // one of the shop's hosts (the entries were found by them)
+        yield* run(PLATFORM_STATE, product.id, available, id, new Date(), shop.partnerId, shop.id, host);
       })(),
     );
   }

@@ -3,7 +3,7 @@
 import { one, run, statement, transaction, type Op } from "~/db/sql.server";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
-import { saveMeter } from "~/domains/metering/actions.server";
+import { saveMeter, type Saver } from "~/domains/metering/actions.server";
 import { listAndRoleById } from "~/domains/lists/access.server";
 import { canonicalUrl } from "./canonical-url";
 import type { SaveRequestBody } from "./schemas";
@@ -17,6 +17,8 @@ import {
   type StoredFacts,
 } from "./catalog.server";
 import { scrapeProduct } from "./scraper.server";
+
+const NO_SOURCE: ProductSource = { partnerId: null, shopId: null, domain: null };
 
 export interface SaveChannel extends ProductSource {
   /** `hosted`: the user's own data; `widget`: through a partner's widget on `widgetOrigin`. */
@@ -64,21 +66,10 @@ export function parseSaveRequest(body: SaveRequestBody) {
   };
 }
 
-/** Hosts equal up to a leading `www.`. */
-const sameSite = (a: string | null, b: string | null) => !!a && !!b && a.replace(/^www\./, "") === b.replace(/^www\./, "");
-
-/**
- * Whether the channel may speak for the product in the shared catalogue: a
- * widget whose verified origin (the widget token's) is the product's own site.
- * Anything else a client sends is that client's own and stays on its item.
- */
-export function speaksForProduct(channel: SaveChannel, canonicalUrl: string): boolean {
-  return channel.kind === "widget" && sameSite(hostOf(channel.widgetOrigin), hostOf(canonicalUrl));
-}
-
 // The saver's item, created or updated in place (one per list and product).
 // Metadata and priority a save does not carry keep their stored values.
-const UPSERT_ITEM = statement<{ id: number }>(
+// `added`: the row is new (an update keeps the stored addedAt).
+const UPSERT_ITEM = statement<{ id: number; added: boolean }>(
   "list_item_save",
   `INSERT INTO "ListItem" ("wishlistId", "productId", "addedByUserId", "market", "offerId", "sourceLabel", "checkoutMeta", "variantId",
      "sourcePartnerId", "sourceShopId", "sourceDomain", "priority", "ownTitle", "ownDescription", "ownImageUrl", "ownPriceMinor",
@@ -91,7 +82,8 @@ const UPSERT_ITEM = statement<{ id: number }>(
      "sourceDomain" = excluded."sourceDomain", "priority" = COALESCE(excluded."priority", "ListItem"."priority"),
      "ownTitle" = excluded."ownTitle", "ownDescription" = excluded."ownDescription", "ownImageUrl" = excluded."ownImageUrl",
      "ownPriceMinor" = excluded."ownPriceMinor", "ownCurrency" = excluded."ownCurrency"
-   RETURNING "id"`,
+   RETURNING "id", "addedAt" = $18 AS "added"`,
+  { added: "bool" },
 );
 
 const TOUCH_LIST = statement("list_touch", `UPDATE "Wishlist" SET "updatedAt" = $2 WHERE "id" = $1`);
@@ -99,14 +91,21 @@ const TOUCH_LIST = statement("list_touch", `UPDATE "Wishlist" SET "updatedAt" = 
 /**
  * Saves a product into one of the user's lists (owner or editor).
  *
+ * What the client sends (title, description, image, price) is the client's
+ * own and stays on its item, whatever the channel: a widget's origin is the
+ * client's word, not proof that it speaks for the product. The shared
+ * catalogue and the product's source (partner, shop, domain) change only from
+ * the page's own scrape here, and from the shop's platform elsewhere.
+ *
  * Slow work first, outside any transaction: the scrape (only when neither the
  * request nor the catalogue has a title, so a product left untitled by an
  * interrupted save heals on its next save) and image copies. Then one
- * transaction writes the product, the catalogue facts of an entitled source,
- * the usage count and the item with the saver's own facts, and touches the
- * list: a crash leaves all of it or none.
+ * transaction writes the product, the scraped catalogue facts, the item with
+ * the saver's own facts and the usage count (only when the item is new), and
+ * touches the list: a crash leaves all of it or none.
  */
-export async function saveProduct(userId: string, body: SaveRequestBody, channel: SaveChannel) {
+export async function saveProduct(saver: Saver, body: SaveRequestBody, channel: SaveChannel) {
+  const { userId } = saver;
   const req = parseSaveRequest(body);
 
   const found = await listAndRoleById(req.wishlistId, userId);
@@ -119,20 +118,15 @@ export async function saveProduct(userId: string, body: SaveRequestBody, channel
   const metadata =
     channel.kind === "hosted" || (req.siteDomain && req.siteDomain === hostOf(channel.widgetOrigin)) ? req.metadata : null;
   const variant = metadata?.variantId ?? metadata?.variant_id;
-  const entitled = speaksForProduct(channel, req.canonical);
 
   let catalog: StoredFacts | null;
-  let own: StoredFacts | null;
+  let own: StoredFacts;
   let existing: Awaited<ReturnType<typeof findProduct>>;
   try {
     existing = await findProduct(req.canonical);
     // The page is asked only when nothing else would give the item a title.
     const scraped = !existing?.titled && !req.facts.title ? await scrapedFacts(req.url, req.market) : null;
-    const catalogFacts = entitled ? mergeFacts(req.facts, scraped) : scraped;
-    [catalog, own] = await Promise.all([
-      catalogFacts && withStoredImage(catalogFacts),
-      entitled ? null : withStoredImage(req.facts),
-    ]);
+    [catalog, own] = await Promise.all([scraped && withStoredImage(scraped), withStoredImage(req.facts)]);
   } catch (err) {
     throw productCreateFailed(err);
   }
@@ -143,11 +137,10 @@ export async function saveProduct(userId: string, body: SaveRequestBody, channel
   let stage: "product" | "item" = "product";
   function* write(): Op<{ productId: number; itemId: number; total: number | null }> {
     const now = new Date();
-    const product = yield* upsertProduct(req.canonical, { ...req.facts, ...catalog }, channel);
+    // A new product takes only what the page said; its source is for the platform to claim.
+    const product = yield* upsertProduct(req.canonical, catalog ?? {}, NO_SOURCE);
     if (catalog) yield* recordCatalogFacts(product.id, req.market, catalog);
     stage = "item";
-    // Counted in this transaction: the count and the item commit together (a 402 rolls everything back).
-    const total = meter ? yield* meter.count() : null;
     const item = yield* one(
       UPSERT_ITEM,
       listId,
@@ -169,6 +162,8 @@ export async function saveProduct(userId: string, body: SaveRequestBody, channel
       ownFacts.ownCurrency,
       now,
     );
+    // Counted in this transaction: the count and the item commit together (a 402 rolls everything back).
+    const total = meter ? yield* meter.count(saver, { listId, productId: product.id, added: item!.added }) : null;
     yield* run(TOUCH_LIST, listId, now);
     return { productId: product.id, itemId: item!.id, total };
   }
@@ -192,22 +187,15 @@ function productCreateFailed(err: unknown): ApiError {
   });
 }
 
-/** The saver's own facts as item columns; an entitled save clears them, so the item shows the catalogue. */
-function ownFields(own: StoredFacts | null) {
+/** The saver's own facts as item columns (a rescrape clears them, so the item shows the catalogue). */
+function ownFields(own: StoredFacts) {
   return {
-    ownTitle: own?.title ?? null,
-    ownDescription: own?.description ?? null,
-    ownImageUrl: own?.imageUrl ? (own.storedImageUrl ?? own.imageUrl) : null,
-    ownPriceMinor: own?.priceMinor ?? null,
-    ownCurrency: own?.priceMinor != null ? (own.currency ?? null) : null,
+    ownTitle: own.title ?? null,
+    ownDescription: own.description ?? null,
+    ownImageUrl: own.imageUrl ? (own.storedImageUrl ?? own.imageUrl) : null,
+    ownPriceMinor: own.priceMinor ?? null,
+    ownCurrency: own.priceMinor != null ? (own.currency ?? null) : null,
   };
-}
-
-/** The request's facts, completed from the page where the request left gaps. */
-function mergeFacts(given: ProductFacts, scraped: ProductFacts | null): ProductFacts {
-  const merged: ProductFacts = { ...scraped };
-  for (const [key, value] of Object.entries(given)) if (value !== undefined && value !== null) Object.assign(merged, { [key]: value });
-  return merged;
 }
 
 /** What the page itself says (an entitled source); a failed scrape still saves the URL, titled with its host. */

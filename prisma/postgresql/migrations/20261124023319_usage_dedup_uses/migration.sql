@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "UsageDedup" ADD COLUMN     "uses" INTEGER NOT NULL DEFAULT 1;
+
