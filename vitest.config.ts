@@ -13,5 +13,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     allowOnly: false,
+    // expect.poll waits for state another process reaches (a server, a browser); on a loaded
+    // 2-core machine one second is too little. Only a failing poll waits this long.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
