@@ -18,6 +18,7 @@ import { signInOnSite, signOutOnSite, signUpOnSite } from "~/domains/lists/my-li
 import { DONE_CODES, isMyListsLang, myListsTexts, type DoneCode, type MyListsLang } from "~/domains/lists/my-lists-texts";
 import type { Identity } from "~/domains/identity/identity.server";
 import { ApiError, badRequest, unauthorized } from "~/lib/api/errors";
+import { clientAddress } from "~/lib/api/client-address";
 import { MyListsView, type ActionResult } from "~/storefront/my-lists";
 import designCss from "~/storefront/design.css?url";
 import listsCss from "~/styles/lists.css?url";
@@ -105,11 +106,11 @@ function requireUser(identity: Identity | null): string {
   return identity.userId;
 }
 
-async function perform(form: PageForm, identity: Identity | null, lang: MyListsLang, at: string | null): Promise<Outcome> {
+async function perform(form: PageForm, identity: Identity | null, lang: MyListsLang, at: string | null, address: string | null): Promise<Outcome> {
   const listAnchor = at ? `list-${at}` : "your-lists";
   switch (form.intent) {
     case "sign-in":
-      return { done: "signed-in", setCookie: (await signInOnSite(identity, form)).setCookie };
+      return { done: "signed-in", setCookie: (await signInOnSite(identity, form, address)).setCookie };
     case "sign-up":
       return { done: "signed-up", setCookie: (await signUpOnSite(identity, form)).setCookie };
     case "sign-out":
@@ -150,7 +151,7 @@ async function perform(form: PageForm, identity: Identity | null, lang: MyListsL
 /** Which form on the page an answer belongs to (its error is shown there). */
 const formKey = (fields: Record<string, string>) => [fields.intent, fields.list, fields.item].filter(Boolean).join(":");
 
-export async function action({ request, params }: ActionFunctionArgs) {
+export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!isMyListsLang(params.lang)) notFound("en");
   const lang = params.lang;
   const url = new URL(request.url);
@@ -166,7 +167,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const site = await siteSession(request);
   if (site?.setCookie) headers.set("Set-Cookie", site.setCookie);
   try {
-    const outcome = await perform(parseForm(fields), site?.identity ?? null, lang, at);
+    const outcome = await perform(parseForm(fields), site?.identity ?? null, lang, at, clientAddress(context));
     if (outcome.setCookie) headers.set("Set-Cookie", outcome.setCookie);
     const result: ActionResult = { ok: true, done: outcome.done, focus: outcome.focus ?? null };
     if (enhanced) return json(result, { headers });

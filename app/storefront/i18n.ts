@@ -53,6 +53,7 @@ const de = {
     expired: "Dieses Fenster ist abgelaufen. Schließe es und drücke im Shop noch einmal auf den Merken-Knopf.",
     invalid_wishlist: "In diese Liste kannst du nicht speichern. Wähle eine andere.",
     invalid_credentials: "E-Mail oder Passwort ist falsch.",
+    over_request_rate_limit: "Zu viele fehlgeschlagene Anmeldungen. Warte ein paar Minuten und versuche es dann noch einmal.",
     email_exists: "Zu dieser E-Mail gibt es schon ein Konto. Melde dich an.",
     weak_password: "Wähle ein Passwort mit mindestens 8 Zeichen.",
     invalid_email: "Gib eine gültige E-Mail-Adresse ein.",
@@ -110,6 +111,7 @@ const en: typeof de = {
     expired: "This window has expired. Close it and press the save button in the shop again.",
     invalid_wishlist: "You cannot save to this list. Choose another one.",
     invalid_credentials: "E-mail or password is wrong.",
+    over_request_rate_limit: "Too many failed sign-ins. Wait a few minutes, then try again.",
     email_exists: "An account with this e-mail exists. Sign in instead.",
     weak_password: "Choose a password with at least 8 characters.",
     invalid_email: "Enter a valid e-mail address.",
@@ -140,6 +142,7 @@ export function errorText(t: Texts, lang: Lang, code: string): string {
       return e.expired;
     case "invalid_wishlist":
     case "invalid_credentials":
+    case "over_request_rate_limit":
     case "email_exists":
     case "weak_password":
     case "invalid_email":

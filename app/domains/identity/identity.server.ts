@@ -11,6 +11,7 @@ import { env } from "~/env.server";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { signToken, unverifiedIssuer, verifyToken } from "./jwt.server";
 import { isSessionRevoked, noteRevokedSessions } from "./session-revocations.server";
+import { admitSignIn } from "./sign-in-throttle.server";
 import { DUMMY_HASH, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from "./passwords.server";
 
 /** Who a valid user token speaks for. */
@@ -155,13 +156,20 @@ export async function createSessionForUser(userId: string): Promise<Session> {
   return sessionBody(updated, session.create.id, session.refreshToken);
 }
 
-/** `POST /auth/token?grant_type=password`. */
-export async function passwordGrant(body: unknown): Promise<Session> {
+/**
+ * `POST /auth/token?grant_type=password`. `clientAddress` is the caller's
+ * address (app/lib/api/client-address.ts; null when unknown): failures are
+ * throttled per account and per address (sign-in-throttle.server.ts), and a
+ * locked-out attempt is refused before any hashing.
+ */
+export async function passwordGrant(body: unknown, clientAddress: string | null): Promise<Session> {
   const { email, password } = parseCredentials(body);
   if (!email || !password) throw badRequest("invalid_input", "email and password are required");
+  const attempt = await admitSignIn(email, clientAddress);
   const user = await db.user.findUnique({ where: { email } });
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !user.passwordHash || !ok) throw badRequest("invalid_credentials", "Invalid login credentials");
+  await attempt.succeeded();
   return createSessionForUser(user.id);
 }
 

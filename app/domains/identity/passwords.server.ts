@@ -1,10 +1,39 @@
 // Password hashing with scrypt (memory-hard, built into Node).
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-const scrypt = (password: string, salt: Buffer, keylen: number, options: ScryptOptions) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+// scrypt runs on libuv's threadpool (4 threads), which also serves DNS
+// lookups and file access: unbounded, a burst of sign-ins fills it and every
+// outbound fetch waits behind the hashes. One hash at a time per process
+// leaves the other threads free; further hashes wait here, in order.
+export const HASH_CONCURRENCY = 1;
+
+const stats = { inFlight: 0, maxInFlight: 0, computed: 0 };
+let slotsTaken = 0;
+const waiting: (() => void)[] = [];
+
+/** Hashes computed by this process, and the most that ever ran at once (tests read them). */
+export function passwordHashStats(): Readonly<typeof stats> {
+  return { ...stats };
+}
+
+async function scrypt(password: string, salt: Buffer, keylen: number, options: ScryptOptions): Promise<Buffer> {
+  // A released slot passes straight to the next waiter, so no newcomer slips in between.
+  if (slotsTaken < HASH_CONCURRENCY) slotsTaken++;
+  else await new Promise<void>((resolve) => waiting.push(resolve));
+  stats.inFlight++;
+  stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+  try {
+    return await new Promise<Buffer>((resolve, reject) =>
+      scryptCb(password, salt, keylen, options, (err, key) => (err ? reject(err) : resolve(key))),
+    );
+  } finally {
+    stats.inFlight--;
+    stats.computed++;
+    const next = waiting.shift();
+    if (next) next();
+    else slotsTaken--;
+  }
+}
 
 // N=2^15, r=8: 32 MiB per hash, roughly 50-100 ms on one core.
 const PARAMS = { N: 32768, r: 8, p: 1 };

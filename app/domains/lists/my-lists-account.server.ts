@@ -55,10 +55,13 @@ function checkFilled(credentials: Credentials) {
   }
 }
 
-/** Password sign-in for the page; `current` is the shopper the cookie names now (a guest's lists move along). */
-export async function signInOnSite(current: Identity | null, credentials: Credentials): Promise<SignedIn> {
+/**
+ * Password sign-in for the page; `current` is the shopper the cookie names now (a guest's lists move along),
+ * `clientAddress` the caller's address (the grant's throttle counts failures per address too).
+ */
+export async function signInOnSite(current: Identity | null, credentials: Credentials, clientAddress: string | null): Promise<SignedIn> {
   checkFilled(credentials);
-  return finish(current, await passwordGrant(credentials));
+  return finish(current, await passwordGrant(credentials, clientAddress));
 }
 
 /** A new account with e-mail and password; a guest's lists move into it. */

@@ -137,6 +137,7 @@ const de = {
   } satisfies Record<DoneCode, string>,
   errors: {
     invalid_credentials: "E-Mail-Adresse oder Passwort stimmt nicht.",
+    over_request_rate_limit: "Zu viele fehlgeschlagene Anmeldungen. Warte ein paar Minuten und versuche es dann noch einmal.",
     email_exists: "Mit dieser E-Mail-Adresse gibt es schon ein Konto. Melde dich stattdessen an.",
     weak_password: "Das Passwort muss mindestens 8 Zeichen lang sein.",
     invalid_email: "Bitte gib eine gültige E-Mail-Adresse ein.",
@@ -263,6 +264,7 @@ const en: Texts = {
   },
   errors: {
     invalid_credentials: "The e-mail address or password is wrong.",
+    over_request_rate_limit: "Too many failed sign-ins. Wait a few minutes, then try again.",
     email_exists: "There is already an account with this e-mail address. Sign in instead.",
     weak_password: "The password must be at least 8 characters long.",
     invalid_email: "Please enter a valid e-mail address.",

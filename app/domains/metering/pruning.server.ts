@@ -1,6 +1,7 @@
 // Deletes metering rows that only serve a short window: request-counter
 // minute windows (only the current minute is read) and usage dedup keys (a
-// share counts once per UTC day, a view once per 10-minute window). Every
+// share counts once per UTC day, a view once per 10-minute window), and
+// sign-in throttle rows past their reset window (a day). Every
 // statement deletes at most PRUNE_BATCH rows found through an index range,
 // and the job yields to the event loop between statements, so a backlog of
 // any size never blocks requests for long (SQLite statements run
@@ -9,6 +10,7 @@ import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
 import { minuteWindow } from "./request-counter.server";
+import { THROTTLE_ROWS_KEPT_MS } from "~/domains/identity/sign-in-throttle.server";
 
 export const PRUNE_BATCH = 500;
 /** Minute windows older than this go. */
@@ -63,12 +65,31 @@ export async function pruneUsageDedup(now = new Date()): Promise<number> {
   return deleted;
 }
 
+/** Deletes sign-in throttle rows past their reset window (they would start from zero anyway); returns how many. */
+export async function pruneSignInThrottle(now = Date.now()): Promise<number> {
+  const cutoff = now - THROTTLE_ROWS_KEPT_MS;
+  let deleted = 0;
+  for (;;) {
+    const count = await db.$executeRaw`
+      DELETE FROM "SignInThrottle" WHERE "key" IN (
+        SELECT "key" FROM "SignInThrottle" WHERE "lastFailureAt" < ${cutoff} ORDER BY "lastFailureAt" LIMIT ${PRUNE_BATCH})`;
+    deleted += count;
+    if (count < PRUNE_BATCH) break;
+    await yieldToEventLoop();
+  }
+  return deleted;
+}
+
 let running: Promise<void> | null = null;
 
-/** One pass over both tables; overlapping calls share the pass. */
+/** One pass over the tables; overlapping calls share the pass. */
 export function prune(): Promise<void> {
   return (running ??= (async () => {
-    for (const [table, job] of [["ApiKeyRequestCounter", pruneRequestCounters], ["UsageDedup", pruneUsageDedup]] as const) {
+    for (const [table, job] of [
+      ["ApiKeyRequestCounter", pruneRequestCounters],
+      ["UsageDedup", pruneUsageDedup],
+      ["SignInThrottle", pruneSignInThrottle],
+    ] as const) {
       try {
         const deleted = await job();
         if (deleted > 0) log.debug("pruned", { table, deleted });
