@@ -59,30 +59,38 @@ export function lockMs(schedule: LockoutSchedule, failures: number): number {
   return Math.min(schedule.maxLockMs, schedule.firstLockMs * 2 ** (failures - schedule.free));
 }
 
-/** `lockMs` as SQL over the integer expression `n`: a CASE over the few steps before the cap. */
-function lockSql(schedule: LockoutSchedule, n: string): string {
+/**
+ * When a key is locked until after its `n`-th failure (the integer SQL
+ * expression `n`), as SQL: a CASE over the few steps before the cap. No lock
+ * is 0, not "now": a concurrent attempt that read the clock a moment earlier
+ * must not find the key locked by a free failure.
+ */
+function lockedUntilSql(schedule: LockoutSchedule, n: string, now: string): string {
   const steps: string[] = [`WHEN ${n} < ${schedule.free} THEN 0`];
   for (let failures = schedule.free; lockMs(schedule, failures) < schedule.maxLockMs; failures++) {
-    steps.push(`WHEN ${n} = ${failures} THEN ${lockMs(schedule, failures)}`);
+    steps.push(`WHEN ${n} = ${failures} THEN ${now} + ${lockMs(schedule, failures)}`);
   }
-  return `CASE ${steps.join(" ")} ELSE ${schedule.maxLockMs} END`;
+  return `CASE ${steps.join(" ")} ELSE ${now} + ${schedule.maxLockMs} END`;
 }
 
 // $1 key, $2 now (ms), $3 now − resetMs. Counts the attempt unless the key is
 // locked; no row comes back when it is. A stale row starts again at one.
-const admitStatement = (name: string, schedule: LockoutSchedule) =>
-  statement<{ failures: number }>(
+const admitStatement = (name: string, schedule: LockoutSchedule) => {
+  const now = "CAST($2 AS BIGINT)";
+  const stale = `"SignInThrottle"."lastFailureAt" < CAST($3 AS BIGINT)`;
+  return statement<{ failures: number }>(
     name,
     `INSERT INTO "SignInThrottle" ("key", "failures", "lastFailureAt", "lockedUntil")
-     VALUES ($1, 1, CAST($2 AS BIGINT), CAST($2 AS BIGINT) + ${lockMs(schedule, 1)})
+     VALUES ($1, 1, ${now}, ${lockedUntilSql(schedule, "1", now)})
      ON CONFLICT ("key") DO UPDATE SET
-       "failures" = CASE WHEN "SignInThrottle"."lastFailureAt" < CAST($3 AS BIGINT) THEN 1 ELSE "SignInThrottle"."failures" + 1 END,
-       "lastFailureAt" = CAST($2 AS BIGINT),
-       "lockedUntil" = CAST($2 AS BIGINT) + CASE WHEN "SignInThrottle"."lastFailureAt" < CAST($3 AS BIGINT) THEN ${lockMs(schedule, 1)}
-         ELSE ${lockSql(schedule, `"SignInThrottle"."failures" + 1`)} END
-     WHERE "SignInThrottle"."lockedUntil" <= CAST($2 AS BIGINT)
+       "failures" = CASE WHEN ${stale} THEN 1 ELSE "SignInThrottle"."failures" + 1 END,
+       "lastFailureAt" = ${now},
+       "lockedUntil" = CASE WHEN ${stale} THEN ${lockedUntilSql(schedule, "1", now)}
+         ELSE ${lockedUntilSql(schedule, `"SignInThrottle"."failures" + 1`, now)} END
+     WHERE "SignInThrottle"."lockedUntil" <= ${now}
      RETURNING "failures"`,
   );
+};
 const ADMIT_ACCOUNT = admitStatement("sign_in_admit_account", ACCOUNT_SCHEDULE);
 const ADMIT_ADDRESS = admitStatement("sign_in_admit_address", ADDRESS_SCHEDULE);
 const LOCKED_UNTIL = statement<{ lockedUntil: number }>(
