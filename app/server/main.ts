@@ -15,7 +15,7 @@ import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { clientAddressOf, splitTarget, type TrustFunction } from "./client-address";
 import { reportListening } from "./cluster.ts";
-import { bodyLimitFor, capConnectionsPerClient, hasBody, readBoundedBody, timeoutCheckInterval, TOO_LARGE, withBody } from "./request-limits";
+import { bodyLimitFor, capConnectionsPerClient, hasBody, lingerThenClose, readBoundedBody, timeoutCheckInterval, TOO_LARGE, withBody } from "./request-limits";
 import { staticFiles } from "./static-files";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -29,7 +29,6 @@ export async function startWorker() {
   nonBlockingStdout();
   const { securityHeaders } = await import("~/lib/http/security-headers");
   const { isCrossOriginPageWrite, unroutablePath } = await import("~/lib/http/page-guard");
-  const { drainNodeBody } = await import("~/lib/api/body.server");
 
   const buildFile = path.join(root, "build/server/index.js");
   if (!existsSync(buildFile)) {
@@ -166,8 +165,7 @@ export async function startWorker() {
       (body) => {
         if (body !== TOO_LARGE) return route(withBody(req, body), res, pathname, search);
         sendError(res, pathname, 413, "payload_too_large", `Request body exceeds ${limit} bytes`);
-        // Read on (and discard) for a while, so the client sees the 413 rather than a reset; past that, drop it.
-        void drainNodeBody(req, limit);
+        lingerThenClose(req, res);
       },
       () => res.destroy(), // the client went away mid-body
     );

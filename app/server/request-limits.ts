@@ -2,7 +2,7 @@
 // runs (README "Request limits"): a body cap per path class, counted while
 // reading so chunked bodies are capped too, and a cap on open connections per
 // client address. /api/v1 routes cap their own bodies (MAX_BODY_BYTES, media uploads).
-import { IncomingMessage, type Server } from "node:http";
+import { IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
 export interface BodyLimits {
@@ -123,6 +123,25 @@ export function capConnectionsPerClient(server: Server, max: number, exempt: (ad
       else open.delete(address);
     });
   });
+}
+
+/** How long an over-cap request's connection stays open after its 413 has been written. */
+export const LINGER_MS = 2000;
+
+/**
+ * After a 413 to a body still arriving: discard what the client sends until
+ * it has had time to read the answer, then close. Closing at once (or after
+ * a fixed number of bytes) while the client still writes makes the kernel
+ * answer with a reset, which can destroy the unread 413 on the client's side.
+ * Nothing is kept in memory; the time, not the size, is bounded.
+ */
+export function lingerThenClose(req: IncomingMessage, res: ServerResponse): void {
+  req.on("data", () => undefined);
+  req.on("error", () => undefined);
+  // A body that ended meanwhile leaves the connection usable for the client's next request.
+  const close = () => setTimeout(() => req.complete || req.socket.destroy(), LINGER_MS).unref();
+  if (res.writableFinished) close();
+  else res.once("finish", close);
 }
 
 /** Node checks the header and request timeouts on an interval (default 30 s); small timeouts need a shorter one. */
