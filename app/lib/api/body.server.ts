@@ -2,6 +2,7 @@
 // bodies (no Content-Length): reading stops at the first byte over the cap.
 import type { IncomingMessage } from "node:http";
 import { env } from "~/env.server";
+import { readBoundedBody, TOO_LARGE } from "./bounded-body";
 import { ApiError } from "./errors";
 import type { ApiRequest } from "./http";
 
@@ -137,49 +138,14 @@ export function drainNodeBody(req: IncomingMessage, limit: number): Promise<void
   });
 }
 
-/** Reads a node request body with the cap; see ApiRequest#readBody. */
-export function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  const declared = req.headers["content-length"];
-  if (declared && Number(declared) > limit) {
-    return drainNodeBody(req, limit).then(() => {
-      throw tooLarge(limit);
-    });
+/** Reads a node request body with the cap; see ApiRequest#readBody. Over the cap: drained (see above), then 413. */
+export async function readNodeBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const body = await readBoundedBody(req, limit);
+  if (body === TOO_LARGE) {
+    await drainNodeBody(req, limit);
+    throw tooLarge(limit);
   }
-  if (req.readableEnded) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onError);
-      req.off("close", onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      cleanup();
-      drainNodeBody(req, limit).then(() => reject(tooLarge(limit)));
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(size === 0 ? undefined : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
-    };
-    const onError = (err: Error) => {
-      cleanup();
-      reject(err);
-    };
-    // The client went away before the body was complete.
-    const onClose = () => {
-      if (req.readableEnded) return;
-      cleanup();
-      reject(new Error("request body aborted"));
-    };
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onError);
-    req.on("close", onClose);
-  });
+  return body.length === 0 ? undefined : body;
 }
 
 /**
