@@ -20,6 +20,17 @@ export const DEDUP_KEYS_KEPT_MS = 2 * 86_400_000;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** Runs a DELETE of at most PRUNE_BATCH rows until one comes back short, yielding between them; returns the rows deleted. */
+async function inBatches(deleteBatch: () => Promise<number>): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const count = await deleteBatch();
+    deleted += count;
+    if (count < PRUNE_BATCH) return deleted;
+    await yieldToEventLoop();
+  }
+}
+
 // Windows below this were deleted by an earlier run of this process, so a run
 // starts its range there instead of walking past every month row again. It
 // trails the last cutoff by an hour for counts another instance flushed late.
@@ -53,31 +64,21 @@ const sqlTimestamp = (d: Date) => d.toISOString().slice(0, 19).replace("T", " ")
 /** Deletes usage dedup keys older than DEDUP_KEYS_KEPT_MS, oldest first; returns how many. */
 export async function pruneUsageDedup(now = new Date()): Promise<number> {
   const cutoff = sqlTimestamp(new Date(now.getTime() - DEDUP_KEYS_KEPT_MS));
-  let deleted = 0;
-  for (;;) {
-    const count = await db.$executeRaw`
+  return inBatches(
+    () => db.$executeRaw`
       DELETE FROM "UsageDedup" WHERE "dedupKey" IN (
-        SELECT "dedupKey" FROM "UsageDedup" WHERE "createdAt" < ${cutoff} ORDER BY "createdAt" LIMIT ${PRUNE_BATCH})`;
-    deleted += count;
-    if (count < PRUNE_BATCH) break;
-    await yieldToEventLoop();
-  }
-  return deleted;
+        SELECT "dedupKey" FROM "UsageDedup" WHERE "createdAt" < ${cutoff} ORDER BY "createdAt" LIMIT ${PRUNE_BATCH})`,
+  );
 }
 
 /** Deletes sign-in throttle rows past their reset window (they would start from zero anyway); returns how many. */
 export async function pruneSignInThrottle(now = Date.now()): Promise<number> {
   const cutoff = now - THROTTLE_ROWS_KEPT_MS;
-  let deleted = 0;
-  for (;;) {
-    const count = await db.$executeRaw`
+  return inBatches(
+    () => db.$executeRaw`
       DELETE FROM "SignInThrottle" WHERE "key" IN (
-        SELECT "key" FROM "SignInThrottle" WHERE "lastFailureAt" < ${cutoff} ORDER BY "lastFailureAt" LIMIT ${PRUNE_BATCH})`;
-    deleted += count;
-    if (count < PRUNE_BATCH) break;
-    await yieldToEventLoop();
-  }
-  return deleted;
+        SELECT "key" FROM "SignInThrottle" WHERE "lastFailureAt" < ${cutoff} ORDER BY "lastFailureAt" LIMIT ${PRUNE_BATCH})`,
+  );
 }
 
 let running: Promise<void> | null = null;
