@@ -1,4 +1,4 @@
-// The share page `/{lang}/list/{token}` over HTTP (README "Share pages and
+// The share page `/{lang}/list/{token}` over HTTP (docs/storefront.md "Share pages and
 // link previews"): GET/HEAD render the page (share-page-view.ts), POST is the
 // purchased toggle's form post. `npm start` answers it here, before express
 // and Remix (handleSharePageRequest, called by app/server/main.ts through the

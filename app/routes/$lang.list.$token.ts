@@ -1,4 +1,4 @@
-// The share page `/{lang}/list/{token}` (SPEC 4.3, README "Share pages and
+// The share page `/{lang}/list/{token}` (SPEC 4.3, docs/storefront.md "Share pages and
 // link previews") as a Remix resource route: `npm start` answers
 // /{de,en}/list/{token} before Remix (app/server/main.ts); this route serves
 // the rest (other languages: the 404 page; PUT and the like: the form post)

@@ -1,4 +1,4 @@
-// "My lists" `/{lang}/lists` (README "My lists page"): the signed-in
+// "My lists" `/{lang}/lists` (docs/storefront.md "My lists page"): the signed-in
 // shopper's lists and items on the service's own origin, where the
 // `wish_user` cookie lives. Server-rendered and complete without JavaScript:
 // every action is a plain form post to this route's action, answered with

@@ -1,4 +1,4 @@
-// The public shop page `/shops/{handle}` (SPEC 4.8 Shops, README "Shops"):
+// The public shop page `/shops/{handle}` (SPEC 4.8 Shops, docs/api.md "Shops"):
 // a published shop's name, description, featured curated lists and newest
 // products, server-rendered and complete without JavaScript. The address the
 // shop routes answer as `url` and `/sitemap-shops.xml` lists. Data: the same

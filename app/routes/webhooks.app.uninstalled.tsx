@@ -1,4 +1,4 @@
-// POST /webhooks/app/uninstalled: the shop turns inactive, its sessions go (README "Shopify webhooks").
+// POST /webhooks/app/uninstalled: the shop turns inactive, its sessions go (docs/shopify.md "Shopify webhooks").
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { receiveWebhook } from "~/domains/shops/webhook-route.server";
 import { shopUninstalled } from "~/domains/shops/platform-webhooks.server";

@@ -1,5 +1,5 @@
 // POST /webhooks/compliance: Shopify's mandatory compliance topics, one
-// address for the three (README "Shopify webhooks").
+// address for the three (docs/shopify.md "Shopify webhooks").
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { customerDataRequested, customerRedacted, shopRedacted } from "~/domains/shops/compliance.server";
 import { receiveWebhook } from "~/domains/shops/webhook-route.server";

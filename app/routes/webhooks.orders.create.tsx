@@ -1,4 +1,4 @@
-// POST /webhooks/orders/create: items bought through a signed list-item reference become purchased (README "Shopify webhooks").
+// POST /webhooks/orders/create: items bought through a signed list-item reference become purchased (docs/shopify.md "Shopify webhooks").
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { receiveWebhook } from "~/domains/shops/webhook-route.server";
 import { orderCreated } from "~/domains/lists/order-confirmations.server";

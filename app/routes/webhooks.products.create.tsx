@@ -1,4 +1,4 @@
-// POST /webhooks/products/create: the catalogue entry of the new product (README "Shopify webhooks").
+// POST /webhooks/products/create: the catalogue entry of the new product (docs/shopify.md "Shopify webhooks").
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { receiveWebhook } from "~/domains/shops/webhook-route.server";
 import { productChanged } from "~/domains/products/platform-products.server";

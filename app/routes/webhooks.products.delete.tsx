@@ -1,4 +1,4 @@
-// POST /webhooks/products/delete: the catalogue entry is no longer available (README "Shopify webhooks").
+// POST /webhooks/products/delete: the catalogue entry is no longer available (docs/shopify.md "Shopify webhooks").
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { receiveWebhook } from "~/domains/shops/webhook-route.server";
 import { productDeleted } from "~/domains/products/platform-products.server";

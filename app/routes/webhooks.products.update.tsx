@@ -1,4 +1,4 @@
-// POST /webhooks/products/update: title, image, price and availability of the catalogue entry (README "Shopify webhooks").
+// POST /webhooks/products/update: title, image, price and availability of the catalogue entry (docs/shopify.md "Shopify webhooks").
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { receiveWebhook } from "~/domains/shops/webhook-route.server";
 import { productChanged } from "~/domains/products/platform-products.server";

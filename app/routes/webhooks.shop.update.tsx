@@ -1,4 +1,4 @@
-// POST /webhooks/shop/update: name, e-mail, currency, primary domain (and the keys' allow-lists) (README "Shopify webhooks").
+// POST /webhooks/shop/update: name, e-mail, currency, primary domain (and the keys' allow-lists) (docs/shopify.md "Shopify webhooks").
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { receiveWebhook } from "~/domains/shops/webhook-route.server";
 import { shopUpdated } from "~/domains/shops/platform-webhooks.server";

@@ -58,7 +58,7 @@ describe("install", () => {
     expect(shop.active).toBe(true);
     expect(shop.subscriptionStatus).toBe("trialing");
     expect(shop.trialEndsAt.getTime() - shop.installedAt.getTime()).toBe(14 * 86_400_000);
-    // The storefront page (README "Shops"): a handle from the shop's name, off until the merchant publishes it.
+    // The storefront page (docs/api.md "Shops"): a handle from the shop's name, off until the merchant publishes it.
     expect(shop.handle).toBe("shop-alpha-store");
     expect(shop.published).toBe(false);
     expect(key.environment).toBe("live");
@@ -198,7 +198,7 @@ describe("with Shopify off", () => {
       expect(await res.text(), path).toContain(SHOPIFY_OFF_MESSAGE);
     }
     const webhook = await fetch(`${server.url}/webhooks/app_subscriptions/update`, { method: "POST", body: "{}" });
-    // Like every webhook address while the app is off (README "Shopify webhooks").
+    // Like every webhook address while the app is off (docs/shopify.md "Shopify webhooks").
     expect(webhook.status).toBe(404);
     expect(await webhook.json()).toMatchObject({ error: "not_found" });
     expect((await fetch(`${server.baseUrl}/health`)).status).toBe(200);

@@ -1,4 +1,4 @@
-// Shopify webhooks (README "Shopify webhooks", SPEC 6.2): the built server with
+// Shopify webhooks (docs/shopify.md "Shopify webhooks", SPEC 6.2): the built server with
 // Shopify credentials, real webhook requests over HTTP signed with the app
 // secret (the library's own getHmac), effects read from the database and API.
 import { randomUUID } from "node:crypto";

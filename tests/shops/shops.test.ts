@@ -1,4 +1,4 @@
-// Shop storefront pages (SPEC 4.8 Shops, README "Shops"): public page data,
+// Shop storefront pages (SPEC 4.8 Shops, docs/api.md "Shops"): public page data,
 // products, categories, search, curated lists, trending, follows and
 // follower counts, and the merchant's partner routes that control them.
 // Every error code the routes declare is produced here.

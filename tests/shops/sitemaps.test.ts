@@ -1,4 +1,4 @@
-// Sitemaps (SPEC 4.8 Sitemaps, README "Shops"): /sitemap-pages.xml (public
+// Sitemaps (SPEC 4.8 Sitemaps, docs/api.md "Shops"): /sitemap-pages.xml (public
 // share pages), /sitemap-shops.xml (published shop pages) and the JSON twin
 // /sitemap-shops.json, checked by parsing against the sitemap protocol's
 // rules, with a per-file limit of 3 (SITEMAP_URLS_PER_FILE) so the index

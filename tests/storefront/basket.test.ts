@@ -107,7 +107,7 @@ describe("basket drawer", () => {
     const frame = page.frames().find((f) => f.url().startsWith(`${api.server.url}/dialog/basket`))!;
     expect(await seriousA11yViolations(frame)).toEqual([]);
 
-    // Each line carries its item's signed reference as a Shopify line-item property (README "Shopify webhooks").
+    // Each line carries its item's signed reference as a Shopify line-item property (docs/shopify.md "Shopify webhooks").
     await Promise.all([
       page.waitForURL(
         (u) =>

@@ -1,6 +1,6 @@
 // The shopper's whole journey with every real part, the way people use it: a
 // shop page on another origin embeds widget.js (and the basket) with the
-// README's snippet; the shopper presses hearts again and again, across
+// snippet of docs/storefront.md; the shopper presses hearts again and again, across
 // reloads, as a guest and with an account; the basket drawer opens between
 // saves; "View my lists" shows everything; Share makes a link a friend opens.
 // Nothing in these flows may answer 4xx on /widget/* or /auth/*, and the
@@ -34,7 +34,7 @@ afterAll(async () => {
 const HOST = "journey.shop.test";
 const hex = () => randomBytes(3).toString("hex");
 
-/** A partner whose shop page carries the README snippet: four hearts (one with only a URL) and the basket button. */
+/** A partner whose shop page carries the documented snippet: four hearts (one with only a URL) and the basket button. */
 async function shopWithHearts() {
   const partner = await p.partner("growth");
   const key = (await p.key(partner.id, { domains: [HOST] })).key as string;

@@ -1,4 +1,4 @@
-// orders/create (beyond SPEC, README "Shopify webhooks"): an order that
+// orders/create (beyond SPEC, docs/shopify.md "Shopify webhooks"): an order that
 // carries a list item's signed reference marks that item purchased, confirmed
 // by the order. References arrive as the line-item property `_wish_ref` (the
 // basket drawer's cart lines), a `wish_ref` cart attribute (note_attributes),

@@ -1,4 +1,4 @@
-// The share page's HTML (README "Share pages and link previews"): one string
+// The share page's HTML (docs/storefront.md "Share pages and link previews"): one string
 // template, no React, so a view costs the reads and little more. Every value
 // that comes from a user or a shop goes through `esc` (text and attributes
 // alike); URLs have passed the http(s) rule before they get here.

@@ -1,4 +1,4 @@
-// Shopify's mandatory compliance webhooks (README "Shopify webhooks"). The
+// Shopify's mandatory compliance webhooks (docs/shopify.md "Shopify webhooks"). The
 // only customer data the app holds for a shop is what orders/create derived:
 // purchase confirmations (order id, customer id, list item). Shoppers' own
 // lists belong to the shoppers, not to the shop, and are never touched here.

@@ -1,4 +1,4 @@
-// What the shop's platform tells us about the shop itself (README "Shopify
+// What the shop's platform tells us about the shop itself (docs/shopify.md "Shopify
 // webhooks"): app/uninstalled and shop/update.
 import { db } from "~/db.server";
 import { allowedDomainsOf, normalizeAllowList, normalizeDomain } from "~/domains/keys/keys.server";

@@ -1,4 +1,4 @@
-// Storefront pages of platform shops (SPEC 4.8 Shops, README "Shops"): the
+// Storefront pages of platform shops (SPEC 4.8 Shops, docs/api.md "Shops"): the
 // public page data (`/shops/{handle}`), its products, categories, curated
 // lists, trending products, and follows. A page answers only when the shop
 // is published and installed; anything else is 404 `shop_not_found`.

@@ -1,4 +1,4 @@
-// Sitemaps of the site (SPEC 4.8 Sitemaps, README "Shops"): public share
+// Sitemaps of the site (SPEC 4.8 Sitemaps, docs/api.md "Shops"): public share
 // pages (`/sitemap-pages.xml`) and published shop pages
 // (`/sitemap-shops.xml` and its JSON twin `/sitemap-shops.json`).
 //
