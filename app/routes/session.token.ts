@@ -6,9 +6,8 @@
 // cannot send it with a POST either.
 import { z } from "zod";
 import { endpoint, json, remixRoute, route } from "~/api/endpoint.server";
-import { accessTokenOfSession } from "~/domains/identity/identity.server";
 import { authUserSchema } from "~/domains/identity/schemas";
-import { siteSession } from "~/domains/identity/site-session.server";
+import { siteAccessToken } from "~/domains/identity/site-session.server";
 
 const sessionToken = endpoint({
   POST: route(
@@ -29,10 +28,9 @@ const sessionToken = endpoint({
       }),
     },
     async ({ request }) => {
-      const site = await siteSession(request);
-      const session = site?.identity.sessionId ? await accessTokenOfSession(site.identity.userId, site.identity.sessionId) : null;
+      const { session, setCookie } = await siteAccessToken(request);
       const headers: Record<string, string> = { "Cache-Control": "no-store" };
-      if (site?.setCookie && session) headers["Set-Cookie"] = site.setCookie;
+      if (setCookie) headers["Set-Cookie"] = setCookie;
       return json({ session }, { headers });
     },
   ),

@@ -204,6 +204,13 @@ export async function refreshGrant(body: unknown): Promise<Session> {
   return sessionBody(stored.session.user, stored.sessionId, refreshToken);
 }
 
+/** Whether `refreshToken` is one of the sign-in session's refresh tokens (rotated or not): proof of holding that session. */
+export async function refreshTokenOfSession(refreshToken: string, sessionId: string | null): Promise<boolean> {
+  if (!sessionId) return false;
+  const row = await db.refreshToken.findUnique({ where: { tokenHash: hashToken(refreshToken) }, select: { sessionId: true } });
+  return row?.sessionId === sessionId;
+}
+
 /** `POST /auth/logout?scope=global|local|others` (GoTrue's scopes; default global). */
 export async function logout(identity: Identity, scope: string | null): Promise<void> {
   if (scope && !["global", "local", "others"].includes(scope)) {

@@ -15,7 +15,7 @@
 import { env } from "~/env.server";
 import { unauthorized } from "~/lib/api/errors";
 import type { WithHeaders } from "~/lib/api/http";
-import { authenticateUserToken, type Identity } from "./identity.server";
+import { accessTokenOfSession, authenticateUserToken, type Identity } from "./identity.server";
 import { signToken, verifyToken } from "./jwt.server";
 import { isSessionLive, isSessionRevoked } from "./session-revocations.server";
 
@@ -89,4 +89,15 @@ export async function siteSession(request: WithHeaders): Promise<SiteSession | n
 /** The signed-in user's id (share pages: the owner's spoiler protection), or null. */
 export async function signedInUser(request: WithHeaders): Promise<string | null> {
   return (await siteSession(request))?.identity.userId ?? null;
+}
+
+/**
+ * `POST /session/token`: a fresh access token of the cookie's sign-in session
+ * (no refresh token, nothing rotates), or null when nobody is signed in; with
+ * the renewed cookie when the presented one is over a day old.
+ */
+export async function siteAccessToken(request: WithHeaders) {
+  const site = await siteSession(request);
+  const session = site?.identity.sessionId ? await accessTokenOfSession(site.identity.userId, site.identity.sessionId) : null;
+  return { session, setCookie: session ? (site?.setCookie ?? null) : null };
 }

@@ -21,11 +21,10 @@
 //
 // Errors: 400 missing_sid, 400 invalid_session, 401 invalid_access_token,
 // 403 forbidden, 500 internal_error (logged).
-import { createHash } from "node:crypto";
 import { db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { env } from "~/env.server";
-import { authenticateUserToken } from "~/domains/identity/identity.server";
+import { authenticateUserToken, refreshTokenOfSession } from "~/domains/identity/identity.server";
 import { isSessionLive } from "~/domains/identity/session-revocations.server";
 import { ApiError, badRequest, forbidden } from "~/lib/api/errors";
 import { log } from "~/lib/log.server";
@@ -77,13 +76,6 @@ export function storeSession(
     await writeGrant(widget.partnerId, sid, grant);
     return { ok: true as const, sid };
   });
-}
-
-async function refreshTokenOfSession(refreshToken: string, sessionId: string | null): Promise<boolean> {
-  if (!sessionId) return false;
-  const tokenHash = createHash("sha256").update(refreshToken).digest("hex");
-  const row = await db.refreshToken.findUnique({ where: { tokenHash }, select: { sessionId: true } });
-  return row?.sessionId === sessionId;
 }
 
 /** A shop may recognise a shopper who saved through it, or who signed in just now (from its dialog). */
