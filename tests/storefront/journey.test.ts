@@ -287,6 +287,10 @@ describe("shopper journey through widget.js on a shop of another origin", () => 
     await page.frameLocator(`iframe[src^="${server.url}/dialog/basket"]`).getByText("Wollschal").waitFor();
     const frame = page.frames().find((f) => f.url().startsWith(`${server.url}/dialog/basket`))!;
     expect(await seriousA11yViolations(frame)).toEqual([]);
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 760 });
+      await page.screenshot({ path: `tests/screenshots/drawer-${width}.png` });
+    }
     await expectClean(me);
     await me.context.close();
   });
