@@ -1,7 +1,8 @@
 // Work that runs beside requests. Started and stopped by the server entry
 // (app/server/main.ts) through entry.server.tsx, in every worker process.
 // - Per process (they keep this process's in-memory state): flushing its
-//   request counts, and polling revoked keys and sign-in sessions.
+//   request counts, listening for other processes' changes (PostgreSQL),
+//   and polling revoked keys and sign-in sessions.
 // - Once per deployment: pruning old metering rows and delivering the
 //   outbox run only in the process holding the "background" job lease
 //   (domains/system/job-lease.server.ts), whatever the number of workers
@@ -12,6 +13,7 @@ import { startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.ser
 import { startKeyStatusPoll, stopKeyStatusPoll } from "~/domains/keys/key-status.server";
 import { startSessionRevocationPoll, stopSessionRevocationPoll } from "~/domains/identity/session-revocations.server";
 import { underLease } from "~/domains/system/job-lease.server";
+import { startChangeListener, stopChangeListener } from "~/db/change-signals.server";
 
 const deploymentJobs = underLease("background", {
   start() {
@@ -25,6 +27,7 @@ const deploymentJobs = underLease("background", {
 
 export function startBackgroundJobs(): void {
   startRequestCounterFlush();
+  startChangeListener();
   startKeyStatusPoll();
   startSessionRevocationPoll();
   deploymentJobs.start();
@@ -32,5 +35,5 @@ export function startBackgroundJobs(): void {
 
 /** Stops the timers, writes what is pending and releases the lease, so a shutdown loses no counts or half-recorded deliveries. */
 export async function stopBackgroundJobs(): Promise<void> {
-  await Promise.all([stopRequestCounterFlush(), deploymentJobs.stop(), stopKeyStatusPoll(), stopSessionRevocationPoll()]);
+  await Promise.all([stopRequestCounterFlush(), deploymentJobs.stop(), stopKeyStatusPoll(), stopSessionRevocationPoll(), stopChangeListener()]);
 }

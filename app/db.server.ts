@@ -10,7 +10,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { env } from "~/env.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { log } from "~/lib/log.server";
-import { shareSqliteConnection } from "~/db/sql.server";
+import { postgresPool, postgresTimeouts, shareSqliteConnection } from "~/db/sql.server";
 
 const require = createRequire(import.meta.url);
 
@@ -27,11 +27,13 @@ export function createDb(databaseUrl: string): Db {
   const client =
     target.kind === "sqlite"
       ? new (require(".wishlist-db/sqlite") as typeof SqliteClient).PrismaClient({
-          adapter: sharingConnection(new PrismaBetterSQLite3({ url: target.file, timeout: 10_000 })),
+          // The busy timeout: how long a statement waits for another process's write lock.
+          adapter: sharingConnection(new PrismaBetterSQLite3({ url: target.file, timeout: env.DATABASE_CONNECT_TIMEOUT_MS })),
           log: queryLog,
         })
       : (new (require(".wishlist-db/postgresql") as typeof SqliteClient).PrismaClient({
-          adapter: new PrismaPg({ connectionString: target.url }),
+          // DATABASE_URL's pool is shared with the hot statements (the connection budget, DATABASE_POOL_SIZE).
+          adapter: new PrismaPg(databaseUrl === env.DATABASE_URL ? postgresPool() : { connectionString: target.url, ...postgresTimeouts() }),
           log: queryLog,
         }) as unknown as Db);
   if (queryLog.length) {

@@ -64,10 +64,22 @@ const schema = z
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(300_000),
     /** How long an idle keep-alive connection stays open (above a load balancer's idle timeout, e.g. 60 s). */
     HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(65_000),
+    /**
+     * Requests per keep-alive connection; the last answer carries `Connection: close`, so clients
+     * reconnect and the cluster spreads them again (a restarted worker gets its share). 0 = no limit.
+     */
+    HTTP_MAX_REQUESTS_PER_CONNECTION: z.coerce.number().int().min(0).max(1_000_000).default(100),
+    /** On SIGTERM/SIGINT: how long requests in flight may take to finish before their connections are cut. */
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(15_000),
     /** Open connections per process; more are closed at once. Keep it below the open-files limit (ulimit -n). */
     MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
     /** Open connections per client address and process (0 = no cap); trusted proxies (TRUSTED_PROXIES) are exempt. */
     MAX_CONNECTIONS_PER_CLIENT: z.coerce.number().int().min(0).max(1_000_000).default(256),
+    /**
+     * Requests one worker answers at once; past it a request gets 503
+     * `service_unavailable` with Retry-After at once (/health and share pages are not counted).
+     */
+    MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(128),
     /** URLs per sitemap file (the sitemap protocol's maximum, 50,000); tests use a small number. */
     SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(50_000).default(50_000),
 
@@ -111,6 +123,12 @@ const schema = z
     SCRAPE_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
     /** Time budget for reading one scraped page in a worker; over it, the worker is replaced and the scrape fails. */
     SCRAPE_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(3000),
+    /** Items one list import or re-sync reads from the page; the rest of a longer list is left out, and the response says how many. */
+    IMPORT_MAX_ITEMS: z.coerce.number().int().min(1).max(10_000).default(200),
+    /** Outbound fetches (image copies) one list import or re-sync makes; items past it keep the page's image address. */
+    IMPORT_MAX_FETCHES: z.coerce.number().int().min(0).max(10_000).default(100),
+    /** Of those fetches, at most this many at once (also the items saved at once). */
+    IMPORT_FETCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
 
     /** How often per-key request counts are written to the database (SPEC 8.3 headers). */
     REQUEST_COUNTER_FLUSH_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
@@ -122,6 +140,10 @@ const schema = z
     PRUNE_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
     /** How often the outbox worker looks for e-mails and webhooks to deliver. */
     OUTBOX_POLL_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+    /** Outbox deliveries at once per deployment; OUTBOX_CONCURRENCY_PER_TARGET of them are kept for e-mails. */
+    OUTBOX_CONCURRENCY: z.coerce.number().int().min(2).max(200).default(10),
+    /** Outbox deliveries at once to one target: a webhook host, or the e-mail server. */
+    OUTBOX_CONCURRENCY_PER_TARGET: z.coerce.number().int().min(1).max(100).default(2),
     /** TEST ONLY: multiplies the outbox retry delays (0.001 turns 30 s into 30 ms). */
     OUTBOX_BACKOFF_SCALE: z.coerce.number().positive().max(1).default(1),
     /** SMTP for e-mails (smtp://user:pass@host:587); unset = e-mails go to the log (embedded mode). */
@@ -140,6 +162,31 @@ const schema = z
      * changes made by another instance or the CLI. 0 = no cache.
      */
     CONFIG_CACHE_TTL_MS: z.coerce.number().int().min(0).max(600_000).default(2000),
+
+    /**
+     * Longest wait for the database before a request gives up with 503
+     * `service_unavailable`: PostgreSQL: a pooled connection (waiting for a free
+     * one or opening one); SQLite: another process's write lock (busy timeout).
+     */
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    /** PostgreSQL: longest statement (server-side statement_timeout; the client stops waiting shortly after). */
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+    /**
+     * PostgreSQL: the most connections one instance opens, all its workers and
+     * their change listeners together (divided evenly among the workers).
+     * Default: 20, or 2 per worker if that is more.
+     */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(10_000).optional(),
+    /**
+     * PostgreSQL: a URL to the database itself, for what a transaction-mode
+     * pooler (PgBouncer) in DATABASE_URL cannot carry: the change listener
+     * (LISTEN) and the migrations' advisory lock. Unset = DATABASE_URL.
+     */
+    DATABASE_DIRECT_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),
+    /** PostgreSQL: name the hot statements (parsed once per connection); false behind a pooler without prepared-statement support. */
+    DATABASE_PREPARED_STATEMENTS: z.enum(["true", "false", "1", "0"]).default("true").transform((v) => v === "true" || v === "1"),
+    /** Time /health gives the database to answer before it reports `checks.database: "down"`. */
+    DATABASE_HEALTH_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 
     /** Worker processes serving on one port (node:cluster); 1 = a single process, no cluster. */
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(availableParallelism()),
@@ -160,6 +207,14 @@ const schema = z
     /** Image proxy: largest image passed through (bytes) and the in-memory cache of recent images (bytes in all). */
     IMAGE_PROXY_MAX_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(5_000_000),
     IMAGE_PROXY_CACHE_BYTES: z.coerce.number().int().min(0).max(1_000_000_000).default(32_000_000),
+    /**
+     * Largest image by pixels (width × height) that is ever decoded or passed
+     * on: product image copies, preview cards, creator images, the image
+     * proxy. A small file can describe a huge bitmap; the header says which.
+     */
+    IMAGE_MAX_PIXELS: z.coerce.number().int().min(1_000_000).max(268_402_689).default(40_000_000),
+    /** Longest side of stored product images: larger ones are scaled down to it when copied. */
+    IMAGE_MAX_SIDE: z.coerce.number().int().min(256).max(8192).default(1600),
 
     /** Shopify features switch on when key and secret are set. */
     SHOPIFY_API_KEY: z.string().min(1).optional(),
@@ -192,6 +247,19 @@ const schema = z
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
       ctx.addIssue({ code: "custom", path: ["HTTP_HEADERS_TIMEOUT_MS"], message: "must not be longer than HTTP_REQUEST_TIMEOUT_MS" });
     }
+    if (env.OUTBOX_CONCURRENCY_PER_TARGET >= env.OUTBOX_CONCURRENCY) {
+      ctx.addIssue({ code: "custom", path: ["OUTBOX_CONCURRENCY_PER_TARGET"], message: "must be less than OUTBOX_CONCURRENCY (webhooks need slots beside the e-mails')" });
+    }
+    if (env.DATABASE_POOL_SIZE !== undefined && env.DATABASE_POOL_SIZE < 2 * env.WEB_CONCURRENCY) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["DATABASE_POOL_SIZE"],
+        message: `must allow 2 connections per worker (a pool and the change listener): at least ${2 * env.WEB_CONCURRENCY} for WEB_CONCURRENCY=${env.WEB_CONCURRENCY}`,
+      });
+    }
+    if (env.DATABASE_DIRECT_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
+      ctx.addIssue({ code: "custom", path: ["DATABASE_DIRECT_URL"], message: "is for a PostgreSQL DATABASE_URL only" });
+    }
     if (Boolean(env.SHOPIFY_API_KEY) !== Boolean(env.SHOPIFY_API_SECRET)) {
       ctx.addIssue({ code: "custom", path: ["SHOPIFY_API_KEY"], message: "SHOPIFY_API_KEY and SHOPIFY_API_SECRET go together" });
     }
@@ -217,6 +285,16 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 }
 
 export const env: Env = parseEnv(process.env);
+
+/**
+ * PostgreSQL connections of one worker: its pool (Prisma and the hot
+ * statements share it) plus its change listener, within DATABASE_POOL_SIZE
+ * divided among the workers.
+ */
+export function poolSizePerWorker(config: Pick<Env, "DATABASE_POOL_SIZE" | "WEB_CONCURRENCY">): number {
+  const budget = config.DATABASE_POOL_SIZE ?? Math.max(20, 2 * config.WEB_CONCURRENCY);
+  return Math.floor(budget / config.WEB_CONCURRENCY) - 1;
+}
 
 /** `{base_url}` of the SPEC. */
 export const baseUrl = `${env.APP_URL.replace(/\/$/, "")}/api/v1`;

@@ -1,5 +1,6 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import type { LinksFunction } from "@remix-run/node";
+import { analyticsPageTokenOrNull } from "~/domains/analytics/page-token.server";
 import { useNonce } from "~/lib/http/nonce";
 
 type Params = Record<string, string | undefined>;
@@ -31,16 +32,22 @@ function useFramed(): boolean {
 // Every page names its icon, so browsers do not ask for a favicon.ico the app does not have.
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
+/** Every page of the service carries the credential its analytics events need (POST /analytics/track). */
+export const loader = async () => ({ analyticsToken: await analyticsPageTokenOrNull() });
+
 export function Layout({ children }: { children: React.ReactNode }) {
   // Remix's inline scripts run under the page's CSP only with its nonce.
   const nonce = useNonce();
   const lang = usePageLang();
   const framed = useFramed();
+  // Absent on error pages whose root loader did not run.
+  const analyticsToken = useRouteLoaderData<typeof loader>("root")?.analyticsToken;
   return (
     <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {analyticsToken && <meta name="wish-analytics-token" content={analyticsToken} />}
         <Meta />
         <Links />
       </head>

@@ -177,6 +177,11 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/products/search", "api/products/search.ts"],
   ["api/v1/products/:productId", "api/products/product.ts"],
 
+  // Sitemaps (SPEC 4.8); the same documents answer at the site root (app/routes/sitemap-*)
+  ["api/v1/sitemap-pages.xml", "api/sitemaps/pages.ts"],
+  ["api/v1/sitemap-shops.xml", "api/sitemaps/shops.ts"],
+  ["api/v1/sitemap-shops.json", "api/sitemaps/shops-json.ts"],
+
   // Anything else under /api/v1: JSON 404 not_found
   ["api/v1/*", "api/not-found.ts"],
 ];

@@ -18,8 +18,8 @@ interface Partner {
 /** A partner on the plan and a personal access token for it, made with the operator CLI. */
 async function newPartner(databaseUrl: string, plan: string): Promise<Partner> {
   const n = Math.random().toString(36).slice(2, 8);
-  const partner = await wish(databaseUrl, ["partner", "create", "--name", `Shop ${n}`, "--email", `${n}@shop.test`, "--plan", plan]);
-  const pat = await wish(databaseUrl, ["pat", "create", "--partner", String(partner.partner_id)]);
+  const partner = (await wish(databaseUrl, ["partner", "create", "--name", `Shop ${n}`, "--email", `${n}@shop.test`, "--plan", plan])).partner;
+  const pat = (await wish(databaseUrl, ["pat", "create", "--partner", String(partner.partner_id)])).access_token;
   return { id: partner.partner_id, token: pat.token };
 }
 

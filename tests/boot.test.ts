@@ -46,7 +46,7 @@ describe("secrets", () => {
         headers: { apikey: api.anonKey, authorization: `Bearer ${accessToken}` },
       });
       expect(onB.status).toBe(200);
-      const cli = await wish(databaseUrl, ["config"], { APP_URL: "https://wish.example" });
+      const cli = (await wish(databaseUrl, ["config"], { APP_URL: "https://wish.example" })).config;
       expect(cli).toEqual({ app_url: "https://wish.example", base_url: "https://wish.example/api/v1", anon_key: api.anonKey });
       const jwksA = await (await fetch(`${a.baseUrl}/auth/.well-known/jwks.json`)).json();
       const jwksB = await (await fetch(`${b.baseUrl}/auth/.well-known/jwks.json`)).json();

@@ -18,6 +18,39 @@ import { root } from "./support/server.ts";
 let url: string;
 let db: Db;
 
+describe("output", () => {
+  it("every command answers one object whose keys name what it returns", async () => {
+    const { partner } = await wish(url, ["partner", "create", "--name", "Shapes", "--email", "shapes@shop.test", "--plan", "growth"]);
+    const p = String(partner.partner_id);
+    const { user } = await wish(url, ["user", "create", "--anonymous"]);
+    const { key } = await wish(url, ["key", "create", "--partner", p, "--env", "test"]);
+    const spare = (await wish(url, ["key", "create", "--partner", p, "--env", "test"])).key;
+    const { access_token } = await wish(url, ["pat", "create", "--partner", p]);
+    const keysOf = async (args: string[]) => Object.keys(await wish(url, args)).sort();
+    const expected: Array<[string[], string[]]> = [
+      [["config"], ["config"]],
+      [["user", "create", "--anonymous"], ["session", "user"]],
+      [["partner", "create", "--name", "S2", "--email", "s2@shop.test"], ["partner"]],
+      [["partner", "plan", "--partner", p, "--plan", "scale"], ["partner"]],
+      [["partner", "user", "--partner", p, "--user", user.id], ["member"]],
+      [["key", "domains", "--id", String(key.id), "--domains", "a.example"], ["key"]],
+      [["key", "list", "--partner", p], ["keys"]],
+      [["key", "rotate", "--id", String(key.id)], ["key", "rotated"]],
+      [["key", "revoke", "--id", String(spare.id)], ["key"]],
+      [["shop", "create", "--partner", p, "--domain", "shapes.myshopify.com"], ["shop"]],
+      [["shop", "data-requests", "--domain", "shapes.myshopify.com"], ["data_requests"]],
+      [["pat", "revoke", "--partner", p, "--id", String(access_token.id)], ["access_token"]],
+      [["usage", "--partner", p], ["usage"]],
+      [["outbox", "--limit", "1"], ["messages"]],
+      [["basket", "create", "--partner", p, "--webhook", "https://hooks.example.com/shapes"], ["basket", "webhookSecret"]],
+    ];
+    const answered = await Promise.all(expected.map(([args]) => keysOf(args)));
+    expected.forEach(([args, keys], i) => expect(answered[i], `wish ${args.join(" ")}`).toEqual(keys));
+    // Deleting needs the revocation first.
+    expect(await keysOf(["key", "delete", "--id", String(spare.id)])).toEqual(["key"]);
+  }, 120_000);
+});
+
 beforeAll(async () => {
   url = await freshDatabaseUrl();
   // ~/db.server reads DATABASE_URL when first imported; freshDatabaseUrl
@@ -75,16 +108,10 @@ describe("wish config and wish user create", () => {
       wish(url, ["user", "create", "--email", "cli-user@example.test", "--password", "correct horse battery"]),
       wishRaw(url, ["nonsense"]),
     ]);
-    expect(config).toEqual({ app_url: expect.any(String), base_url: expect.any(String), anon_key: expect.any(String) });
-    for (const session of [anon, user]) {
-      expect(session).toMatchObject({
-        user_id: expect.any(String),
-        access_token: expect.any(String),
-        refresh_token: expect.any(String),
-      });
-    }
-    expect(anon.is_anonymous).toBe(true);
-    expect(user.email).toBe("cli-user@example.test");
+    expect(config).toEqual({ config: { app_url: expect.any(String), base_url: expect.any(String), anon_key: expect.any(String) } });
+    const session = { access_token: expect.any(String), refresh_token: expect.any(String), expires_at: expect.any(Number) };
+    expect(anon).toEqual({ user: { id: expect.any(String), email: null, is_anonymous: true }, session });
+    expect(user).toEqual({ user: { id: expect.any(String), email: "cli-user@example.test", is_anonymous: false }, session });
     expect(unknown.code).toBe(2);
     expect(JSON.parse(unknown.stderr).error).toBe("usage");
   });
@@ -92,7 +119,7 @@ describe("wish config and wish user create", () => {
 
 describe("wish partner", () => {
   it("create prints the partner, on Free unless a plan is given", async () => {
-    const [free, growth] = await Promise.all([
+    const [{ partner: free }, { partner: growth }] = await Promise.all([
       wish(url, ["partner", "create", "--name", "Acme", "--email", "Ops@Acme.test"]),
       wish(url, ["partner", "create", "--name", "Big", "--email", "b@big.test", "--plan", "growth"]),
     ]);
@@ -110,7 +137,7 @@ describe("wish partner", () => {
 
   it("plan changes the plan and its change time", async () => {
     const partner = await newPartner("free");
-    const changed = await wish(url, ["partner", "plan", "--partner", String(partner.id), "--plan", "scale"]);
+    const changed = (await wish(url, ["partner", "plan", "--partner", String(partner.id), "--plan", "scale"])).partner;
     expect(changed).toMatchObject({ partner_id: partner.id, plan: "scale" });
     expect(Date.parse(changed.plan_changed_at)).toBeGreaterThan(partner.planChangedAt.getTime());
     expect((await db.partner.findUniqueOrThrow({ where: { id: partner.id } })).plan).toBe("scale");
@@ -137,7 +164,7 @@ describe("wish key", () => {
   it("create prints a test or live key with its normalized allow-list; --created-at back-dates", async () => {
     const partner = await newPartner();
     const id = String(partner.id);
-    const [testKey, liveKey] = await Promise.all([
+    const [{ key: testKey }, { key: liveKey }] = await Promise.all([
       wish(url, ["key", "create", "--partner", id, "--env", "test"]),
       wish(url, [
         "key", "create", "--partner", id, "--env", "live",
@@ -171,8 +198,8 @@ describe("wish key", () => {
 
   it("revoke sets status revoked and the revocation time", async () => {
     const partner = await newPartner();
-    const key = await wish(url, ["key", "create", "--partner", String(partner.id), "--env", "live", "--domains", "a.example"]);
-    const revoked = await wish(url, ["key", "revoke", "--id", String(key.id)]);
+    const key = (await wish(url, ["key", "create", "--partner", String(partner.id), "--env", "live", "--domains", "a.example"])).key;
+    const revoked = (await wish(url, ["key", "revoke", "--id", String(key.id)])).key;
     expect(revoked).toEqual({ ...key, status: "revoked", revoked_at: expect.stringMatching(ISO) });
     const stored = await db.apiKey.findUniqueOrThrow({ where: { id: key.id } });
     expect(stored.status).toBe("revoked");
@@ -204,7 +231,7 @@ describe("wish shop", () => {
   it("create starts a 14-day trial from the install time; --installed-at back-dates it", async () => {
     const partner = await newPartner();
     const id = String(partner.id);
-    const [fresh, old] = await Promise.all([
+    const [{ shop: fresh }, { shop: old }] = await Promise.all([
       wish(url, ["shop", "create", "--partner", id, "--domain", "fresh-store.myshopify.com"]),
       wish(url, [
         "shop", "create", "--partner", id, "--domain", "Old-Store.MyShopify.com",
@@ -253,7 +280,7 @@ describe("wish shop", () => {
 describe("wish pat", () => {
   it("create shows the token once; the database holds only its SHA-256", async () => {
     const partner = await newPartner();
-    const [pat, unknownPartner] = await Promise.all([
+    const [{ access_token: pat }, unknownPartner] = await Promise.all([
       wish(url, ["pat", "create", "--partner", String(partner.id)]),
       wishFails(["pat", "create", "--partner", "999999"]),
     ]);
@@ -275,15 +302,17 @@ describe("wish pat", () => {
     const { authenticatePersonalAccessToken } = await import("~/domains/partners/access-tokens.server");
     const partner = await newPartner();
     const id = String(partner.id);
-    const [kept, revoked, expired] = await Promise.all([
-      wish(url, ["pat", "create", "--partner", id, "--name", "ci"]),
-      wish(url, ["pat", "create", "--partner", id]),
-      wish(url, ["pat", "create", "--partner", id, "--expires-in-days", "1"]),
-    ]);
+    const [kept, revoked, expired] = (
+      await Promise.all([
+        wish(url, ["pat", "create", "--partner", id, "--name", "ci"]),
+        wish(url, ["pat", "create", "--partner", id]),
+        wish(url, ["pat", "create", "--partner", id, "--expires-in-days", "1"]),
+      ])
+    ).map((out) => out.access_token);
     for (const t of [kept, revoked, expired]) {
       expect(await authenticatePersonalAccessToken(t.token)).toEqual({ partnerId: partner.id, tokenId: t.id, createdById: null, role: "owner" });
     }
-    const [revokeResult, otherPartner] = await Promise.all([
+    const [{ access_token: revokeResult }, otherPartner] = await Promise.all([
       wish(url, ["pat", "revoke", "--partner", id, "--id", String(revoked.id)]),
       wishFails(["pat", "revoke", "--partner", "999999", "--id", String(kept.id)]),
     ]);
@@ -317,7 +346,7 @@ describe("wish usage", () => {
   it("a new partner: every SPEC 2.7 field, zeros, level ok (other months' counters ignored)", async () => {
     const partner = await newPartner();
     await counter(partner.id, 999, "2000-01");
-    const usage = await wish(url, ["usage", "--partner", String(partner.id)]);
+    const usage = (await wish(url, ["usage", "--partner", String(partner.id)])).usage;
     for (const field of spec27Fields) expect(usage, field).toHaveProperty(field);
     const now = new Date();
     expect(usage).toMatchObject({
@@ -352,11 +381,12 @@ describe("wish usage", () => {
     await counter(free200.id, 200);
     await counter(starter.id, 3200);
     await counter(enterprise.id, 1_000_000);
+    const usageOf = async (id: number) => (await wish(url, ["usage", "--partner", String(id)])).usage;
     const [u170, u200, uStarter, uEnterprise, unknown] = await Promise.all([
-      wish(url, ["usage", "--partner", String(free170.id)]),
-      wish(url, ["usage", "--partner", String(free200.id)]),
-      wish(url, ["usage", "--partner", String(starter.id)]),
-      wish(url, ["usage", "--partner", String(enterprise.id)]),
+      usageOf(free170.id),
+      usageOf(free200.id),
+      usageOf(starter.id),
+      usageOf(enterprise.id),
       wishFails(["usage", "--partner", "999999"]),
     ]);
     expect(u170).toMatchObject({
@@ -406,7 +436,7 @@ describe("wish itself", () => {
     const compiled = readFileSync(path.join(root, "build/cli/wish.mjs"), "utf8");
     expect(compiled).not.toMatch(/from\s+["']tsx|import\(["']tsx/);
     // The entry really runs that build: the command answers.
-    expect(await wish(url, ["config"])).toHaveProperty("anon_key");
+    expect((await wish(url, ["config"])).config).toHaveProperty("anon_key");
   });
 
   it("a repeated flag is a usage error, not 'last wins'", async () => {
@@ -418,7 +448,7 @@ describe("wish itself", () => {
 
   it("accepts prod as the name of live keys (SPEC 5 rule 6)", async () => {
     const partner = await newPartner();
-    const key = await wish(url, ["key", "create", "--partner", String(partner.id), "--env", "prod", "--domains", "shop.example.com"]);
+    const key = (await wish(url, ["key", "create", "--partner", String(partner.id), "--env", "prod", "--domains", "shop.example.com"])).key;
     expect(key).toMatchObject({ key: expect.stringMatching(/^pk_live_/), environment: "live" });
   });
 
@@ -432,10 +462,10 @@ describe("wish itself", () => {
     expect(JSON.parse(refused.stderr.trim())).toMatchObject({ error: "database_not_found", message: expect.stringContaining("wish init") });
     expect(existsSync(path.join(dir, "typo"))).toBe(false);
 
-    const created = await wish(missing, ["init"]);
-    expect(created).toMatchObject({ ok: true, anon_key: expect.stringMatching(/^anon_/) });
+    const created = (await wish(missing, ["init"])).config;
+    expect(created).toMatchObject({ database: missing, anon_key: expect.stringMatching(/^anon_/) });
     expect(existsSync(path.join(dir, "typo", "wishlist.db"))).toBe(true);
     // The same secrets from now on.
-    expect((await wish(missing, ["config"])).anon_key).toBe(created.anon_key);
+    expect((await wish(missing, ["config"])).config.anon_key).toBe(created.anon_key);
   });
 });

@@ -4,20 +4,11 @@
 // which passes to another process when its holder dies.
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "./support/server.ts";
+import { startServer, type TestServer, logLines, isAlive } from "./support/server.ts";
 import { sql } from "./support/sql.ts";
 
 const LEASE_TTL_MS = 2000;
 const FAST = { JOB_LEASE_TTL_MS: String(LEASE_TTL_MS), OUTBOX_POLL_MS: "100", PRUNE_INTERVAL_MS: "200" };
-
-type Line = Record<string, unknown>;
-const logLines = (server: TestServer, msg: string): Line[] =>
-  server
-    .output()
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l) as Line)
-    .filter((l) => l.msg === msg);
 
 async function until<T>(what: string, read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -48,15 +39,6 @@ function workerPids(server: TestServer): Set<number> {
   for (const died of [...logLines(server, "worker died, restarting"), ...logLines(server, "shutting down")]) pids.delete(died.pid as number);
   return pids;
 }
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const leaseRows = (server: TestServer) => sql<{ name: string; holder: string }>(server.databaseUrl, `SELECT "name", "holder" FROM "JobLease"`);
 const pidOfHolder = (holder: string) => Number(holder.split("/")[1]);

@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Api, apiFor } from "./support/api.ts";
+import { flatPng } from "./support/images.ts";
 import { provisioner } from "./support/provision.ts";
 import { startServer, type TestServer } from "./support/server.ts";
 
@@ -75,6 +76,11 @@ beforeAll(async () => {
       res.statusCode = objects.has(key) ? 200 : 404;
       return res.end();
     }
+    if (req.method === "GET") {
+      const object = objects.get(key);
+      if (!object) return res.writeHead(404).end("<Error><Code>NoSuchKey</Code></Error>");
+      return res.writeHead(200, { "content-length": object.length }).end(object);
+    }
     res.statusCode = 400;
     res.end();
   });
@@ -139,6 +145,8 @@ describe("creator media on S3", () => {
       `PUT ?partNumber&uploadId ${up.storagePath}`,
       `PUT ?partNumber&uploadId ${up.storagePath}`,
       `POST ?uploadId ${up.storagePath}`,
+      // An image is read back once to check its pixels.
+      `GET  ${up.storagePath}`,
     ]);
     const fin = await api.post(`/media/uploads/${up.uploadId}/finalize`, { token: pat, body: { storagePath: up.storagePath } });
     expect(fin.status).toBe(201);
@@ -159,6 +167,16 @@ describe("creator media on S3", () => {
     expect(objects.get(up.storagePath)?.equals(video)).toBe(true);
     const fin = await api.post(`/media/uploads/${up.uploadId}/finalize`, { token: pat, body: { storagePath: up.storagePath } });
     expect(fin.status).toBe(201);
+  });
+
+  it("an image of 12,000 × 12,000 pixels: 413 file_too_large with its last byte, and the object is deleted", async () => {
+    const bomb = await flatPng(12_000, 12_000);
+    const up = await started("image/png", bomb.length);
+    const res = await put(`/media/uploads/${up.uploadId}`, bomb);
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({ error: "file_too_large", max_pixels: 40_000_000, width: 12_000, height: 12_000 });
+    expect(objects.has(up.storagePath)).toBe(false);
+    expect((await api.get(`/media/uploads/${up.uploadId}`, { token: pat })).status).toBe(404);
   });
 
   it("over the declared size: 413 and the multipart upload is aborted", async () => {

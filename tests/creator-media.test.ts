@@ -259,6 +259,8 @@ describe("size limits, streamed", () => {
     expect(fin.status, fin.text).toBe(201);
     const served = await fetch(fin.body.url);
     expect(served.headers.get("content-type")).toBe("video/mp4");
+    expect(served.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(served.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(Buffer.from(await served.arrayBuffer()).equals(video)).toBe(true);
 
     const over = await started(c, "video/mp4", VIDEO_MAX);

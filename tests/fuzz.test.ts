@@ -33,11 +33,11 @@ beforeAll(async () => {
   const friend = await api.anonymousUser();
   const list = await api.post("/hosted/me/lists", { token: user.accessToken, body: { name: "Fuzz" } });
   const item = await api.post(`/hosted/lists/${list.body.token}/items/manual`, { token: user.accessToken, body: { title: "Fuzz item" } });
-  const partner = await wish(db, ["partner", "create", "--name", "Fuzz", "--email", "fuzz@shop.test", "--plan", "growth"]);
-  const pat = await wish(db, ["pat", "create", "--partner", String(partner.partner_id)]);
-  const widgetKey = await wish(db, ["key", "create", "--partner", String(partner.partner_id), "--env", "test"]);
+  const partner = (await wish(db, ["partner", "create", "--name", "Fuzz", "--email", "fuzz@shop.test", "--plan", "growth"])).partner;
+  const pat = (await wish(db, ["pat", "create", "--partner", String(partner.partner_id)])).access_token;
+  const widgetKey = (await wish(db, ["key", "create", "--partner", String(partner.partner_id), "--env", "test"])).key;
   // The routes may revoke, rotate or delete the key they are given: not the widget's.
-  const spareKey = await wish(db, ["key", "create", "--partner", String(partner.partner_id), "--env", "test"]);
+  const spareKey = (await wish(db, ["key", "create", "--partner", String(partner.partner_id), "--env", "test"])).key;
   const basket = await wish(db, ["basket", "create", "--partner", String(partner.partner_id)]);
   const init = await api.post("/widget/init", {
     headers: { authorization: `Bearer ${widgetKey.key}` },

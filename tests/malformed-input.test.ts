@@ -18,8 +18,8 @@ beforeAll(async () => {
   const list = await api.post("/hosted/me/lists", { token: user.accessToken, body: { name: "Fuzzed" } });
   listToken = list.body.token;
   dbId = list.body.list.db_id;
-  const partner = await wish(api.server.databaseUrl, ["partner", "create", "--name", "Malformed", "--email", "m@shop.test"]);
-  partnerToken = (await wish(api.server.databaseUrl, ["pat", "create", "--partner", String(partner.partner_id)])).token;
+  const partner = (await wish(api.server.databaseUrl, ["partner", "create", "--name", "Malformed", "--email", "m@shop.test"])).partner;
+  partnerToken = (await wish(api.server.databaseUrl, ["pat", "create", "--partner", String(partner.partner_id)])).access_token.token;
   basketId = (await wish(api.server.databaseUrl, ["basket", "create", "--partner", String(partner.partner_id)])).basket.id;
 });
 

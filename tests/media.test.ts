@@ -114,6 +114,7 @@ describe("copyImage (local driver) and GET /media/images/:file", () => {
     expect(res.headers.get("content-type")).toBe("image/png");
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
     expect(Buffer.from(await res.arrayBuffer()).equals(PNG)).toBe(true);
     // Revalidation by ETag.
     const again = await fetch(stored.url, { headers: { "if-none-match": res.headers.get("etag")! } });

@@ -297,8 +297,8 @@ describe.each([
       for (let i = 0; i < 3; i++) await widgetSave(w, s);
       await api.put(`/hosted/lists/${s.listToken}`, { token: s.accessToken, body: { share_public: true } });
       await api.get(`/hosted/public/lists/${s.listToken}`, { noApiKey: true, headers: { "user-agent": BROWSER } });
-      const cli = await wish(api.server.databaseUrl, ["usage", "--partner", String(w.partner.id)]);
-      const pat = await wish(api.server.databaseUrl, ["pat", "create", "--partner", String(w.partner.id)]);
+      const cli = (await wish(api.server.databaseUrl, ["usage", "--partner", String(w.partner.id)])).usage;
+      const pat = (await wish(api.server.databaseUrl, ["pat", "create", "--partner", String(w.partner.id)])).access_token;
       const http = await api.get("/me/usage", { token: pat.token });
       expect(http.status).toBe(200);
       expect(http.body).toEqual(cli);

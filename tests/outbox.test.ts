@@ -9,8 +9,8 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from "nod
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, wish, wishRaw, type Api } from "./support/api.ts";
-import { startServer, type TestServer } from "./support/server.ts";
-import { sql } from "./support/sql.ts";
+import { startServer, type TestServer, logLines } from "./support/server.ts";
+import { failWrites, sql } from "./support/sql.ts";
 
 const FAST = { OUTBOX_POLL_MS: "100", OUTBOX_BACKOFF_SCALE: "0.001" };
 
@@ -63,17 +63,8 @@ async function insertMessages(databaseUrl: string, entries: { kind: string; topi
 }
 
 /** The JSON log lines of a server with the given msg. */
-function logLines(server: TestServer, msg: string): Record<string, unknown>[] {
-  return server
-    .output()
-    .split("\n")
-    .filter((l) => l.startsWith("{"))
-    .map((l) => JSON.parse(l) as Record<string, unknown>)
-    .filter((l) => l.msg === msg);
-}
-
 async function newPartner(databaseUrl: string, plan: string, email = `${Math.random().toString(36).slice(2, 8)}@shop.test`) {
-  const partner = await wish(databaseUrl, ["partner", "create", "--name", "Outbox Shop", "--email", email, "--plan", plan]);
+  const partner = (await wish(databaseUrl, ["partner", "create", "--name", "Outbox Shop", "--email", email, "--plan", plan])).partner;
   return { id: partner.partner_id as number, email };
 }
 
@@ -222,9 +213,15 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
       ["email", "usage.threshold.80", 1, true],
       ["email", "usage.threshold.100", 1, true],
     ]);
-    const logged = logLines(server, "email").filter((l) => l.to === "owner@threshold.test");
+    // The log line reaches this process's pipe a moment after the row says sent.
+    const logged = await until(
+      "both e-mails logged",
+      async () => logLines(server, "email").filter((l) => l.to === "owner@threshold.test"),
+      (lines) => lines.length >= 2,
+    );
     expect(logged).toHaveLength(2);
-    expect(logged.map((l) => l.subject)).toEqual([expect.stringContaining("80%"), expect.stringContaining("used up")]);
+    // E-mails go out concurrently: either may be logged first.
+    expect(logged.map((l) => l.subject)).toEqual(expect.arrayContaining([expect.stringContaining("80%"), expect.stringContaining("used up")]));
 
     // Free plan at 100%: the next save is refused and no further e-mail is queued.
     const refused = await api.post("/hosted/save", { token: user.accessToken, body: { wishlistId: lists[2], product: { url, title: "Lamp" } } });
@@ -242,6 +239,41 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
       sent_at: expect.any(String),
       payload: { to: "owner@threshold.test", subject: expect.any(String), text: expect.stringContaining("200 of the 200") },
     });
+  });
+
+  it("a threshold e-mail whose queueing fails once is still delivered exactly once: the save that reaches 100% fails with it and its retry sends it", async () => {
+    const partner = await newPartner(server.databaseUrl, "free", "owner@lost-threshold.test");
+    const user = await api.anonymousUser();
+    const lists = [];
+    for (const name of ["A", "B", "C", "D"]) lists.push((await api.post("/hosted/me/lists", { token: user.accessToken, body: { name } })).body.list.db_id as number);
+    const url = `https://shop.example.com/products/lost-threshold-${Date.now()}`;
+    const save = (list: number) => api.post("/hosted/save", { token: user.accessToken, body: { wishlistId: list, product: { url, title: "Lamp" } } });
+    const first = await save(lists[0]!);
+    await sql(server.databaseUrl, `UPDATE "Product" SET "sourcePartnerId" = ? WHERE "id" = ?`, [partner.id, first.body.product_id]);
+    const period = new Date().toISOString().slice(0, 7);
+    await sql(server.databaseUrl, `INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total") VALUES (?, ?, 199, 0, 0, 199)`, [partner.id, period]);
+    const total = async () => Number((await sql<{ total: number }>(server.databaseUrl, `SELECT "total" FROM "UsageCounter" WHERE "partnerId" = ?`, [partner.id]))[0]!.total);
+
+    // The database refuses the 100% e-mail once (a trigger), then lets it pass.
+    const allow = await failWrites(server.databaseUrl, "OutboxMessage", "INSERT", "topic", "usage.threshold.100");
+    const failed = await save(lists[1]!);
+    await allow();
+    // The count and its e-mail go together: neither is kept, so the threshold is still ahead.
+    expect(failed.status).toBe(500);
+    expect(failed.body.error).toBe("save_failed");
+    expect(await total()).toBe(199);
+
+    const retried = await save(lists[1]!);
+    expect(retried.status).toBe(200);
+    expect(await total()).toBe(200);
+    expect((await save(lists[2]!)).status).toBe(402);
+
+    const mine = async () => (await messages(server.databaseUrl)).filter((m) => (m.payload as { to?: string }).to === "owner@lost-threshold.test");
+    const sent = await until("both threshold e-mails sent", mine, (rows) => rows.length === 2 && rows.every((m) => m.status === "sent"));
+    expect(sent.map((m) => m.topic)).toEqual(["usage.threshold.80", "usage.threshold.100"]);
+    const logged = logLines(server, "email").filter((l) => l.to === "owner@lost-threshold.test");
+    expect(logged).toHaveLength(2);
+    expect(logged.map((l) => l.subject)).toEqual(expect.arrayContaining([expect.stringContaining("80%"), expect.stringContaining("used up")]));
   });
 
   it("a queued e-mail row is delivered within a few seconds", async () => {
@@ -376,6 +408,69 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
     const limited = await wish(server.databaseUrl, ["outbox", "--limit", "2"]);
     expect(limited.messages).toHaveLength(2);
     expect(limited.messages[0].id).toBeGreaterThan(limited.messages[1].id);
+  });
+});
+
+// ---------------------------------------------------------------- a hanging receiver
+
+describe("outbox worker with a receiver that hangs", () => {
+  it("delivers other targets and e-mails while one target holds its answers, and calls that target at most OUTBOX_CONCURRENCY_PER_TARGET at once", async () => {
+    const slow = await startReceiver();
+    const fast = await startReceiver();
+    // Five slots: two kept for e-mails, three for webhooks, two per target.
+    const server = await startServer({
+      ...FAST,
+      OUTBOX_CONCURRENCY: "5",
+      OUTBOX_CONCURRENCY_PER_TARGET: "2",
+      FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${slow.port},127.0.0.1:${fast.port}`,
+    });
+    try {
+      const partner = await newPartner(server.databaseUrl, "growth");
+      const basket = async (url: string) => (await wish(server.databaseUrl, ["basket", "create", "--partner", String(partner.id), "--webhook", url])).basket.id as string;
+      const slowBasket = await basket(`http://127.0.0.1:${slow.port}/hold`);
+      const fastBasket = await basket(`http://127.0.0.1:${fast.port}/fast`);
+      const webhook = (basketId: string, i: number) => ({ kind: "webhook", topic: "basket.checkout_started", payload: { basket_id: basketId, body: { n: i } } });
+      // The hanging target's messages are the oldest, so a worker going in order meets them first.
+      const held = await insertMessages(server.databaseUrl, [0, 1, 2, 3, 4].map((i) => webhook(slowBasket, i)));
+      const others = await insertMessages(server.databaseUrl, [
+        ...[0, 1, 2].map((i) => webhook(fastBasket, i)),
+        ...[0, 1, 2].map((i) => ({ kind: "email", topic: "test.mail", payload: { to: `beside-${i}@example.test`, subject: `Beside ${i}`, text: "" } })),
+      ]);
+
+      await until("the other messages sent", async () => (await messages(server.databaseUrl)).filter((m) => others.includes(m.id)), (rows) => rows.every((m) => m.status === "sent"));
+      // All of that happened while the hanging target still held its calls open: nothing waited for its timeout.
+      expect(slow.held).toHaveLength(2);
+      expect(slow.held.every((res) => res.socket !== null && !res.socket.destroyed)).toBe(true);
+      expect(fast.received.filter((r) => r.path === "/fast")).toHaveLength(3);
+      expect(logLines(server, "email").filter((l) => String(l.to).startsWith("beside-"))).toHaveLength(3);
+
+      // Answering lets the next ones through, never more than two at once.
+      const seen: number[] = [];
+      await until(
+        "the held messages sent",
+        async () => {
+          seen.push(slow.held.length);
+          slow.release();
+          return (await messages(server.databaseUrl)).filter((m) => held.includes(m.id));
+        },
+        (rows) => rows.every((m) => m.status === "sent"),
+      );
+      expect(Math.max(...seen)).toBeLessThanOrEqual(2);
+      expect(slow.received.filter((r) => r.path === "/hold")).toHaveLength(5);
+    } finally {
+      slow.release();
+      await server.stop();
+      await slow.close();
+      await fast.close();
+    }
+    }, 60_000);
+
+  it("refuses OUTBOX_CONCURRENCY_PER_TARGET not below OUTBOX_CONCURRENCY at boot", async () => {
+    const started = await startServer({ OUTBOX_CONCURRENCY: "2", OUTBOX_CONCURRENCY_PER_TARGET: "2" }).then(
+      (server) => server.stop().then(() => null),
+      (err: Error) => err,
+    );
+    expect(started?.message).toMatch(/OUTBOX_CONCURRENCY_PER_TARGET: must be less than OUTBOX_CONCURRENCY/);
   });
 });
 

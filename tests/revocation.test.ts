@@ -1,11 +1,12 @@
-// Revocation is immediate (issue 7 item 4): a revoked key's widget tokens and
-// a revoked sign-in session's access tokens stop working within seconds on
-// every instance, and the hot path pays no database read for knowing that.
+// Revocation is immediate: a revoked key's widget tokens and a revoked
+// sign-in session's access tokens stop working on every instance and worker
+// from the next request, whichever process revoked them (the CLI included),
+// and the hot path pays no database read for knowing that.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFor, type Api } from "./support/api.ts";
-import { freshDatabaseUrl } from "./support/database.ts";
+import { apiFor, wish, type Api } from "./support/api.ts";
+import { freshDatabaseUrl, kind } from "./support/database.ts";
 import { provisioner } from "./support/provision.ts";
 import { startServer, type TestServer } from "./support/server.ts";
 import { sql } from "./support/sql.ts";
@@ -61,6 +62,33 @@ async function until(call: () => Promise<{ status: number }>, status: number, bu
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+interface FreshInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/** A request on a fresh connection each time, so the cluster hands consecutive ones to different workers. */
+function freshRequest(server: TestServer, api: Api, path: string, init: FreshInit = {}) {
+  return new Promise<{ status: number; body: Record<string, unknown> | null }>((resolve, reject) => {
+    const req = http.request(
+      `${server.baseUrl}${path}`,
+      { method: init.method ?? "GET", agent: false, headers: { apikey: api.anonKey, "content-type": "application/json", ...init.headers } },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
+      },
+    );
+    req.on("error", reject);
+    req.end(init.body === undefined ? undefined : JSON.stringify(init.body));
+  });
+}
+
+/** The worker processes whose request lines appear in `output` (one pid per worker). */
+const workersServing = (server: TestServer, output = server.output()) =>
+  new Set(output.split("\n").filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l).pid)).size;
 
 describe("widget tokens of a revoked key", () => {
   it("get 403 forbidden at once on the revoking instance and within seconds on the other", async () => {
@@ -254,14 +282,13 @@ describe("the hot path", () => {
     expect(measured.length).toBeGreaterThan(0); // these routes do read their own data
     expect(measured.filter(touches)).toEqual([]);
 
-    // The same from the outside: with this instance's poll parked, a revocation made through
-    // another instance is not seen here, so nothing per request asked the database.
+    // With this instance's poll parked, a revocation made by another process still reaches its
+    // next request: the change signal, not a read per request, tells it.
     const { revokeApiKey } = await import("~/domains/keys/keys.server");
     await revokeApiKey(partner.id, key.id);
     expect((await apiB.post("/auth/logout", { token: user.accessToken })).status).toBe(204);
-    await until(() => widgetRead(apiB, token, user), 403);
-    expect((await widgetRead(apiC, token, user)).status).toBe(200);
-    expect((await apiC.post("/hosted/lists", { token: user.accessToken })).status).toBe(200);
+    expect((await widgetRead(apiC, token, user)).status).toBe(403);
+    expect((await apiC.post("/hosted/lists", { token: user.accessToken })).status).toBe(401);
   });
 });
 
@@ -277,23 +304,8 @@ describe("the worker processes of one instance (WEB_CONCURRENCY=2)", () => {
     api = await apiFor(server);
   });
 
-  /** A request on a fresh connection each time, so the cluster hands consecutive ones to different workers. */
-  function fresh(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}) {
-    return new Promise<{ status: number; body: Record<string, unknown> | null }>((resolve, reject) => {
-      const req = http.request(
-        `${server.baseUrl}${path}`,
-        { method: init.method ?? "GET", agent: false, headers: { apikey: api.anonKey, "content-type": "application/json", ...init.headers } },
-        (res) => {
-          let text = "";
-          res.on("data", (d) => (text += d));
-          res.on("end", () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
-        },
-      );
-      req.on("error", reject);
-      req.end(init.body === undefined ? undefined : JSON.stringify(init.body));
-    });
-  }
-  const workersSeen = () => new Set(server.output().split("\n").filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l).pid)).size;
+  const fresh = (path: string, init: FreshInit = {}) => freshRequest(server, api, path, init);
+  const workersSeen = () => workersServing(server);
 
   it("a key revoked through one worker is refused by every worker at once: cached configuration and widget tokens", async () => {
     const { partner, pat } = await partnerWithPat();
@@ -329,3 +341,122 @@ describe("the worker processes of one instance (WEB_CONCURRENCY=2)", () => {
     for (let i = 0; i < 6; i++) expect((await me()).status).toBe(401);
   });
 });
+
+describe.each([1, 2])("changes made by another process, %i worker(s)", (workers) => {
+  // The poll and the configuration cache slowed down to ten minutes, so only the change signal can explain a refusal.
+  const SLOW = { REVOCATION_POLL_MS: "600000", CONFIG_CACHE_TTL_MS: "600000" };
+  let server: TestServer;
+  let other: TestServer;
+  let api: Api;
+  let otherApi: Api;
+
+  beforeAll(async () => {
+    server = await startServer({ DATABASE_URL: databaseUrl, APP_URL, ...SLOW }, { workers });
+    extra.push(server);
+    other = await startServer({ DATABASE_URL: databaseUrl, APP_URL, ...SLOW });
+    extra.push(other);
+    [api, otherApi] = [await apiFor(server), await apiFor(other)];
+  });
+
+  const fresh = (path: string, init: FreshInit = {}) => freshRequest(server, api, path, init);
+
+  /** A key whose configuration and widget token every worker has used, with the calls that use them. */
+  async function warmKey() {
+    const { partner } = await partnerWithPat();
+    const key = await p.key(partner.id);
+    const user = await api.anonymousUser();
+    const init = () => fresh("/widget/init", { method: "POST", headers: { authorization: `Bearer ${key.key}` }, body: { origin: ORIGIN } });
+    const first = await init();
+    expect(first.status).toBe(200);
+    const headers = { authorization: `Bearer ${user.accessToken}`, "x-widget-token": first.body!.token as string, origin: ORIGIN };
+    const read = () => fresh("/widget/saved-products", { headers });
+    const save = () => fresh("/widget/save", { method: "POST", headers, body: { product: { url: `${ORIGIN}/products/x`, title: "X" } } });
+    for (let i = 0; i < 6; i++) {
+      expect((await init()).status).toBe(200);
+      expect((await read()).status).toBe(200);
+    }
+    if (workers > 1) await expect.poll(() => workersServing(server), { timeout: 5000 }).toBe(workers);
+    return { key, init, read, save };
+  }
+
+  it("a key revoked by `wish key revoke` is refused by the very next init and widget-token requests, on every worker", async () => {
+    const { key, init, read, save } = await warmKey();
+    const mark = server.output().length;
+    await wish(databaseUrl, ["key", "revoke", "--id", String(key.id)]);
+    // No pause: the CLI has exited, and the next requests must know.
+    const firstRead = await read();
+    expect(firstRead.status).toBe(403);
+    expect(firstRead.body).toMatchObject({ error: "forbidden" });
+    const firstInit = await init();
+    expect(firstInit.status).toBe(403);
+    expect(firstInit.body).toMatchObject({ error: "unknown_key" });
+    const firstSave = await save();
+    expect(firstSave.status).toBe(403);
+    expect(firstSave.body).toMatchObject({ error: "forbidden" });
+    for (let i = 0; i < 6; i++) {
+      expect((await init()).body).toMatchObject({ error: "unknown_key" });
+      expect((await read()).status).toBe(403);
+    }
+    // Every worker answered after the revocation (request lines may arrive a moment after the answers).
+    await expect.poll(() => workersServing(server, server.output().slice(mark)), { timeout: 5000 }).toBe(workers);
+  });
+
+  it("a key rotated by `wish key rotate` keeps its grace period, and an allow-list changed by `wish key domains` applies from the next init", async () => {
+    const { key, init, read } = await warmKey();
+    const rotated = await wish(databaseUrl, ["key", "rotate", "--id", String(key.id)]);
+    for (let i = 0; i < 4; i++) {
+      expect((await init()).status).toBe(200);
+      expect((await read()).status).toBe(200);
+    }
+    const newKey = rotated.key as { id: number; key: string };
+    const initNew = () => fresh("/widget/init", { method: "POST", headers: { authorization: `Bearer ${newKey.key}` }, body: { origin: ORIGIN } });
+    for (let i = 0; i < 4; i++) expect((await initNew()).status).toBe(200);
+    await wish(databaseUrl, ["key", "domains", "--id", String(newKey.id), "--domains", "elsewhere.example.com"]);
+    for (let i = 0; i < 4; i++) expect((await initNew()).body).toMatchObject({ error: "origin_not_allowed" });
+  });
+
+  it("a sign-in session logged out on another instance is refused by the very next request", async () => {
+    const user = await api.anonymousUser();
+    const me = () => fresh("/auth/user", { headers: { authorization: `Bearer ${user.accessToken}` } });
+    for (let i = 0; i < 6; i++) expect((await me()).status).toBe(200);
+    expect((await otherApi.post("/auth/logout", { token: user.accessToken })).status).toBe(204);
+    for (let i = 0; i < 6; i++) expect((await me()).status).toBe(401);
+  });
+});
+
+// Only PostgreSQL processes hold a listening connection (SQLite reads its change counters per request).
+if (kind === "postgresql") {
+  describe("the change listener (PostgreSQL)", () => {
+    const listeners = async () =>
+      Number(
+        (await sql<{ n: number }>(databaseUrl, `SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN wish_changes'`))[0]!.n,
+      );
+
+    it("a lost LISTEN connection never leaves a process stale: it reads the database until it listens again, then reloads", async () => {
+      const server = await startServer({ DATABASE_URL: databaseUrl, APP_URL, REVOCATION_POLL_MS: "600000", CONFIG_CACHE_TTL_MS: "600000" });
+      extra.push(server);
+      const api = await apiFor(server);
+      const { partner } = await partnerWithPat();
+      const [quiet, loud] = [await p.key(partner.id), await p.key(partner.id)];
+      const user = await api.anonymousUser();
+      const tokens = [await widgetToken(api, quiet.key), await widgetToken(api, loud.key)];
+      for (const token of tokens) expect((await widgetRead(api, token, user)).status).toBe(200);
+      const before = await listeners();
+      expect(before).toBeGreaterThan(0);
+
+      // Revoked behind every process's back (no signal), then the listening connections cut.
+      await sql(databaseUrl, `UPDATE "ApiKey" SET status = 'revoked', "revokedAt" = NOW() WHERE id = ?`, [quiet.id]);
+      await sql(databaseUrl, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN wish_changes'`);
+      await expect.poll(() => server.output().includes("change listener lost its connection"), { timeout: 5000 }).toBe(true);
+      // Not listening: the database answers; listening again: the view was reloaded. Either way, refused.
+      expect((await widgetRead(api, tokens[0]!, user)).status).toBe(403);
+      expect((await api.post("/widget/init", { token: quiet.key, body: { origin: ORIGIN } })).body).toMatchObject({ error: "unknown_key" });
+      expect((await widgetRead(api, tokens[1]!, user)).status).toBe(200);
+
+      // It listens again, and signals work as before.
+      await expect.poll(listeners, { timeout: 10_000 }).toBe(before);
+      await wish(databaseUrl, ["key", "revoke", "--id", String(loud.id)]);
+      expect((await widgetRead(api, tokens[1]!, user)).status).toBe(403);
+    });
+  });
+}

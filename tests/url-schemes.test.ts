@@ -22,8 +22,8 @@ beforeAll(async () => {
   const list = await api.post("/hosted/me/lists", { token: user.accessToken, body: { name: "Schemes" } });
   listToken = list.body.token;
   dbId = list.body.list.db_id;
-  const partner = await wish(api.server.databaseUrl, ["partner", "create", "--name", "Schemes", "--email", "s@shop.test", "--plan", "growth"]);
-  growthToken = (await wish(api.server.databaseUrl, ["pat", "create", "--partner", String(partner.partner_id)])).token;
+  const partner = (await wish(api.server.databaseUrl, ["partner", "create", "--name", "Schemes", "--email", "s@shop.test", "--plan", "growth"])).partner;
+  growthToken = (await wish(api.server.databaseUrl, ["pat", "create", "--partner", String(partner.partner_id)])).access_token.token;
 });
 
 function expectRefused(res: { status: number; body: any }, field: string, value: string) {

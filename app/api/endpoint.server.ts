@@ -18,6 +18,8 @@ import { authenticateShopperToken } from "~/domains/widget/shopper-token.server"
 import { verifyWidgetToken, type WidgetClaims } from "~/domains/widget/token.server";
 import { meteringHeaders, type MeteredKey } from "~/domains/metering/request-headers.server";
 import { log, errorFields } from "~/lib/log.server";
+import { databaseDown, noteUnavailable } from "~/db/availability.server";
+import { isDatabaseUnavailable } from "~/db/errors";
 import { readJsonBody } from "~/lib/api/body.server";
 import { applyCors, preflightHeaders } from "~/lib/api/cors";
 import { jsonReply, replyOfResponse, type ApiReply, type ApiRequest } from "~/lib/api/http";
@@ -111,6 +113,8 @@ export interface RouteSchemas<B extends z.ZodType = z.ZodType, Q extends z.ZodTy
   response?: z.ZodType;
   /** Success status when it is not 200 (e.g. 201). */
   status?: number;
+  /** Further success statuses with the same body, and when they are given (e.g. `{200: "It existed already"}`). */
+  alsoStatus?: Record<number, string>;
   /** Content type of a success answer that is not JSON (e.g. "image/png", "application/xml"). */
   produces?: string;
   /**
@@ -132,8 +136,9 @@ export type RouteErrors = Record<string, number>;
 
 /** Error codes every route of an auth mode can answer with, whatever its handler does. */
 export function impliedErrors(auth: AuthMode, method: string, schemas: RouteSchemas): RouteErrors {
-  // Any route: a wrong method (404 not_found) and a NUL in the query string (400 invalid_input).
-  const errors: RouteErrors = { not_found: 404, invalid_input: 400 };
+  // Any route: a wrong method (404 not_found), a NUL in the query string (400 invalid_input),
+  // and a database that does not answer (503 service_unavailable, with Retry-After).
+  const errors: RouteErrors = { not_found: 404, invalid_input: 400, service_unavailable: 503 };
   if (auth !== "none") errors.unauthorized = 401;
   if (auth === "widget" || auth === "widget+user") errors.forbidden = 403;
   if (BODY_METHODS.has(method) && !schemas.rawBody) Object.assign(errors, { invalid_json: 400, payload_too_large: 413, unsupported_media_type: 415 });
@@ -295,7 +300,10 @@ async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknow
   if (query) ctx.query = parseOrThrow(query, Object.fromEntries(ctx.url.searchParams), { where: "query", codes });
   if (body) ctx.body = parseOrThrow(body, ctx.body ?? {}, { where: "body", codes });
   const result = await routeDef.handler(ctx as never);
-  if (result instanceof JsonAnswer) return jsonReply(result.data, result.status, result.headers);
+  if (result instanceof JsonAnswer) {
+    checkSuccessDocumented(routeDef, request, result.status);
+    return jsonReply(result.data, result.status, result.headers);
+  }
   if (result instanceof Response) return replyOfResponse(result);
   return jsonReply(result);
 }
@@ -307,12 +315,29 @@ function checkDocumented(routeDef: Route<AuthMode>, method: string, err: ApiErro
   log.warn("undocumented error code", { method, path, code: err.code, status: err.status });
 }
 
+/** The same for success statuses: one the route does not declare is logged ("undocumented status"). */
+function checkSuccessDocumented(routeDef: Route<AuthMode>, request: ApiRequest, status: number): void {
+  const { schemas } = routeDef;
+  if (status >= 300 || status === (schemas.status ?? 200) || schemas.alsoStatus?.[status] !== undefined) return;
+  log.warn("undocumented status", { method: request.method, path: request.pathname, status });
+}
+
+const DATABASE = { unavailable: isDatabaseUnavailable, down: databaseDown };
+
+/**
+ * Status, body and headers for anything a route threw: logged when
+ * unexpected; a database that does not answer is a 503 (noted once per outage).
+ */
+export function failure(err: unknown, method: string, pathname: string) {
+  const answer = errorBody(err, DATABASE);
+  if (answer.unavailable) noteUnavailable(err, `${method} ${pathname}`);
+  else if (answer.unexpected) log.error("unhandled error", { method, path: pathname, ...errorFields(err) });
+  return answer;
+}
+
 /** The error reply of the API for anything a route threw (logged when unexpected). */
 export function errorReply(err: unknown, request: { method: string; pathname: string }): ApiReply {
-  const { status, body, headers, unexpected } = errorBody(err);
-  if (unexpected) {
-    log.error("unhandled error", { method: request.method, path: request.pathname, ...errorFields(err) });
-  }
+  const { status, body, headers } = failure(err, request.method, request.pathname);
   const reply = jsonReply(body, status, headers);
   applySecurityHeaders(reply.headers, request.pathname);
   return reply;
@@ -320,11 +345,8 @@ export function errorReply(err: unknown, request: { method: string; pathname: st
 
 /** The same, as a Response, for the few Remix routes that answer in the API's terms (scripts). */
 export function errorResponse(err: unknown, request: Request): Response {
-  const { status, body, headers, unexpected } = errorBody(err);
   const pathname = new URL(request.url).pathname;
-  if (unexpected) {
-    log.error("unhandled error", { method: request.method, path: pathname, ...errorFields(err) });
-  }
+  const { status, body, headers } = failure(err, request.method, pathname);
   const response = responseJson(body, { status, headers });
   applySecurityHeaders(response.headers, pathname);
   return response;

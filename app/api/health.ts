@@ -7,11 +7,23 @@ export const loader = endpoint({
     "none",
     {
       summary: "Health check: 200 when the database answers",
-      description: "503 `service_unavailable` (with `status: \"unavailable\"` and `checks.database: \"down\"`) when it does not.",
+      description:
+        "503 `service_unavailable` (with `status: \"unavailable\"` and `checks.database: \"down\"`) when it does not answer within `DATABASE_HEALTH_TIMEOUT_MS` (default 1 s). " +
+        "`checks.capacity` and `capacity` describe the answering worker: `saturated` while it is at `MAX_REQUESTS_IN_FLIGHT` or has refused a request (503 with Retry-After) within the last 10 s; still a 200.",
       response: z.object({
         status: z.literal("ok"),
-        checks: z.object({ database: z.literal("ok") }),
+        checks: z.object({
+          database: z.literal("ok"),
+          capacity: z.enum(["ok", "saturated"]).optional().describe("Absent where the server runs without its bound (dev server)"),
+        }),
         latency_ms: z.number().describe("Time the database check took"),
+        capacity: z
+          .object({
+            in_flight: z.number().int().describe("Requests this worker is answering now that count against the bound (not /health, not share pages)"),
+            max_in_flight: z.number().int().describe("MAX_REQUESTS_IN_FLIGHT"),
+            shed: z.number().int().describe("Requests this worker refused with 503 since it started"),
+          })
+          .optional(),
       }),
       errors: { service_unavailable: 503 },
       example: {},

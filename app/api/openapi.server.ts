@@ -128,6 +128,8 @@ function responsesOf(op: ApiOperation): RouteConfig["responses"] {
   } else {
     responses[success] = { description: schemas.summary ?? "Success", content: { "application/json": { schema: schemas.response } } };
   }
+  // Other success statuses answer with the same body.
+  for (const [status, when] of Object.entries(schemas.alsoStatus ?? {})) responses[status] = { ...responses[success], description: when };
   // One response per status, naming every code the route can give with it.
   const byStatus = new Map<number, string[]>();
   for (const [code, status] of Object.entries(errorsOf(op))) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);

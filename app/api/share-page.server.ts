@@ -14,7 +14,7 @@ import { ApiError, badRequest } from "~/lib/api/errors";
 import { jsonReply, ReplyHeaders, type ApiReply, type ApiRequest } from "~/lib/api/http";
 import { apiRequestOfNode, sendReply } from "~/lib/api/node-adapter.server";
 import { applySecurityHeaders, newNonce } from "~/lib/http/security-headers";
-import { errorFields, log } from "~/lib/log.server";
+import { failure } from "~/api/endpoint.server";
 
 const HTML = "text/html; charset=utf-8";
 
@@ -119,8 +119,11 @@ export async function sharePageReply(request: ApiRequest, context: unknown, para
     if (request.method === "HEAD") reply.body = null;
     return reply;
   } catch (err) {
-    log.error("unhandled error", { method: request.method, path: request.pathname, ...errorFields(err) });
-    return htmlReply(request.pathname, 500, messagePageHtml(isShareLang(params.lang) ? params.lang : "en", "error"), { "cache-control": "no-store" });
+    const lang = isShareLang(params.lang) ? params.lang : "en";
+    // The database does not answer: say so, and let no cache keep this page.
+    const { status, headers, unavailable } = failure(err, request.method, request.pathname);
+    if (unavailable) return htmlReply(request.pathname, status, messagePageHtml(lang, "unavailable"), { ...headers, "cache-control": "no-store" });
+    return htmlReply(request.pathname, 500, messagePageHtml(lang, "error"), { "cache-control": "no-store" });
   }
 }
 

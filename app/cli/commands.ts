@@ -1,5 +1,8 @@
 // The commands of `wish`. Each one parses its options and calls a domain
-// function; no business rules here.
+// function; no business rules here. Every command answers one object whose
+// keys name what it returns, as the API names it: one resource under its
+// singular (`{partner}`, `{key}`), a collection under its plural (`{keys}`),
+// values shown once beside it (`{basket, webhookSecret}`).
 import type { ParseArgsConfig } from "node:util";
 
 export class CliError extends Error {
@@ -72,7 +75,7 @@ const list: Command[] = [
       const { env, baseUrl } = await import("~/env.server");
       const secrets = await import("~/domains/secrets/secrets.server");
       const [anonKey] = await Promise.all([secrets.getAnonKey(), secrets.getSigningKeyPem(), secrets.getEncryptionKey()]);
-      return { ok: true, database: env.DATABASE_URL.split("?")[0], app_url: env.APP_URL, base_url: baseUrl, anon_key: anonKey };
+      return { config: { database: env.DATABASE_URL.split("?")[0], app_url: env.APP_URL, base_url: baseUrl, anon_key: anonKey } };
     },
   },
   {
@@ -82,7 +85,7 @@ const list: Command[] = [
     async run() {
       const { env, baseUrl } = await import("~/env.server");
       const { getAnonKey } = await import("~/domains/secrets/secrets.server");
-      return { app_url: env.APP_URL, base_url: baseUrl, anon_key: await getAnonKey() };
+      return { config: { app_url: env.APP_URL, base_url: baseUrl, anon_key: await getAnonKey() } };
     },
   },
   {
@@ -100,12 +103,8 @@ const list: Command[] = [
       }
       const session = await signUp(anonymous ? {} : { email: values.email, password: values.password });
       return {
-        user_id: session.user.id,
-        email: session.user.email || null,
-        is_anonymous: session.user.is_anonymous,
-        access_token: session.access_token,
-        refresh_token: session.refresh_token,
-        expires_at: session.expires_at,
+        user: { id: session.user.id, email: session.user.email || null, is_anonymous: session.user.is_anonymous },
+        session: { access_token: session.access_token, refresh_token: session.refresh_token, expires_at: session.expires_at },
       };
     },
   },
@@ -120,7 +119,7 @@ const list: Command[] = [
         email: required(values, "email"),
         plan: optionalString(values, "plan"),
       });
-      return partnerJson(partner);
+      return { partner: partnerJson(partner) };
     },
   },
   {
@@ -129,7 +128,7 @@ const list: Command[] = [
     options: { partner: str, plan: str },
     async run(values) {
       const { setPartnerPlan, partnerJson } = await import("~/domains/partners/partners.server");
-      return partnerJson(await setPartnerPlan(requiredInt(values, "partner"), required(values, "plan")));
+      return { partner: partnerJson(await setPartnerPlan(requiredInt(values, "partner"), required(values, "plan"))) };
     },
   },
   {
@@ -138,7 +137,7 @@ const list: Command[] = [
     options: { partner: str, user: str },
     async run(values) {
       const { addPartnerUser } = await import("~/domains/partners/partners.server");
-      return addPartnerUser(requiredInt(values, "partner"), required(values, "user"));
+      return { member: await addPartnerUser(requiredInt(values, "partner"), required(values, "user")) };
     },
   },
   {
@@ -153,7 +152,7 @@ const list: Command[] = [
         allowedDomains: domains === undefined ? [] : domains.split(",").filter((d) => d.trim() !== ""),
         createdAt: optionalDate(values, "created-at"),
       });
-      return apiKeyJson(key);
+      return { key: apiKeyJson(key) };
     },
   },
   // Operator scope: the key commands act for whichever partner owns the key.
@@ -164,7 +163,7 @@ const list: Command[] = [
     async run(values) {
       const { getApiKey, revokeApiKey, apiKeyJson } = await import("~/domains/keys/keys.server");
       const key = await getApiKey(requiredInt(values, "id"));
-      return apiKeyJson(await revokeApiKey(key.partnerId, key.id));
+      return { key: apiKeyJson(await revokeApiKey(key.partnerId, key.id)) };
     },
   },
   {
@@ -185,7 +184,8 @@ const list: Command[] = [
     async run(values) {
       const { getApiKey, deleteApiKey } = await import("~/domains/keys/keys.server");
       const key = await getApiKey(requiredInt(values, "id"));
-      return deleteApiKey(key.partnerId, key.id);
+      await deleteApiKey(key.partnerId, key.id);
+      return { key: { id: key.id, deleted: true } };
     },
   },
   {
@@ -198,7 +198,7 @@ const list: Command[] = [
       if (domains === undefined) throw new CliError("usage", "--domains is required");
       const key = await getApiKey(requiredInt(values, "id"));
       const list = domains.split(",").filter((d) => d.trim() !== "");
-      return apiKeyJson(await setAllowList(key.partnerId, key.id, list));
+      return { key: apiKeyJson(await setAllowList(key.partnerId, key.id, list)) };
     },
   },
   {
@@ -224,7 +224,7 @@ const list: Command[] = [
         handle: optionalString(values, "handle"),
         published: values.published === true,
       });
-      return shopJson(shop);
+      return { shop: shopJson(shop) };
     },
   },
   {
@@ -243,10 +243,11 @@ const list: Command[] = [
     options: { partner: str, name: str, "expires-in-days": str },
     async run(values) {
       const { createPersonalAccessToken } = await import("~/domains/partners/access-tokens.server");
-      return createPersonalAccessToken(requiredInt(values, "partner"), {
+      const token = await createPersonalAccessToken(requiredInt(values, "partner"), {
         name: optionalString(values, "name"),
         expiresInDays: optionalInt(values, "expires-in-days"),
       });
+      return { access_token: token };
     },
   },
   {
@@ -255,7 +256,7 @@ const list: Command[] = [
     options: { partner: str, id: str },
     async run(values) {
       const { revokePersonalAccessToken } = await import("~/domains/partners/access-tokens.server");
-      return revokePersonalAccessToken(requiredInt(values, "partner"), requiredInt(values, "id"));
+      return { access_token: await revokePersonalAccessToken(requiredInt(values, "partner"), requiredInt(values, "id")) };
     },
   },
   {
@@ -264,7 +265,7 @@ const list: Command[] = [
     options: { partner: str },
     async run(values) {
       const { usageRecord } = await import("~/domains/metering/usage.server");
-      return usageRecord(requiredInt(values, "partner"));
+      return { usage: await usageRecord(requiredInt(values, "partner")) };
     },
   },
   {

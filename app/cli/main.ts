@@ -1,4 +1,4 @@
-// The operator CLI. Every command prints one JSON document on stdout; a
+// The operator CLI. Every command prints one JSON object on stdout (shape: commands.ts); a
 // failure prints `{error, message}` on stderr and exits non-zero (2 for
 // usage errors, 1 otherwise). Uses the same DATABASE_URL as the app and
 // applies pending migrations first; only `wish init` may create a database.
@@ -47,13 +47,24 @@ async function main() {
   if (target.kind === "sqlite" && !existsSync(target.file) && command.name !== INIT_COMMAND) {
     fail("database_not_found", `No database at ${target.file} (DATABASE_URL). Check the path, or create one with \`wish init\`.`, 1);
   }
-  const { migrate } = await import("~/db/migrate.server");
-  await migrate(env.DATABASE_URL);
+  const { migrate, MigrationError } = await import("~/db/migrate.server");
+  try {
+    // The migrations' advisory lock is session state: not through a transaction-mode pooler.
+    await migrate(env.DATABASE_DIRECT_URL ?? env.DATABASE_URL);
+  } catch (err) {
+    if (err instanceof MigrationError) fail(err.code, err.message, 1);
+    throw err;
+  }
 
   const result = await command.run(values);
   process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+  // Other processes learn of what the command changed before it disconnects.
+  const { settleChangeSignals } = await import("~/db/change-signals.server");
+  await settleChangeSignals();
   const { db } = await import("~/db.server");
   await db.$disconnect();
+  const { closeSql } = await import("~/db/sql.server");
+  await closeSql();
 }
 
 main().catch((err) => {

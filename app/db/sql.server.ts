@@ -18,7 +18,8 @@
 // statement on its own) or `transaction` (all or nothing).
 import type BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
-import { env } from "~/env.server";
+import { env, poolSizePerWorker } from "~/env.server";
+import { configureAvailability, databaseDown, LOCK_WAIT_WHILE_DOWN_MS } from "~/db/availability.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { log } from "~/lib/log.server";
 
@@ -141,6 +142,20 @@ class SqliteDriver {
     return this.drive(await this.ready(), op);
   }
 
+  /** Takes the write lock and lets go of it, waiting at most `lockWaitMs` for another process's. */
+  async probe(lockWaitMs: number): Promise<void> {
+    const db = await this.ready();
+    const wait = db.pragma("busy_timeout", { simple: true }) as number;
+    db.pragma(`busy_timeout = ${lockWaitMs}`);
+    try {
+      db.prepare("BEGIN IMMEDIATE").run();
+      db.prepare(PROBE).all();
+    } finally {
+      if (db.inTransaction) db.prepare("ROLLBACK").run();
+      db.pragma(`busy_timeout = ${wait}`);
+    }
+  }
+
   async transaction<T>(op: Op<T>): Promise<T> {
     const db = await this.ready();
     // IMMEDIATE takes the write lock up front (waiting out other processes for the busy timeout), so the commit cannot fail on it.
@@ -167,17 +182,52 @@ const PG_TYPES = {
   },
 } as pg.CustomTypesConfig;
 
+/**
+ * Every PostgreSQL call is bounded, for Prisma's pool and this one: waiting
+ * for a connection (a free one, or opening one), and each statement. The
+ * server cancels a slow statement itself (statement_timeout, the connection
+ * stays usable); the client stops waiting a moment later (query_timeout),
+ * for a server that does not answer at all.
+ */
+export function postgresTimeouts() {
+  return {
+    connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS,
+    statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    query_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS + 1000,
+  };
+}
+
+const PROBE = `SELECT 1 FROM "_prisma_migrations" LIMIT 1`;
+
+let sharedPool: pg.Pool | null = null;
+
+/**
+ * This process's PostgreSQL pool: Prisma's adapter (db.server.ts) and the hot
+ * statements share it, so a worker holds at most poolSizePerWorker()
+ * connections however the work divides between them (DATABASE_POOL_SIZE).
+ */
+export function postgresPool(): pg.Pool {
+  if (sharedPool) return sharedPool;
+  const target = parseDatabaseUrl(env.DATABASE_URL);
+  if (target.kind !== "postgresql") throw new Error("DATABASE_URL is not a PostgreSQL URL");
+  sharedPool = new pg.Pool({ connectionString: target.url, max: poolSizePerWorker(env), allowExitOnIdle: true, ...postgresTimeouts() });
+  // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
+  sharedPool.on("error", () => {});
+  return sharedPool;
+}
+
 class PostgresDriver {
-  readonly pool: pg.Pool;
-  constructor(url: string) {
-    this.pool = new pg.Pool({ connectionString: url, max: 10, types: PG_TYPES });
-    // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
-    this.pool.on("error", () => {});
-  }
+  readonly pool = postgresPool();
 
   private async step(client: pg.Pool | pg.PoolClient, { statement, params, mode }: Step): Promise<unknown> {
     logQuery?.(statement.text);
-    const result = await client.query({ name: statement.name, text: statement.text, values: params });
+    // Named: parsed once per connection; unnamed behind a pooler that cannot keep them (DATABASE_PREPARED_STATEMENTS).
+    const result = await client.query({
+      ...(env.DATABASE_PREPARED_STATEMENTS ? { name: statement.name } : {}),
+      text: statement.text,
+      values: params,
+      types: PG_TYPES,
+    });
     if (mode === "run") return result.rowCount ?? 0;
     for (const row of result.rows) decodeRow(row, statement.columns as Record<string, ColumnKind>);
     return result.rows;
@@ -195,16 +245,30 @@ class PostgresDriver {
 
   async transaction<T>(op: Op<T>): Promise<T> {
     const client = await this.pool.connect();
+    let failed: unknown;
     try {
       await client.query("BEGIN");
       const result = await this.drive(client, op);
       await client.query("COMMIT");
       return result;
     } catch (err) {
+      failed = err;
       await client.query("ROLLBACK").catch(() => {});
       throw err;
     } finally {
+      // A connection whose statement timed out on the client may still be busy: the pool drops it.
+      client.release(failed instanceof Error && /read timeout/i.test(failed.message) ? failed : undefined);
+    }
+  }
+
+  async probe(timeoutMs: number): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query({ text: PROBE, query_timeout: timeoutMs, types: PG_TYPES } as pg.QueryConfig);
       client.release();
+    } catch (err) {
+      client.release(err as Error);
+      throw err;
     }
   }
 }
@@ -214,6 +278,7 @@ class PostgresDriver {
 interface Driver {
   exec<T>(op: Op<T>): Promise<T>;
   transaction<T>(op: Op<T>): Promise<T>;
+  probe(timeoutMs: number): Promise<void>;
 }
 
 let driver: Driver | null = null;
@@ -225,6 +290,12 @@ let sharedSqlite: BetterSqlite3.Database | null = null;
  */
 export function shareSqliteConnection(db: BetterSqlite3.Database): void {
   sharedSqlite = db;
+  db.pragma(`busy_timeout = ${databaseDown() ? LOCK_WAIT_WHILE_DOWN_MS : env.DATABASE_CONNECT_TIMEOUT_MS}`);
+}
+
+/** Prisma's SQLite connection if it is open, for checks that must not wait (app/db/change-signals.server.ts). */
+export function currentSqliteConnection(): BetterSqlite3.Database | null {
+  return sharedSqlite?.open ? sharedSqlite : null;
 }
 
 /** Prisma's SQLite connection, opened if Prisma has not opened it yet. */
@@ -240,7 +311,7 @@ async function sqliteConnection(): Promise<BetterSqlite3.Database> {
 function currentDriver(): Driver {
   if (driver) return driver;
   const target = parseDatabaseUrl(env.DATABASE_URL);
-  driver = target.kind === "postgresql" ? new PostgresDriver(target.url) : new SqliteDriver(sqliteConnection);
+  driver = target.kind === "postgresql" ? new PostgresDriver() : new SqliteDriver(sqliteConnection);
   return driver;
 }
 
@@ -250,8 +321,40 @@ export const exec = <T>(op: Op<T>): Promise<T> => currentDriver().exec(op);
 /** Runs `op` as one transaction: all its writes commit together or none does. */
 export const transaction = <T>(op: Op<T>): Promise<T> => currentDriver().transaction(op);
 
-/** Closes the PostgreSQL pool (SQLite's connection is Prisma's and closes with it). */
+/**
+ * Whether the database answers within `timeoutMs` (PostgreSQL: a connection
+ * and one read; SQLite: the write lock, which another process may hold;
+ * while an outage lasts it waits only briefly for it). Rejects otherwise.
+ */
+export async function probeDatabase(timeoutMs: number): Promise<void> {
+  const current = currentDriver();
+  if (current instanceof SqliteDriver) return current.probe(databaseDown() ? LOCK_WAIT_WHILE_DOWN_MS : timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`The database did not answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })), timeoutMs);
+  });
+  // The probe itself stays bounded by the pool's connection timeout and its own query timeout.
+  const probe = current.probe(timeoutMs);
+  probe.catch(() => {});
+  try {
+    await Promise.race([probe, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+configureAvailability({
+  probe: () => probeDatabase(env.DATABASE_HEALTH_TIMEOUT_MS),
+  setLockWait: (ms) => {
+    if (sharedSqlite?.open) sharedSqlite.pragma(`busy_timeout = ${ms}`);
+  },
+  normalLockWait: env.DATABASE_CONNECT_TIMEOUT_MS,
+});
+
+/** Closes the PostgreSQL pool, Prisma's too (SQLite's connection is Prisma's and closes with it). */
 export async function closeSql(): Promise<void> {
-  if (driver instanceof PostgresDriver) await driver.pool.end();
+  const pool = sharedPool;
+  sharedPool = null;
   driver = null;
+  if (pool && !pool.ended) await pool.end();
 }

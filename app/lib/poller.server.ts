@@ -10,6 +10,8 @@ export interface Poller {
   stop(): Promise<void>;
   /** Polls now (or joins the poll under way). */
   pollNow(): Promise<void>;
+  /** A poll that starts after this call (one under way may have read too early). */
+  refresh(): Promise<void>;
   /** True while the last successful poll is recent (3 intervals, at least 5 s). */
   isFresh(): boolean;
 }
@@ -52,6 +54,10 @@ export function createPoller(name: string, intervalMs: number, poll: () => Promi
       await running;
     },
     pollNow,
+    async refresh() {
+      await running;
+      await pollNow();
+    },
     isFresh: () => lastOk > 0 && Date.now() - lastOk < staleAfterMs,
   };
 }

@@ -5,7 +5,27 @@
 // Protocol with the worker file: once loaded it posts `{ready: true}`; it then
 // receives one task input at a time and answers each with `{ok: true, result}`
 // or `{ok: false, error: string}`.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker, type ResourceLimits } from "node:worker_threads";
+
+/**
+ * A worker's entry file, `projectPath` from the project root: beside the
+ * calling module in the source tree, or under the project root when the
+ * caller runs from the bundle in build/server/. Entries are not bundled:
+ * worker threads load them by path.
+ */
+export function workerEntry(callerUrl: string, projectPath: string): URL {
+  let dir = path.dirname(fileURLToPath(callerUrl));
+  for (let up = 0; up < 6; up++) {
+    for (const candidate of [path.join(dir, path.basename(projectPath)), path.join(dir, projectPath)]) {
+      if (existsSync(candidate)) return pathToFileURL(candidate);
+    }
+    dir = path.dirname(dir);
+  }
+  throw new Error(`${projectPath} not found`);
+}
 
 export type WorkerPoolErrorCode = "timeout" | "busy" | "failed";
 

@@ -127,7 +127,7 @@ export default function Home() {
                 </InlineStack>
                 {trial.daysLeft !== null && trial.daysLeft > 0 ? (
                   <Text as="p">
-                    Trial: {trial.daysLeft} {trial.daysLeft === 1 ? "day" : "days"} left
+                    Free trial: {trial.daysLeft} {trial.daysLeft === 1 ? "day" : "days"} left
                   </Text>
                 ) : null}
                 <Text as="p" id="usage-label">

@@ -99,7 +99,7 @@ function BasketForm({ basket, layouts, webhooks, planName }: { basket: Basket; l
         )}
         <InlineStack gap="400" wrap>
           <Select label="Layout" options={layouts.map((l) => ({ label: l, value: l }))} value={layout} onChange={setLayout} />
-          <TextField label="Colour" value={color} onChange={setColor} autoComplete="off" helpText="Like #1f5f4a" maxLength={7} />
+          <TextField label="Colour" value={color} onChange={setColor} autoComplete="off" helpText="Buttons and links in the drawer, as #rrggbb; the default is #111111 (near black)." maxLength={7} />
           <Select
             label="Checkout"
             options={[

@@ -86,7 +86,9 @@ export default function Plans() {
                 {overview.subscription.status === "active" ? " (subscribed)" : ""}
               </Text>
               {trial.daysLeft !== null && trial.daysLeft > 0 ? (
-                <Text as="p">Trial: {trial.daysLeft} {trial.daysLeft === 1 ? "day" : "days"} left.</Text>
+                <Text as="p">
+                  Free trial: {trial.daysLeft} {trial.daysLeft === 1 ? "day" : "days"} left. Choose a plan before it ends to keep the wishlist buttons on.
+                </Text>
               ) : null}
               <Text as="p">
                 Actions this month: {usage.used.toLocaleString("en-US")}
@@ -138,7 +140,10 @@ export default function Plans() {
               <Text as="h2" variant="headingMd">
                 Free
               </Text>
-              <Text as="p">200 actions a month; saves pause at the limit until the next month. No trial, no charge.</Text>
+              <Text as="p">
+                200 actions a month while the 14-day free trial of the app lasts; saves pause at the limit until the next month. No charge. When the
+                trial ends, choose a plan to keep the wishlist buttons on.
+              </Text>
               {testCharges ? (
                 <Text as="p" tone="subdued">
                   Charges on this server are test charges.
@@ -154,7 +159,7 @@ export default function Plans() {
                 Branding badge
               </Text>
               <Text as="p">
-                {badge.shown ? "The “Powered by Wishlist” badge is shown on your store." : "The badge is hidden on your store."}{" "}
+                {badge.shown ? "The “Wishlist by Wish” badge under the wishlist button is shown on your store." : "The badge is hidden on your store."}{" "}
                 {badge.canHide ? "" : "It can be switched off on a paid plan."}
               </Text>
               <Form method="post">

@@ -8,6 +8,7 @@ import { servableMedia } from "~/domains/media/creator-media.server";
 import { localObject } from "~/domains/media/image-store.server";
 import { errorResponse } from "~/api/endpoint.server";
 import { ApiError, notFound } from "~/lib/api/errors";
+import { securityHeaders } from "~/lib/http/security-headers";
 
 /** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range within `size`; null when absent or not satisfiable as one range. */
 function byteRange(header: string | null, size: number): { start: number; end: number } | "unsatisfiable" | null {
@@ -35,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
     const headers: Record<string, string> = {
       "content-type": media.mime,
       "cache-control": "public, max-age=3600",
-      "x-content-type-options": "nosniff",
+      ...securityHeaders(new URL(request.url).pathname, { html: false }),
       "accept-ranges": "bytes",
     };
     const range = byteRange(request.headers.get("range"), object.size);

@@ -4,6 +4,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { readLocalImage } from "~/domains/media/image-store.server";
 import { errorResponse } from "~/api/endpoint.server";
 import { ApiError, notFound } from "~/lib/api/errors";
+import { securityHeaders } from "~/lib/http/security-headers";
 
 export async function loader({ request, params }: LoaderFunctionArgs): Promise<Response> {
   try {
@@ -12,7 +13,7 @@ export async function loader({ request, params }: LoaderFunctionArgs): Promise<R
     const headers = {
       "content-type": image.contentType,
       "cache-control": "public, max-age=31536000, immutable",
-      "x-content-type-options": "nosniff",
+      ...securityHeaders(new URL(request.url).pathname, { html: false }),
       etag: image.etag,
     };
     if (request.headers.get("if-none-match") === image.etag) return new Response(null, { status: 304, headers });

@@ -1,5 +1,5 @@
-// `/sitemap-pages.xml`: public share pages (app/domains/sitemaps/sitemaps.server.ts).
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { pagesSitemap } from "~/domains/sitemaps/sitemaps.server";
+// `/sitemap-pages.xml`: the site-root address of `GET /api/v1/sitemap-pages.xml`, same document and headers.
+import { remixRoute } from "~/api/endpoint.server";
+import { loader as sitemap } from "~/api/sitemaps/pages";
 
-export const loader = ({ request }: LoaderFunctionArgs) => pagesSitemap(new URL(request.url));
+export const loader = remixRoute(sitemap);

@@ -1,5 +1,5 @@
-// `/sitemap-shops.json`: the JSON twin of `/sitemap-shops.xml` (app/domains/sitemaps/sitemaps.server.ts).
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { shopsSitemapJson } from "~/domains/sitemaps/sitemaps.server";
+// `/sitemap-shops.json`: the site-root address of `GET /api/v1/sitemap-shops.json`, same document and headers.
+import { remixRoute } from "~/api/endpoint.server";
+import { loader as sitemap } from "~/api/sitemaps/shops-json";
 
-export const loader = ({ request }: LoaderFunctionArgs) => shopsSitemapJson(new URL(request.url));
+export const loader = remixRoute(sitemap);

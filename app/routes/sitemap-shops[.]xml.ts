@@ -1,5 +1,5 @@
-// `/sitemap-shops.xml`: published shop pages (app/domains/sitemaps/sitemaps.server.ts).
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { shopsSitemap } from "~/domains/sitemaps/sitemaps.server";
+// `/sitemap-shops.xml`: the site-root address of `GET /api/v1/sitemap-shops.xml`, same document and headers.
+import { remixRoute } from "~/api/endpoint.server";
+import { loader as sitemap } from "~/api/sitemaps/shops";
 
-export const loader = ({ request }: LoaderFunctionArgs) => shopsSitemap(new URL(request.url));
+export const loader = remixRoute(sitemap);

@@ -25,8 +25,10 @@ const LISTENING = "wish:listening";
 const HEALTHY_AFTER_MS = 30_000;
 const RESTART_DELAY_MS = 500;
 const MAX_RESTART_DELAY_MS = 30_000;
-/** After this, workers that have not exited on a signal are killed (main.ts gives in-flight work 12 s). */
-const SHUTDOWN_GRACE_MS = 15_000;
+/** After the requests (SHUTDOWN_GRACE_MS), a worker's background jobs may take this long to stop (a delivery in progress: webhook timeout 10 s). */
+export const JOBS_STOP_MS = 12_000;
+/** Beyond that, the primary kills workers that have not exited on a signal. */
+const KILL_MARGIN_MS = 3_000;
 
 /** Called by a worker's HTTP server once it listens: the primary announces the cluster; a lone process logs the line itself. */
 export function reportListening(fields: ListeningFields, log: Logger): void {
@@ -36,7 +38,7 @@ export function reportListening(fields: ListeningFields, log: Logger): void {
 
 export function runServer(): void {
   start().catch((err) => {
-    console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "startup failed", error: err?.message, stack: err?.stack }));
+    console.error(JSON.stringify({ time: new Date().toISOString(), level: "error", msg: "startup failed", code: err?.code, error: err?.message, stack: err?.stack }));
     process.exit(1);
   });
 }
@@ -53,14 +55,15 @@ async function start(): Promise<void> {
 
   const { log } = await import("~/lib/log.server");
   const { migrate } = await import("~/db/migrate.server");
-  const result = await migrate(env.DATABASE_URL);
+  // The migrations' advisory lock is session state: not through a transaction-mode pooler.
+  const result = await migrate(env.DATABASE_DIRECT_URL ?? env.DATABASE_URL);
   log.info("migrations applied", { applied: result.applied, total: result.total });
 
   if (env.WEB_CONCURRENCY === 1) return (await import("./main.ts")).startWorker();
-  runPrimary(env.WEB_CONCURRENCY, log);
+  runPrimary(env.WEB_CONCURRENCY, env.SHUTDOWN_GRACE_MS + JOBS_STOP_MS + KILL_MARGIN_MS, log);
 }
 
-function runPrimary(count: number, log: Logger): void {
+function runPrimary(count: number, killAfterMs: number, log: Logger): void {
   const alive = new Map<Worker, number>(); // worker → when it was forked
   const listening = new Set<Worker>();
   const pendingRestarts = new Set<NodeJS.Timeout>();
@@ -118,12 +121,12 @@ function runPrimary(count: number, log: Logger): void {
     log.info("shutting down", { workers: alive.size });
     for (const timer of pendingRestarts) clearTimeout(timer);
     if (alive.size === 0) process.exit(code);
-    // Each worker closes its server, finishes background work and exits (main.ts).
+    // Each worker stops accepting, finishes its requests and background work and exits (main.ts).
     for (const worker of alive.keys()) worker.process.kill(signal);
     setTimeout(() => {
       for (const worker of alive.keys()) worker.process.kill("SIGKILL");
       process.exit(code);
-    }, SHUTDOWN_GRACE_MS).unref();
+    }, killAfterMs).unref();
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));

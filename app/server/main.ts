@@ -14,13 +14,17 @@ import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { clientAddressOf, splitTarget, type TrustFunction } from "./client-address";
-import { reportListening } from "./cluster.ts";
+import { JOBS_STOP_MS, reportListening } from "./cluster.ts";
+import { connections } from "./connections";
 import { bodyLimitFor, capConnectionsPerClient, hasBody, lingerThenClose, readBoundedBody, timeoutCheckInterval, TOO_LARGE, withBody } from "./request-limits";
+import { loadShedding } from "./load-shedding";
 import { staticFiles } from "./static-files";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const API_V1 = /^\/api\/v1(\/|$)/;
 const API = /^\/api(\/|$)/;
+/** Answered however busy the process is: it reports how busy. */
+const HEALTH = /^\/api\/v1\/health\/?$/;
 
 /** Serves in this process; cluster.ts has validated the configuration and applied migrations. */
 export async function startWorker() {
@@ -39,6 +43,7 @@ export async function startWorker() {
   const jobs = build.entry.module as unknown as {
     startBackgroundJobs: () => void;
     stopBackgroundJobs: () => Promise<void>;
+    closeDatabase: () => Promise<void>;
   };
   jobs.startBackgroundJobs();
 
@@ -103,6 +108,9 @@ export async function startWorker() {
   // The same `trust proxy` rule for the API, which does not go through express.
   const trust = app.get("trust proxy fn") as TrustFunction;
 
+  // Requests past MAX_REQUESTS_IN_FLIGHT get a 503 at once (load-shedding.ts).
+  const shedding = loadShedding(env.MAX_REQUESTS_IN_FLIGHT, (pathname) => securityHeaders(pathname, { html: false }), log);
+
   /** Share pages on the lean path, everything else through express into Remix. */
   const route = (req: IncomingMessage, res: ServerResponse, pathname: string, search: string) => {
     // Share pages (GET, HEAD, and the purchased toggle's POST): a string template, without express or Remix.
@@ -114,12 +122,14 @@ export async function startWorker() {
       });
       return;
     }
+    if (!shedding.admit(req, res, pathname)) return;
     app(req, res);
   };
 
   // Everything starts here: static files and /api/v1 are answered without express or Remix.
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const started = process.hrtime.bigint();
+    open.track(req, res);
     const { pathname, search } = splitTarget(req.url ?? "/");
     const method = req.method ?? "GET";
     res.on("finish", () => {
@@ -135,6 +145,7 @@ export async function startWorker() {
     const unroutable = unroutablePath(pathname);
     if (unroutable) return sendError(res, pathname, 404, "not_found", unroutable);
     if (API_V1.test(pathname)) {
+      if (!HEALTH.test(pathname) && !shedding.admit(req, res, pathname)) return;
       handleApiRequest(req, res, pathname, search, { clientAddress: clientAddressOf(req, trust) }).catch((err) => {
         log.error("unhandled error", { method, path: pathname, ...errorFields(err) });
         sendError(res, pathname, 500, "Internal server error");
@@ -154,8 +165,12 @@ export async function startWorker() {
     }
     // Under /api only /api/v1 exists; the rest is a JSON 404, not a page.
     if (API.test(pathname)) return sendError(res, pathname, 404, "not_found", `No route for ${pathname}`);
+    // Only a proxy in TRUSTED_PROXIES may name the host: from anyone else the header is
+    // dropped, so neither this check nor Remix (its CSRF check, the request URL) reads it.
+    const forwardedHostTrusted = trust(req.socket.remoteAddress ?? "", 0);
+    if (!forwardedHostTrusted) delete req.headers["x-forwarded-host"];
     // The API checks origins with its keys and tokens; pages get Remix's CSRF rule as a 403 instead of its empty 500.
-    if (isCrossOriginPageWrite(method, req.headers as Record<string, string | undefined>)) {
+    if (isCrossOriginPageWrite(method, req.headers as Record<string, string | undefined>, forwardedHostTrusted)) {
       return sendError(res, pathname, 403, "forbidden", "Pages accept form and data requests from this site only");
     }
     if (!hasBody(req)) return route(req, res, pathname, search);
@@ -191,6 +206,7 @@ export async function startWorker() {
     },
     handle,
   );
+  const open = connections(server, env.HTTP_MAX_REQUESTS_PER_CONNECTION);
   // Node answers `Expect: 100-continue` itself unless asked; asked, a declared body over its path's cap
   // is refused before the client sends it (it waits for the 100 that never comes), so the connection closes after the 413.
   server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
@@ -208,17 +224,25 @@ export async function startWorker() {
     const port = typeof address === "object" && address ? address.port : env.PORT;
     reportListening({ host: env.HOST, port, app_url: env.APP_URL, database: env.DATABASE_URL.split(":")[0]! }, log);
   });
-  const shutdown = () => {
-    log.info("shutting down");
-    server.close();
-    jobs
-      .stopBackgroundJobs()
-      .catch((err) => log.error("background jobs did not stop cleanly", errorFields(err)))
-      .then(() => flushLogs())
-      .finally(() => process.exit(0));
-    // Longer than the slowest in-flight delivery (webhook timeout 10 s), so shutdown rarely cuts one off.
-    setTimeout(() => process.exit(0), 12_000).unref();
+  // Requests first (they may still count, save and enqueue), then the jobs (the last request counts are
+  // written), then the database. A signal from the terminal reaches a worker twice (directly and from the primary).
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal, in_flight: open.inFlight, grace_ms: env.SHUTDOWN_GRACE_MS });
+    setTimeout(() => {
+      log.error("shutdown did not finish in time", { limit_ms: env.SHUTDOWN_GRACE_MS + JOBS_STOP_MS });
+      process.exit(1);
+    }, env.SHUTDOWN_GRACE_MS + JOBS_STOP_MS).unref();
+    const drained = await open.drain(env.SHUTDOWN_GRACE_MS);
+    if (drained.cut > 0) log.warn("requests drained", { ...drained, grace_ms: env.SHUTDOWN_GRACE_MS });
+    else log.info("requests drained", { ...drained });
+    await jobs.stopBackgroundJobs().catch((err) => log.error("background jobs did not stop cleanly", errorFields(err)));
+    await jobs.closeDatabase().catch((err) => log.error("database did not close cleanly", errorFields(err)));
+    await flushLogs();
+    process.exit(0);
   };
-  process.on("SIGTERM", shutdown);
-  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", (signal) => void shutdown(signal));
+  process.on("SIGINT", (signal) => void shutdown(signal));
 }

@@ -161,7 +161,7 @@ export async function wishCli(databaseUrl: string, appUrl: string, args: string[
 
 /** The anon key, read with the operator CLI (`wish config`) as an operator would. */
 export async function anonKey(databaseUrl: string, appUrl: string): Promise<string> {
-  return (await wishCli(databaseUrl, appUrl, ["config"])).anon_key;
+  return (await wishCli(databaseUrl, appUrl, ["config"])).config.anon_key;
 }
 
 // ---------------------------------------------------------------- fixtures

@@ -180,9 +180,9 @@ export const SCENARIOS: Scenario[] = [
  */
 async function shopWithProducts(api: BenchApi, count: number): Promise<{ handle: string }> {
   if (!api.databaseUrl) throw new Error("shops.products needs the bench database");
-  const partner = await api.wish(["partner", "create", "--name", "Bench storefront", "--email", "bench@shop.example"]);
+  const { partner } = await api.wish(["partner", "create", "--name", "Bench storefront", "--email", "bench@shop.example"]);
   const tag = randomBytes(4).toString("hex");
-  const shop = await api.wish([
+  const { shop } = await api.wish([
     "shop", "create", "--partner", String(partner.partner_id), "--domain", `bench-${tag}.myshopify.com`,
     "--name", "Bench storefront", "--handle", `bench-${tag}`, "--published",
   ]);
@@ -202,8 +202,8 @@ async function shopWithProducts(api: BenchApi, count: number): Promise<{ handle:
 
 /** A Scale partner (never capped, finite limit: the whole metering path runs) and a test key. */
 async function partnerKey(api: BenchApi): Promise<{ key: string }> {
-  const partner = await api.wish(["partner", "create", "--name", "Bench shop", "--email", "bench@shop.example", "--plan", "scale"]);
-  return api.wish(["key", "create", "--partner", String(partner.partner_id), "--env", "test"]);
+  const { partner } = await api.wish(["partner", "create", "--name", "Bench shop", "--email", "bench@shop.example", "--plan", "scale"]);
+  return (await api.wish(["key", "create", "--partner", String(partner.partner_id), "--env", "test"])).key;
 }
 
 const benchProduct = (n: number) => ({

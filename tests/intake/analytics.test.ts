@@ -1,6 +1,6 @@
-// POST /analytics/track (SPEC 7.4): own origins only, key ownership, payload
-// codes, no rate-limit headers (SPEC 8.3); GET /partner/analytics reads the
-// per-day counts the merchant admin charts.
+// POST /analytics/track (SPEC 7.4): own pages only (the token they carry, from
+// an own origin), key ownership, payload codes, no rate-limit headers (SPEC
+// 8.3); GET /partner/analytics reads the per-day counts the merchant admin charts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { startServer, type TestServer } from "../support/server.ts";
@@ -19,6 +19,18 @@ interface Shop {
 }
 let shopA: Shop;
 let shopB: Shop;
+/** The credential a page of the service carries. */
+let pageToken: string;
+
+/** The analytics token written into the page at `path`. */
+async function tokenOfPage(path: string, init: RequestInit = {}): Promise<string> {
+  const res = await fetch(server.url + path, init);
+  const html = await res.text();
+  expect(res.status, path).toBe(200);
+  const token = /<meta name="wish-analytics-token" content="([^"]+)"/.exec(html)?.[1];
+  expect(token, `${path} carries no analytics token`).toBeTruthy();
+  return token!;
+}
 
 async function shop(): Promise<Shop> {
   const owner = await emailUser(api, "analytics");
@@ -33,6 +45,7 @@ beforeAll(async () => {
   api = await apiFor(server);
   shopA = await shop();
   shopB = await shop();
+  pageToken = await tokenOfPage("/dialog/save");
 });
 
 afterAll(async () => {
@@ -40,7 +53,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const track = (body: unknown, headers: Record<string, string> = { origin: server.url }) =>
+const track = (body: unknown, headers: Record<string, string> = { origin: server.url, "x-analytics-token": pageToken }) =>
   api.post("/analytics/track", { body, headers, noApiKey: true });
 
 async function widgetToken(key: string): Promise<string> {
@@ -60,15 +73,47 @@ describe("POST /analytics/track", () => {
     const props = typeof rows[0].properties === "string" ? JSON.parse(rows[0].properties) : rows[0].properties;
     expect(props).toEqual({ page: "/save" });
     // A listed origin, and a string id.
-    const listed = await track({ partnerId: String(shopA.partnerId), event: "dialog_close" }, { origin: PAGES });
+    const listed = await track({ partnerId: String(shopA.partnerId), event: "dialog_close" }, { origin: PAGES, "x-analytics-token": pageToken });
     expect(listed.status, listed.text).toBe(201);
   });
 
-  it("403 forbidden from any other origin, or without one", async () => {
+  it("403 forbidden from any other origin, or without one, even with a page's token", async () => {
     const body = { partnerId: shopA.partnerId, event: "x" };
-    expectError(await track(body, { origin: "https://evil.example" }), 403, "forbidden");
-    expectError(await track(body, { origin: `${PAGES}.evil.example` }), 403, "forbidden");
-    expectError(await track(body, {}), 403, "forbidden");
+    expectError(await track(body, { origin: "https://evil.example", "x-analytics-token": pageToken }), 403, "forbidden");
+    expectError(await track(body, { origin: `${PAGES}.evil.example`, "x-analytics-token": pageToken }), 403, "forbidden");
+    expectError(await track(body, { "x-analytics-token": pageToken }), 403, "forbidden");
+  });
+
+  it("403 forbidden without the token the service's own pages carry, whatever Origin a script sets; every page carries one", async () => {
+    const body = { partnerId: shopA.partnerId, event: "scripted" };
+    const before = await sql<{ n: number | string }>(server.databaseUrl, `SELECT COUNT(*) AS n FROM "AnalyticsEvent" WHERE event = 'scripted'`);
+    expectError(await track(body, { origin: server.url }), 403, "forbidden");
+    expectError(await track(body, { origin: PAGES }), 403, "forbidden");
+    expectError(await track(body, { origin: server.url, "x-analytics-token": "not-a-token" }), 403, "forbidden");
+    // Credentials of another kind, signed by the same key, are no page token.
+    const user = await api.anonymousUser();
+    expectError(await track(body, { origin: server.url, "x-analytics-token": user.accessToken }), 403, "forbidden");
+    expectError(await track(body, { origin: server.url, "x-analytics-token": await widgetToken(shopA.key) }), 403, "forbidden");
+    // A page token past its lifetime.
+    process.env.DATABASE_URL = server.databaseUrl;
+    process.env.APP_URL = server.url;
+    const { signToken } = await import("~/domains/identity/jwt.server");
+    const expired = await signToken({}, { use: "page", subject: "page", audience: "analytics", ttlSeconds: -60 });
+    expectError(await track(body, { origin: server.url, "x-analytics-token": expired.token }), 403, "forbidden");
+    const after = await sql<{ n: number | string }>(server.databaseUrl, `SELECT COUNT(*) AS n FROM "AnalyticsEvent" WHERE event = 'scripted'`);
+    expect(Number(after[0]!.n)).toBe(Number(before[0]!.n));
+
+    // The pages: the dialogs, "My lists" and a share page each carry a token that is accepted.
+    const owner = await api.anonymousUser();
+    const list = await api.post("/hosted/me/lists", { token: owner.accessToken, body: { name: "Shared" } });
+    expect((await api.put(`/hosted/lists/${list.body.token}`, { token: owner.accessToken, body: { share_public: true } })).status).toBe(200);
+    const basket = await api.post("/partner/baskets", { token: shopA.owner.accessToken, body: {} });
+    expect(basket.status, basket.text).toBe(201);
+    for (const path of ["/dialog/save", `/dialog/basket?config=${basket.body.basket.id}`, "/en/lists", `/de/list/${list.body.token}`]) {
+      const token = await tokenOfPage(path);
+      const res = await track(body, { origin: server.url, "x-analytics-token": token });
+      expect(res.status, `${path}: ${res.text}`).toBe(201);
+    }
   });
 
   it("payload codes: partner_required, invalid_partner_id, invalid_payload", async () => {
@@ -90,7 +135,7 @@ describe("POST /analytics/track", () => {
     expectError(await track({ partnerId: shopA.partnerId, apiKeyId: shopB.keyId, event: "x" }), 403, "forbidden_key_not_owned");
 
     const tokenA = await widgetToken(shopA.key);
-    const withToken = (body: unknown, token = tokenA) => track(body, { origin: server.url, "x-widget-token": token });
+    const withToken = (body: unknown, token = tokenA) => track(body, { origin: server.url, "x-analytics-token": pageToken, "x-widget-token": token });
     // The widget token is the event's context: another partner, or another key of the same partner, does not match.
     expectError(await withToken({ partnerId: shopB.partnerId, event: "x" }), 403, "forbidden_key_mismatch");
     const secondKey = await api.post("/partner/keys", { token: shopA.owner.accessToken, body: { environment: "test" } });

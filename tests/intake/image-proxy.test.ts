@@ -2,6 +2,7 @@
 // (FETCH_TEST_ALLOW_HOSTS), type read from the bytes, size cap, the origin's
 // error status passed on, private addresses refused, cache.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { blackBitmapPng } from "../support/images.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { expectAllDocumented, expectError, fixtureServer } from "./helpers.ts";
 
@@ -20,7 +21,10 @@ const image = (body: Buffer, type: string, headers: Record<string, string> = {})
   res.writeHead(200, { "content-type": type, "content-length": body.length, ...headers }).end(body);
 
 beforeAll(async () => {
+  // 144 million pixels in about 20 KB: under the byte cap, far over IMAGE_MAX_PIXELS (40 million).
+  const bomb = await blackBitmapPng(12_000, 12_000);
   origin = await fixtureServer({
+    "/bomb.png": image(bomb, "image/png"),
     "/a.png": image(png, "image/png", { "cache-control": "public, max-age=600" }),
     "/a.jpg": image(jpeg, "image/jpeg"),
     "/a.gif": image(gif, "image/gif"),
@@ -114,6 +118,17 @@ describe("GET /images/proxy", () => {
         body: { error: "upstream_error", status: 502, reason: "too_large" },
       });
     }
+  });
+
+  it("refuses an image whose header describes more than IMAGE_MAX_PIXELS (502 upstream_error, too_many_pixels)", async () => {
+    const res = await proxy(`${origin.origin}/bomb.png`);
+    expect(await errorOf(res)).toMatchObject({
+      status: 502,
+      body: { error: "upstream_error", status: 502, reason: "too_many_pixels" },
+    });
+    // Not kept either: asked again, the origin is asked again.
+    await proxy(`${origin.origin}/bomb.png`);
+    expect(origin.hits.filter((p) => p === "/bomb.png")).toHaveLength(2);
   });
 
   it("400 invalid_or_disallowed_url: missing, malformed, not http(s), private addresses, redirects to them", async () => {

@@ -22,8 +22,8 @@ const q = (text: string, params: unknown[] = []) => sql<any>(api.server.database
 
 /** A partner and a personal access token for it, made with the operator CLI. */
 async function partnerWithPat(): Promise<{ partnerId: number; pat: string; patId: number }> {
-  const partner = await cli(["partner", "create", "--name", "Key Shop", "--email", "keys@shop.example"]);
-  const pat = await cli(["pat", "create", "--partner", String(partner.partner_id), "--name", "tooling"]);
+  const partner = (await cli(["partner", "create", "--name", "Key Shop", "--email", "keys@shop.example"])).partner;
+  const pat = (await cli(["pat", "create", "--partner", String(partner.partner_id), "--name", "tooling"])).access_token;
   return { partnerId: partner.partner_id, pat: pat.token, patId: pat.id };
 }
 
@@ -309,7 +309,7 @@ describe("partner scoping and authentication", () => {
       expect(res.status).toBe(404);
       expect(res.body.error).toBe("no_partner");
     }
-    const link = await cli(["partner", "user", "--partner", String(partnerId), "--user", signup.body.user.id]);
+    const link = (await cli(["partner", "user", "--partner", String(partnerId), "--user", signup.body.user.id])).member;
     expect(link).toEqual({ partner_id: partnerId, user_id: signup.body.user.id, role: "owner", created_at: expect.stringMatching(ISO) });
     const list = await api.get("/partner/keys", { token: userToken });
     expect(list.status).toBe(200);
@@ -368,7 +368,7 @@ describe("operator CLI: wish key list / domains / rotate / delete", () => {
   it("acts on any partner's key by id", async () => {
     const { partnerId, pat } = await partnerWithPat();
     const key = await newKey(pat, { environment: "live", allowed_domains: ["a.example"] });
-    const domains = await cli(["key", "domains", "--id", String(key.id), "--domains", "Shop.example.com,*.b.example"]);
+    const domains = (await cli(["key", "domains", "--id", String(key.id), "--domains", "Shop.example.com,*.b.example"])).key;
     expect(domains).toMatchObject({ id: key.id, allowed_domains: ["shop.example.com", "*.b.example"] });
     const badDomain = await wishRaw(api.server.databaseUrl, ["key", "domains", "--id", String(key.id), "--domains", "http://x.example"]);
     expect(badDomain.code).toBe(1);
@@ -383,7 +383,7 @@ describe("operator CLI: wish key list / domains / rotate / delete", () => {
       [key.id, "rotated"],
       [rotation.key.id, "active"],
     ]);
-    expect(await cli(["key", "delete", "--id", String(rotation.key.id)])).toEqual({ ok: true, deleted: rotation.key.id });
+    expect(await cli(["key", "delete", "--id", String(rotation.key.id)])).toEqual({ key: { id: rotation.key.id, deleted: true } });
     const unknown = await wishRaw(api.server.databaseUrl, ["key", "delete", "--id", "99999999"]);
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.stderr.trim().split("\n").at(-1)!).error).toBe("api_key_not_found");

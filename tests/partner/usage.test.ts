@@ -22,8 +22,8 @@ const SPEC_27_FIELDS = [
 ];
 
 async function partnerWithPat(plan = "free") {
-  const partner = await cli(["partner", "create", "--name", "Usage Shop", "--email", "usage@shop.example", "--plan", plan]);
-  const pat = await cli(["pat", "create", "--partner", String(partner.partner_id)]);
+  const partner = (await cli(["partner", "create", "--name", "Usage Shop", "--email", "usage@shop.example", "--plan", plan])).partner;
+  const pat = (await cli(["pat", "create", "--partner", String(partner.partner_id)])).access_token;
   return { partnerId: partner.partner_id as number, pat: pat.token as string, patId: pat.id as number };
 }
 
@@ -45,7 +45,7 @@ describe("GET /me/usage", () => {
     const [res, fromCli] = await Promise.all([api.get("/me/usage", { token: pat }), cli(["usage", "--partner", String(partnerId)])]);
     expect(res.status, res.text).toBe(200);
     for (const field of SPEC_27_FIELDS) expect(res.body, field).toHaveProperty(field);
-    expect(res.body).toEqual(fromCli);
+    expect(res.body).toEqual(fromCli.usage);
     expect(res.body).toMatchObject({
       partner_id: partnerId,
       plan: "starter",
@@ -78,8 +78,8 @@ describe("GET /me/usage", () => {
       cli(["usage", "--partner", String(partnerId)]),
     ]);
     expect(asUser.status).toBe(200);
-    expect(asUser.body).toEqual(fromCli);
-    expect(asPat.body).toEqual(fromCli);
+    expect(asUser.body).toEqual(fromCli.usage);
+    expect(asPat.body).toEqual(fromCli.usage);
     expect(asUser.body).toMatchObject({ plan: "free", actions_used: 0, actions_limit: 200, level: "ok", blocked: false });
   });
 

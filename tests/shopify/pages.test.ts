@@ -3,6 +3,7 @@
 // stand in through a mock, the rest is real), so the banners and texts the
 // merchant sees are checked, not only the data.
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { readFileSync } from "node:fs";
 import { renderToString } from "react-dom/server";
 import { createElement, type ReactNode } from "react";
 import { adminRequest, FakeAdminApi, shopifyTestApp } from "../support/shopify.ts";
@@ -16,6 +17,7 @@ vi.mock("@remix-run/react", async (original) => {
     useLoaderData: () => current.data,
     useActionData: () => undefined,
     useNavigation: () => ({ state: "idle" }),
+    useFetcher: () => ({ state: "idle", data: undefined, submit: () => {} }),
     Form: (props: { children?: ReactNode }) => h("form", { method: "post" }, props.children),
     Link: (props: { to: string; children?: ReactNode }) => h("a", { href: props.to }, props.children),
   };
@@ -31,10 +33,17 @@ beforeAll(async () => {
   period = (await import("~/domains/metering/usage")).currentPeriod().period;
 });
 
-async function render(route: "app._index" | "app.plans", shop: string) {
-  const mod = route === "app._index" ? await import("~/routes/app._index") : await import("~/routes/app.plans");
-  const request = await adminRequest(shop, `/app${route === "app.plans" ? "/plans" : ""}`);
-  current.data = await mod.loader({ request, params: {}, context: {} });
+const pages = {
+  "app._index": { path: "/app", load: () => import("~/routes/app._index") },
+  "app.plans": { path: "/app/plans", load: () => import("~/routes/app.plans") },
+  "app.baskets": { path: "/app/baskets", load: () => import("~/routes/app.baskets") },
+};
+
+async function render(route: keyof typeof pages, shop: string) {
+  const mod = await pages[route].load();
+  const request = await adminRequest(shop, pages[route].path);
+  const loaded: unknown = await mod.loader({ request, params: {}, context: {} });
+  current.data = loaded instanceof Response ? await loaded.json() : loaded;
   const { AppProvider } = await import("@shopify/polaris");
   const en = (await import("@shopify/polaris/locales/en.json")).default;
   const html = renderToString(createElement(AppProvider, { i18n: en }, createElement(mod.default)));
@@ -54,7 +63,7 @@ describe("home page", () => {
   it("shows plan, trial, usage and the checklist", async () => {
     const html = await render("app._index", await shopWithUsage("home-fresh", 12));
     expect(html).toContain("Plan: Free");
-    expect(html).toContain("Trial: 14 days left");
+    expect(html).toContain("Free trial: 14 days left");
     expect(html).toContain("Actions this month: 12 of 200");
     expect(html).toMatch(/<progress aria-labelledby="usage-label"[^>]*value="6" max="100">/);
     expect(html).toContain("https://home-fresh.myshopify.com/admin/themes/current/editor?context=apps");
@@ -74,7 +83,7 @@ describe("home page", () => {
     const html = await render("app._index", await shopWithUsage("home-over", 2100, "Starter"));
     expect(html).toContain("Plan: Starter");
     expect(html).toContain("Overage so far: 100 actions at 2.5 ct each, 2.50 in total");
-    expect(html).not.toContain("Trial:");
+    expect(html).not.toContain("Free trial:");
   });
 });
 
@@ -85,5 +94,25 @@ describe("plans page", () => {
       expect(html).toContain(text);
     }
     expect(html.match(/>Choose</g)).toHaveLength(6);
+  });
+
+  it("tells a Free shop one story about its trial, and names the badge as the store shows it", async () => {
+    const html = await render("app.plans", await shopWithUsage("plans-free", 0));
+    expect(html).toContain("Free trial: 14 days left.");
+    expect(html).toContain("while the 14-day free trial of the app lasts");
+    expect(html).not.toMatch(/no trial/i);
+    const storeLabel = JSON.parse(readFileSync("extensions/wishlist/locales/en.default.json", "utf8")).badge.label;
+    expect(html).toContain(`The “${storeLabel}” badge`);
+  });
+});
+
+describe("drawer page", () => {
+  it("the colour hint names the colour a new drawer really has", async () => {
+    const domain = await shopWithUsage("drawer-hint", 0);
+    const html = await render("app.baskets", domain);
+    const shop = await db.platformShop.findUniqueOrThrow({ where: { domain } });
+    const { primaryColor } = await db.basketConfig.findFirstOrThrow({ where: { partnerId: shop.partnerId } });
+    expect(html).toContain(`value="${primaryColor}"`);
+    expect(html).toContain(`the default is ${primaryColor}`);
   });
 });

@@ -153,6 +153,48 @@ describe("verification", () => {
     expect(truthy(after!.active)).toBe(true);
   });
 
+  it("a correctly signed delivery whose shop header is not a <store>.myshopify.com domain → 400 invalid_webhook, nothing processed", async () => {
+    const s = await installedShop();
+    for (const shop of ["evil.example", "store.myshopify.com.evil.example", "admin.shopify.com", `${s.domain}.evil.example`]) {
+      const id = randomUUID();
+      const res = await deliver("app/uninstalled", "app/uninstalled", shop, { id: 1, domain: s.primary }, { id });
+      expect(res.status, `${shop}: ${res.text}`).toBe(400);
+      expect(res.body, shop).toMatchObject({ error: "invalid_webhook" });
+      expect(await processedCount(id), shop).toBe(0);
+    }
+    const [row] = await db<{ active: unknown }>(`SELECT active FROM "PlatformShop" WHERE id = ?`, [s.shop.id]);
+    expect(truthy(row!.active)).toBe(true);
+    // The same delivery for the shop's own domain goes through.
+    const ok = await deliver("app/uninstalled", "app/uninstalled", s.domain, { id: 1, domain: s.primary });
+    expect(ok.status, ok.text).toBe(200);
+  });
+
+  it("a signed body resent under a new webhook id (the id header is not signed) is a duplicate: processed once", async () => {
+    const s = await installedShop();
+    const payload = { id: 77, domain: s.primary, updated_at: new Date().toISOString() };
+    const first = await deliver("app/uninstalled", "app/uninstalled", s.domain, payload);
+    expect(first.body).toEqual({ ok: true });
+    // Reinstalled, then someone replays the captured delivery with fresh ids (and another shop's header).
+    await db(`UPDATE "PlatformShop" SET active = ?, "uninstalledAt" = NULL WHERE id = ?`, [bool(true), s.shop.id]);
+    const replayId = randomUUID();
+    const replay = await deliver("app/uninstalled", "app/uninstalled", s.domain, payload, { id: replayId });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toEqual({ ok: true, duplicate: true });
+    const other = await installedShop();
+    const elsewhere = await deliver("app/uninstalled", "app/uninstalled", other.domain, payload);
+    expect(elsewhere.body).toEqual({ ok: true, duplicate: true });
+    expect(await processedCount(replayId)).toBe(0);
+    for (const id of [s.shop.id, other.shop.id]) {
+      const [row] = await db<{ active: unknown }>(`SELECT active FROM "PlatformShop" WHERE id = ?`, [id]);
+      expect(truthy(row!.active)).toBe(true);
+    }
+    // A different body (a later uninstall) is a new delivery.
+    const later = await deliver("app/uninstalled", "app/uninstalled", s.domain, { ...payload, updated_at: new Date(Date.now() + 1000).toISOString() });
+    expect(later.body).toEqual({ ok: true });
+    const [after] = await db<{ active: unknown }>(`SELECT active FROM "PlatformShop" WHERE id = ?`, [s.shop.id]);
+    expect(truthy(after!.active)).toBe(false);
+  });
+
   it("a body over WEBHOOK_MAX_BODY_BYTES (5 MiB) is refused 413 before the HMAC check, even correctly signed; just under it is processed", async () => {
     const s = await installedShop();
     const padded = (bytes: number) => {

@@ -543,7 +543,7 @@ describe("merchant control: /partner/shops", () => {
     const { wish } = await import("../support/api.ts");
     const partner = await partners.createPartner({ name: "CLI", email: "cli@store.example" });
     const handle = `cli-${rand()}`;
-    const created = await wish(server.databaseUrl, ["shop", "create", "--partner", String(partner.id), "--domain", `c${rand()}.myshopify.com`, "--name", "CLI Shop", "--handle", handle, "--published"]);
+    const created = (await wish(server.databaseUrl, ["shop", "create", "--partner", String(partner.id), "--domain", `c${rand()}.myshopify.com`, "--name", "CLI Shop", "--handle", handle, "--published"])).shop;
     expect(created).toMatchObject({ handle, published: true, name: "CLI Shop" });
     expect((await api.get(`/shops/${handle}`)).status).toBe(200);
     const rows = await q(`SELECT "handle" FROM "PlatformShop" WHERE "id" = ?`, [created.id]);

@@ -158,3 +158,31 @@ describe("/sitemap-pages.xml", () => {
     expect(xmlEscape(`a&b<c>d"e'f`)).toBe("a&amp;b&lt;c&gt;d&quot;e&apos;f");
   });
 });
+
+describe("under {base_url} (SPEC 4.8) and at the site root", () => {
+  // Framing and per-response headers (a small error body may be framed by length on one path, chunked on the other); everything else must be the same.
+  const TRANSPORT = new Set(["date", "connection", "keep-alive", "transfer-encoding", "content-length"]);
+  const headersOf = (res: Response) => [...res.headers].filter(([name]) => !TRANSPORT.has(name)).sort(([a], [b]) => a.localeCompare(b));
+
+  it("/api/v1/sitemap-* answer the same documents with the same headers as the root, nosniff and Referrer-Policy included", async () => {
+    await publicList();
+    for (const path of ["/sitemap-pages.xml", "/sitemap-pages.xml?page=2", "/sitemap-shops.xml", "/sitemap-shops.xml?page=1", "/sitemap-shops.json", "/sitemap-shops.json?page=2", "/sitemap-pages.xml?page=99", "/sitemap-shops.json?page=x"]) {
+      const [atRoot, underBase] = await Promise.all([fetch(server.url + path), fetch(server.baseUrl + path)]);
+      const [rootText, baseText] = await Promise.all([atRoot.text(), underBase.text()]);
+      expect(underBase.status, path).toBe(atRoot.status);
+      expect(baseText, path).toBe(rootText);
+      expect(headersOf(underBase), path).toEqual(headersOf(atRoot));
+      expect(atRoot.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(atRoot.headers.get("referrer-policy"), path).toBe("strict-origin-when-cross-origin");
+    }
+    expect((await fetch(server.baseUrl + "/sitemap-pages.xml?page=99")).status).toBe(404);
+  });
+
+  it("the OpenAPI document lists them", async () => {
+    const doc = await (await fetch(`${server.baseUrl}/openapi.json`)).json();
+    expect(Object.keys(doc.paths["/sitemap-pages.xml"])).toEqual(["get"]);
+    expect(doc.paths["/sitemap-pages.xml"].get.responses["200"].content).toHaveProperty(["application/xml"]);
+    expect(doc.paths["/sitemap-shops.xml"].get.responses["200"].content).toHaveProperty(["application/xml"]);
+    expect(doc.paths["/sitemap-shops.json"].get.responses["200"].content).toHaveProperty(["application/json"]);
+  });
+});

@@ -451,7 +451,7 @@ describe("managing lists and items (JavaScript)", () => {
 describe("sharing", () => {
   it("Share makes the list public and shows the link; Copy puts it on the clipboard; Stop sharing makes it private", async () => {
     // The list's items came from a partner's shop: its shares are metered (SPEC 8).
-    const partner = await wish(server.databaseUrl, ["partner", "create", "--name", "Toy shop", "--email", "owner@toys.example", "--plan", "starter"]);
+    const partner = (await wish(server.databaseUrl, ["partner", "create", "--name", "Toy shop", "--email", "owner@toys.example", "--plan", "starter"])).partner;
     await sql(server.databaseUrl, `UPDATE "ListItem" SET "sourcePartnerId" = ? WHERE "wishlistId" = ?`, [partner.partner_id, birthday.dbId]);
     const shares = async () =>
       Number(

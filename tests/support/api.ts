@@ -88,12 +88,12 @@ export async function wishRaw(databaseUrl: string, args: string[], env: Record<s
 /** The shared server of this run, with its anon key (read through `wish config`). */
 export async function sharedApi(): Promise<Api & { server: ReturnType<typeof inject<"server">> }> {
   const server = inject("server");
-  const config = await wish(server.databaseUrl, ["config"], { APP_URL: server.url });
+  const config = (await wish(server.databaseUrl, ["config"], { APP_URL: server.url })).config;
   return Object.assign(new Api(server.baseUrl, config.anon_key), { server });
 }
 
 /** An Api for any server started in a test. */
 export async function apiFor(server: { url: string; baseUrl: string; databaseUrl: string }): Promise<Api> {
-  const config = await wish(server.databaseUrl, ["config"], { APP_URL: server.url });
+  const config = (await wish(server.databaseUrl, ["config"], { APP_URL: server.url })).config;
   return new Api(server.baseUrl, config.anon_key);
 }

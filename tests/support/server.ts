@@ -32,6 +32,26 @@ export interface ServerOptions {
   workers?: number;
 }
 
+/** Whether a process with this pid is alive (signal 0 checks without sending anything). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The server's JSON log lines with message `msg`, oldest first. */
+export function logLines(server: TestServer, msg: string): Record<string, unknown>[] {
+  return server
+    .output()
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((l) => l.msg === msg);
+}
+
 export async function startServer(extraEnv: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
   const databaseUrl = extraEnv.DATABASE_URL ?? (await freshDatabaseUrl());
   const port = await freePort();
@@ -95,11 +115,12 @@ export async function startServer(extraEnv: Record<string, string> = {}, options
 }
 
 /**
- * A route threw an error code its description does not declare (the OpenAPI
- * document would not promise it): endpoint.server.ts logs "undocumented error
- * code", and the test file fails at teardown with the offending lines.
+ * A route threw an error code, or answered a success status, its description
+ * does not declare (the OpenAPI document would not promise it):
+ * endpoint.server.ts logs "undocumented error code" or "undocumented status",
+ * and the test file fails at teardown with the offending lines.
  */
 export function checkUndocumented(output: string): void {
-  const lines = output.split("\n").filter((line) => line.includes("undocumented error code"));
-  if (lines.length > 0) throw new Error(`the server gave error codes its routes do not declare:\n${lines.join("\n")}`);
+  const lines = output.split("\n").filter((line) => line.includes("undocumented error code") || line.includes("undocumented status"));
+  if (lines.length > 0) throw new Error(`the server gave error codes or statuses its routes do not declare:\n${lines.join("\n")}`);
 }

@@ -28,8 +28,15 @@ export async function sql<T = Record<string, unknown>>(databaseUrl: string, text
 /**
  * Makes writes to `table` fail for rows whose `column` is `value`: a real
  * database error, to reach the 500 paths (a trigger on either database).
+ * Resolves with a function that removes the trigger, for a failure that passes.
  */
-export async function failWrites(databaseUrl: string, table: string, on: "INSERT" | "UPDATE" | "DELETE", column: string, value: string) {
+export async function failWrites(
+  databaseUrl: string,
+  table: string,
+  on: "INSERT" | "UPDATE" | "DELETE",
+  column: string,
+  value: string,
+): Promise<() => Promise<void>> {
   const name = `fail_${randomBytes(6).toString("hex")}`;
   const row = on === "DELETE" ? "OLD" : "NEW";
   if (databaseUrl.startsWith("file:")) {
@@ -41,4 +48,7 @@ export async function failWrites(databaseUrl: string, table: string, on: "INSERT
     await sql(databaseUrl, `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`);
     await sql(databaseUrl, `CREATE TRIGGER ${name} BEFORE ${on} ON "${table}" FOR EACH ROW WHEN (${row}."${column}" = '${value}') EXECUTE FUNCTION ${name}()`);
   }
+  return async () => {
+    await sql(databaseUrl, databaseUrl.startsWith("file:") ? `DROP TRIGGER ${name}` : `DROP TRIGGER ${name} ON "${table}"`);
+  };
 }

@@ -1,7 +1,7 @@
 // `POST /analytics/track` (SPEC 7.4): events from the service's own pages only; no rate-limit headers (SPEC 8.3).
 import { z } from "zod";
 import { endpoint, json, route } from "~/api/endpoint.server";
-import { requireAnalyticsOrigin, trackEvent } from "~/domains/analytics/analytics.server";
+import { requireOwnPage, trackEvent } from "~/domains/analytics/analytics.server";
 
 const numericId = z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/).transform(Number)]);
 
@@ -19,9 +19,10 @@ export const loader = endpoint({
   POST: route(
     "none",
     {
-      summary: "Record an analytics event for a partner (Origin must be one of the service's own)",
+      summary: "Record an analytics event for a partner (from the service's own pages only)",
       description:
-        "Accepted only when `Origin` is APP_URL's origin or listed in ANALYTICS_ALLOWED_ORIGINS (else 403 `forbidden`). " +
+        "Accepted only with `X-Analytics-Token`, the token the service writes into its own pages (`<meta name=\"wish-analytics-token\">`), " +
+        "and when `Origin` is APP_URL's origin or listed in ANALYTICS_ALLOWED_ORIGINS (else 403 `forbidden`). " +
         "`apiKeyId` must belong to `partnerId` (`forbidden_key_not_owned`); an `X-Widget-Token` sent along must be of that partner and key (`forbidden_key_mismatch`).",
       body: trackBody,
       codes: {
@@ -33,7 +34,7 @@ export const loader = endpoint({
       errors: { forbidden: 403, not_found: 404, api_key_not_found: 404, forbidden_key_not_owned: 403, forbidden_key_mismatch: 403 },
     },
     async ({ request, body }) => {
-      requireAnalyticsOrigin(request.headers.get("origin"));
+      await requireOwnPage(request.headers.get("origin"), request.headers.get("x-analytics-token"));
       const result = await trackEvent(
         { partnerId: body.partnerId, apiKeyId: body.apiKeyId ?? undefined, event: body.event, properties: body.properties },
         request.headers.get("x-widget-token"),

@@ -13,7 +13,7 @@ export const loader = endpoint({
       summary: "Fetch a remote JPEG, PNG, GIF, WebP or AVIF image (public hosts, 5 MB, 10 s) and serve it, cached",
       description:
         "The type is read from the bytes and served as such. `upstream_error` carries the origin's status as HTTP status and in `status` " +
-        "(502 when the origin sent no image, too many bytes or a non-error status; 504 on timeout), with `reason`.",
+        "(502 when the origin sent no image, too many bytes, an image of more than IMAGE_MAX_PIXELS pixels by its header, or a non-error status; 504 on timeout), with `reason`.",
       query: z.object({ url: httpUrlSchema }),
       codes: { missing: { url: "invalid_or_disallowed_url" }, invalid: { url: "invalid_or_disallowed_url" } },
       produces: "image/*",

@@ -22,7 +22,9 @@ export const loader = endpoint({
       description:
         "The target is `wishlistToken` (the list's share token, as in `/hosted/lists/{token}`) or `targetListId` (its `db_id`). " +
         "Amazon URLs must name the list (`/hz/wishlist/ls/<ID>`, `/registry/wishlist/<ID>` or `?lid=<ID>`). " +
-        "A page that answers 4xx, is not HTML or holds no readable list is `invalid_list_url`; a site that fails (5xx, timeout) is `create_failed`.",
+        "A page that answers 4xx, is not HTML, holds no readable list or cannot be read within the scrape time budget is `invalid_list_url`; " +
+        "a site that fails (5xx, timeout) is `create_failed`. At most `items_limit` items are taken from the page; " +
+        "`items_over_limit` says how many it lists past that, `images_not_copied` how many items kept the page's image address.",
       body: z.object({
         listUrl: z.string().trim().min(1).max(2048),
         wishlistToken: z.string().trim().min(1).max(200).optional(),

@@ -19,6 +19,13 @@ export const syncResultSchema = z.object({
   import: importSchema,
   added: z.number().int().describe("Items added to the list by this call"),
   skipped: z.number().int().describe("Items already in the list, unreadable, or refused (paused Free-plan partner)"),
+  items_found: z.number().int().describe("Distinct items the page lists"),
+  items_limit: z.number().int().describe("Most items one import or sync takes from the page (IMPORT_MAX_ITEMS)"),
+  items_over_limit: z.number().int().describe("Items the page lists past items_limit: not looked at, not added (0 when the whole list was read)"),
+  images_not_copied: z
+    .number()
+    .int()
+    .describe("Items saved with the page's own image address because this call's outbound fetches (IMPORT_MAX_FETCHES) were spent"),
 });
 
 export const importIdParams = z.object({ id: z.string().describe("The import's numeric id") });

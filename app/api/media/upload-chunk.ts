@@ -11,7 +11,7 @@ export const loader = endpoint({
     {
       summary: "Upload chunk {index} (0-based, in order) of a started upload",
       description:
-        "Every chunk but the last holds exactly `chunkSize` bytes (400 `invalid_chunk` otherwise, nothing kept); a chunk other than `nextChunk` is 409 `chunk_out_of_order`. Past the declared size 413 `file_too_large` and the upload is deleted; the first chunk's bytes must be the declared type (400 `unsupported_mime`, upload deleted). The last chunk completes the object.",
+        "Every chunk but the last holds exactly `chunkSize` bytes (400 `invalid_chunk` otherwise, nothing kept); a chunk other than `nextChunk` is 409 `chunk_out_of_order`. Past the declared size 413 `file_too_large` and the upload is deleted (likewise, with the last chunk, an image whose header describes more than IMAGE_MAX_PIXELS pixels); the first chunk's bytes must be the declared type (400 `unsupported_mime`, upload deleted). The last chunk completes the object.",
       params: uploadIdParams.extend({ index: z.string().describe("0, 1, 2, …") }),
       rawBody: true,
       response: uploadSchema,

@@ -19,7 +19,7 @@ export const loader = endpoint({
     {
       summary: "Upload the whole file (raw body, any content type) of a started upload",
       description:
-        "The body is streamed into storage and counted: past the declared size 413 `file_too_large` and the upload is deleted; bytes that are not the declared type 400 `unsupported_mime` (upload deleted); fewer bytes than declared 400 `invalid_bytes` (nothing kept; send again).",
+        "The body is streamed into storage and counted: past the declared size 413 `file_too_large` and the upload is deleted (likewise, once complete, an image whose header describes more than IMAGE_MAX_PIXELS pixels); bytes that are not the declared type 400 `unsupported_mime` (upload deleted); fewer bytes than declared 400 `invalid_bytes` (nothing kept; send again).",
       params: uploadIdParams,
       rawBody: true,
       response: uploadSchema,

@@ -15,6 +15,7 @@ export const loader = endpoint({
       }),
       response: z.object({ created: z.boolean(), partner: partnerSchema, role: z.string().nullable() }),
       status: 201,
+      alsoStatus: { 200: "The caller already has a partner: it is returned unchanged (`created: false`)" },
       errors: { invalid_email: 400 },
       example: { body: { name: "Example Shop", email: "owner@shop.example" } },
     },

@@ -1,5 +1,7 @@
 // Analytics events the service's own pages (hosted dialog, SDK pages) report
 // for a partner (SPEC 7.4), and the per-day counts the merchant admin charts.
+// An event is accepted only with the page token those pages carry
+// (page-token.server.ts) and from one of the service's origins.
 //
 // Key checks, in order: an `apiKeyId` must exist (404 `api_key_not_found`)
 // and belong to `partnerId` (403 `forbidden_key_not_owned`). When the page
@@ -11,6 +13,7 @@ import { db } from "~/db.server";
 import { appOrigin, env } from "~/env.server";
 import { forbidden, notFound } from "~/lib/api/errors";
 import { verifyWidgetToken } from "~/domains/widget/token.server";
+import { isAnalyticsPageToken } from "./page-token.server";
 
 const allowedOrigins = new Set(
   [appOrigin, ...(env.ANALYTICS_ALLOWED_ORIGINS ?? "").split(",")]
@@ -25,9 +28,14 @@ const allowedOrigins = new Set(
     }),
 );
 
-/** 403 `forbidden` unless the request comes from one of the service's own origins. */
-export function requireAnalyticsOrigin(origin: string | null): void {
-  if (!origin || !allowedOrigins.has(origin)) throw forbidden("forbidden", "Analytics events are accepted from the service's own pages only");
+/**
+ * 403 `forbidden` unless the request comes from one of the service's own
+ * pages: the page token they carry, sent from one of the service's origins.
+ */
+export async function requireOwnPage(origin: string | null, pageToken: string | null): Promise<void> {
+  if (!origin || !allowedOrigins.has(origin) || !(await isAnalyticsPageToken(pageToken))) {
+    throw forbidden("forbidden", "Analytics events are accepted from the service's own pages only (X-Analytics-Token)");
+  }
 }
 
 export interface TrackInput {

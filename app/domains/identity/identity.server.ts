@@ -194,7 +194,7 @@ export async function refreshGrant(body: unknown): Promise<Session> {
   });
   if (claimed.count === 0) {
     await db.authSession.update({ where: { id: stored.sessionId }, data: { revokedAt: new Date() } });
-    noteRevokedSessions([stored.sessionId]);
+    await noteRevokedSessions([stored.sessionId]);
     throw badRequest("refresh_token_already_used", "Invalid Refresh Token: Already Used");
   }
   const refreshToken = newRefreshToken();
@@ -227,10 +227,10 @@ export async function logout(identity: Identity, scope: string | null): Promise<
   await noteRevokedSessionsOf(identity.userId, at);
 }
 
-/** Tells this instance's revocation view at once which of the user's sessions were revoked at `at` or later. */
+/** Tells every process's revocation view at once which of the user's sessions were revoked at `at` or later. */
 export async function noteRevokedSessionsOf(userId: string, at: Date): Promise<void> {
   const rows = await db.authSession.findMany({ where: { userId, revokedAt: { gte: at } }, select: { id: true } });
-  noteRevokedSessions(rows.map((r) => r.id));
+  await noteRevokedSessions(rows.map((r) => r.id));
 }
 
 /**

@@ -10,9 +10,11 @@ export const ALG = "ES256";
 /**
  * user: access tokens; widget: widget tokens; site: the `wish_user` cookie of
  * the service's own pages; shopper: the partner-scoped shopper credential a
- * shop page holds (app/domains/widget/shopper-token.server.ts).
+ * shop page holds (app/domains/widget/shopper-token.server.ts); page: what
+ * the service's own pages send with analytics events
+ * (app/domains/analytics/page-token.server.ts).
  */
-export type TokenUse = "user" | "widget" | "site" | "shopper";
+export type TokenUse = "user" | "widget" | "site" | "shopper" | "page";
 
 interface SigningKey {
   privateKey: KeyObject;

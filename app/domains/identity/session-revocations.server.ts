@@ -1,14 +1,16 @@
 // Which sign-in sessions were revoked (logout, refresh-token reuse, account
-// migration), known to every instance without a database read per request.
-// Each instance polls the sessions revoked within an access token's lifetime
-// every REVOCATION_POLL_MS and keeps their ids in memory, so a revoked
-// session's access tokens stop working everywhere within about one poll
-// interval. Older revocations need no entry: the tokens of those sessions
+// migration), known to every process without a database read per request.
+// Each process keeps the sessions revoked within an access token's lifetime
+// in memory: loaded by a poll every REVOCATION_POLL_MS, and changed at once by
+// a change signal when any process revokes one (app/db/change-signals.server.ts),
+// so a revoked session's access tokens stop working everywhere from the next
+// request. Older revocations need no entry: the tokens of those sessions
 // have expired. Routes that mint credentials or change account ownership do
 // not rely on this view: they read the session itself (requireLiveSession).
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { unauthorized } from "~/lib/api/errors";
+import { catchUp, onChange, signalChange, signalsLive } from "~/db/change-signals.server";
 import { createPoller } from "~/lib/poller.server";
 import { onSiblingMessage, tellSiblings } from "~/lib/sibling-bus.server";
 
@@ -20,7 +22,12 @@ let revoked = new Set<string>();
 // poll under way when they were written may not include them).
 const ownRevocations = new Map<string, number>();
 
+// Signals that said "reload" and the last of them a successful poll started after: the view is trusted only when they agree.
+let reloadsAsked = 0;
+let reloadsDone = 0;
+
 const poller = createPoller("session revocations", env.REVOCATION_POLL_MS, async () => {
+  const asked = reloadsAsked;
   const rows = await db.authSession.findMany({
     where: { revokedAt: { gt: new Date(Date.now() - HORIZON_MS) } },
     select: { id: true },
@@ -31,15 +38,18 @@ const poller = createPoller("session revocations", env.REVOCATION_POLL_MS, async
     else next.add(id);
   }
   revoked = next;
+  reloadsDone = asked;
 });
 
 export const startSessionRevocationPoll = () => poller.start();
 export const stopSessionRevocationPoll = () => poller.stop();
 
-/** Marks sessions revoked in this instance at once (the poll tells the others). */
-export function noteRevokedSessions(ids: readonly string[]): void {
+/** Marks sessions revoked in this process at once, and tells every other one (resolves once told). */
+export async function noteRevokedSessions(ids: readonly string[]): Promise<void> {
   remember(ids);
-  if (ids.length > 0) tellSiblings("revoked-sessions", ids);
+  if (ids.length === 0) return;
+  tellSiblings("revoked-sessions", ids);
+  await signalChange("revoked-sessions", ids);
 }
 
 function remember(ids: readonly string[]): void {
@@ -51,10 +61,22 @@ function remember(ids: readonly string[]): void {
 
 // The other workers of this instance learn it at once, as this one did.
 onSiblingMessage<string[]>("revoked-sessions", remember);
+// Other processes: with the ids (PostgreSQL), or told to reload (SQLite, or a reconnected listener).
+onChange<string[]>("revoked-sessions", {
+  apply: remember,
+  reload() {
+    reloadsAsked++;
+    void poller.refresh();
+  },
+});
 
-/** True when the session was revoked. From memory while the poll is fresh, else from the database. */
+/** The view is complete: polled recently, after the last reload signal, and no signal can have been missed. */
+const trusted = () => poller.isFresh() && reloadsDone === reloadsAsked && signalsLive();
+
+/** True when the session was revoked. From memory while the view is trusted, else from the database. */
 export async function isSessionRevoked(sessionId: string): Promise<boolean> {
-  if (poller.isFresh()) return revoked.has(sessionId);
+  catchUp();
+  if (trusted()) return revoked.has(sessionId);
   return !(await isSessionLive(sessionId));
 }
 

@@ -4,9 +4,12 @@
 // (JPEG, PNG, GIF, WebP, AVIF), never from the origin's header, and the
 // answer carries that type: an SVG, HTML page or anything else is refused.
 // Recent images are kept in a bounded in-memory LRU cache for as long as
-// the origin's Cache-Control allows (at most a day).
+// the origin's Cache-Control allows (at most a day). An image whose header
+// describes more than IMAGE_MAX_PIXELS is refused like one of too many bytes:
+// the proxy decodes nothing, but whoever shows it would.
 import { env } from "~/env.server";
 import { ApiError, badRequest } from "~/lib/api/errors";
+import { overPixelLimit, rasterSize } from "~/lib/images/raster.server";
 import { FetchError, guardedFetch } from "~/lib/net/guarded-fetch.server";
 
 const TIMEOUT_MS = 10_000;
@@ -118,6 +121,10 @@ export async function proxyImage(url: string): Promise<ProxiedImage> {
   }
   const contentType = sniffImageType(fetched.body);
   if (!contentType) throw upstream(502, "not_an_image", "The origin's answer is not a JPEG, PNG, GIF, WebP or AVIF image");
+  const size = await rasterSize(fetched.body);
+  if (size && overPixelLimit(size)) {
+    throw upstream(502, "too_many_pixels", `The image has ${size.width}×${size.height} pixels, more than ${env.IMAGE_MAX_PIXELS}`);
+  }
   const ttl = ttlOf(fetched.headers.get("cache-control"));
   if (ttl !== null) cachePut(url, { body: fetched.body, contentType, expiresAt: Date.now() + ttl * 1000 });
   return { body: fetched.body, contentType, maxAge: ttl ?? 0, cache: "miss" };

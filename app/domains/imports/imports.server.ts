@@ -1,23 +1,34 @@
-// Retailer-list import (issue 11, SPEC 7.6): a public wishlist page of a
-// retailer (Amazon's list form, or any page with a JSON-LD ItemList/Product
-// entries), fetched through the guarded fetcher, is copied into a list the
-// user owns; a re-sync fetches it again and adds what is new.
+// Retailer-list import (SPEC 7.6): a public wishlist page of a retailer
+// (Amazon's list form, or any page with a JSON-LD ItemList/Product entries),
+// fetched through the guarded fetcher, is copied into a list the user owns; a
+// re-sync fetches it again and adds what is new.
+//
+// Bounds, the same for an import and a re-sync: the page is read in the
+// scrape workers under their time budget (SCRAPE_TIMEOUT_MS), never on the
+// request thread; at most IMPORT_MAX_ITEMS items are taken from it; their
+// outbound fetches (image copies) are at most IMPORT_MAX_FETCHES, at most
+// IMPORT_FETCH_CONCURRENCY at once, so one page cannot turn the service into
+// a burst of requests at a site.
 //
 // Items go through the save pipeline of `/hosted/save` (saveProduct, hosted
 // channel): an import is the user's own save, not a widget save. It counts as
 // a partner's action only when the catalogue already holds the product as
 // that partner's (as any hosted save does); an item refused because that
 // partner's Free plan is paused (402) is skipped, not fatal.
+import pLimit from "p-limit";
 import { db } from "~/db.server";
+import { env } from "~/env.server";
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { FetchError, guardedFetch } from "~/lib/net/guarded-fetch.server";
+import { WorkerPoolError } from "~/lib/worker-pool.server";
 import { canonicalUrl } from "~/domains/products/canonical-url";
-import { saveProduct } from "~/domains/products/save.server";
+import { pageWorkers } from "~/domains/products/page-workers.server";
+import { saveProduct, type FetchGate } from "~/domains/products/save.server";
 import type { Saver } from "~/domains/metering/actions.server";
 import { saveRequestBody } from "~/domains/products/schemas";
 import { parseOrThrow } from "~/lib/api/schemas";
-import { parseListUrl, readListPage, type ListItemFacts, type ListProvider } from "./list-page";
+import { parseListUrl, type ListItemFacts, type ListPage, type ListPageInput, type ListProvider } from "./list-page";
 
 const PAGE_MAX_BYTES = 3 * 1024 * 1024;
 const PAGE_TIMEOUT_MS = 15_000;
@@ -76,7 +87,24 @@ async function targetList(userId: string, target: { wishlistToken?: string; targ
   return list.id;
 }
 
-type PageResult = { ok: true; items: ListItemFacts[] } | { ok: false; reason: "not_a_list" | "unreachable"; message: string };
+type PageResult = { ok: true; list: ListPage } | { ok: false; reason: "not_a_list" | "unreachable" | "busy"; message: string };
+
+/** Reads the page in the scrape workers, under their time budget. */
+async function readList(input: ListPageInput): Promise<PageResult> {
+  let list: ListPage | null;
+  try {
+    list = (await pageWorkers().run({ kind: "list", input })) as ListPage | null;
+  } catch (err) {
+    if (!(err instanceof WorkerPoolError)) throw err;
+    log.warn("list page not read", { url: input.pageUrl, reason: err.code, error: err.message });
+    if (err.code === "busy") return { ok: false, reason: "busy", message: "too many pages are being read; try again shortly" };
+    // A page too costly to read is not a list this service reads, like a page without one.
+    const message = err.code === "timeout" ? `the page could not be read within the time budget (${env.SCRAPE_TIMEOUT_MS} ms)` : "the page could not be read";
+    return { ok: false, reason: "not_a_list", message };
+  }
+  if (!list) return { ok: false, reason: "not_a_list", message: "The page holds no list this service can read" };
+  return { ok: true, list };
+}
 
 /** Fetches and reads the list page. */
 async function fetchList(url: string, provider: ListProvider): Promise<PageResult> {
@@ -96,13 +124,35 @@ async function fetchList(url: string, provider: ListProvider): Promise<PageResul
       (err.code === "http_error" && (err.status ?? 0) < 500);
     return { ok: false, reason: notAList ? "not_a_list" : "unreachable", message: err.message };
   }
-  const items = readListPage(page.body.toString("utf8"), page.url, provider);
-  if (!items) return { ok: false, reason: "not_a_list", message: "The page holds no list this service can read" };
-  return { ok: true, items };
+  return readList({ html: page.body.toString("utf8"), pageUrl: page.url, provider, maxItems: env.IMPORT_MAX_ITEMS });
 }
 
-/** Adds the page's items the list does not hold yet (by canonical URL); the count added and skipped. */
-async function addItems(saver: Saver, wishlistId: number, items: ListItemFacts[], sourceLabel: string) {
+/**
+ * The import's budget of outbound fetches: at most `max`, `concurrency` at a
+ * time; past `max` the gate refuses (the item keeps the page's image address).
+ */
+function fetchBudget(max: number, concurrency: number) {
+  const inFlight = pLimit(concurrency);
+  let granted = 0;
+  let refused = 0;
+  const gate: FetchGate = (fetch) => {
+    if (granted >= max) {
+      refused++;
+      return Promise.resolve(undefined);
+    }
+    granted++;
+    return inFlight(fetch);
+  };
+  return { gate, refused: () => refused };
+}
+
+/**
+ * Adds the page's items the list does not hold yet (by canonical URL), a few
+ * at a time; the counts of the call's response: added, skipped, and what the
+ * bounds left out.
+ */
+async function addItems(saver: Saver, wishlistId: number, list: ListPage, sourceLabel: string) {
+  const { items } = list;
   const canonical = items.map((item) => ({ item, key: canonicalUrl(item.url) })).filter((e): e is { item: ListItemFacts; key: string } => !!e.key);
   const present = await db.listItem.findMany({
     where: { wishlistId, product: { canonicalUrl: { in: canonical.map((e) => e.key) } } },
@@ -111,11 +161,13 @@ async function addItems(saver: Saver, wishlistId: number, items: ListItemFacts[]
   const have = new Set(present.map((p) => p.product.canonicalUrl));
   let added = 0;
   let skipped = items.length - canonical.length;
-  for (const { item, key } of canonical) {
-    if (have.has(key)) {
-      skipped++;
-      continue;
-    }
+  // Items of one product (URLs that differ in tracking parameters only) are saved once.
+  const todo = canonical.filter(({ key }) => (have.has(key) ? (skipped++, false) : (have.add(key), true)));
+  const budget = fetchBudget(env.IMPORT_MAX_FETCHES, env.IMPORT_FETCH_CONCURRENCY);
+  const lanes = pLimit(env.IMPORT_FETCH_CONCURRENCY);
+  let failure: { err: unknown } | null = null;
+  const saveOne = async (item: ListItemFacts) => {
+    if (failure) return;
     try {
       // The page's facts pass the save request's own schema (an item it refuses is skipped below).
       const request = parseOrThrow(saveRequestBody, {
@@ -130,19 +182,24 @@ async function addItems(saver: Saver, wishlistId: number, items: ListItemFacts[]
           sourceLabel,
         },
       });
-      await saveProduct(saver, request, { kind: "hosted", widgetOrigin: null, partnerId: null, shopId: null, domain: null });
-      have.add(key);
+      await saveProduct(saver, request, { kind: "hosted", widgetOrigin: null, partnerId: null, shopId: null, domain: null }, budget.gate);
       added++;
     } catch (err) {
       // A paused Free-plan partner refuses its product's save; the rest of the list still comes over.
-      if (err instanceof ApiError && err.status < 500) {
-        skipped++;
-        continue;
-      }
-      throw err;
+      if (err instanceof ApiError && err.status < 500) skipped++;
+      else failure ??= { err };
     }
-  }
-  return { added, skipped };
+  };
+  await Promise.all(todo.map(({ item }) => lanes(() => saveOne(item))));
+  if (failure) throw (failure as { err: unknown }).err;
+  return {
+    added,
+    skipped,
+    items_found: list.found,
+    items_limit: env.IMPORT_MAX_ITEMS,
+    items_over_limit: list.found - items.length,
+    images_not_copied: budget.refused(),
+  };
 }
 
 const sourceLabelOf = (provider: ListProvider, url: string) => (provider === "amazon" ? "Amazon" : new URL(url).hostname.replace(/^www\./, ""));
@@ -156,6 +213,7 @@ export async function createImport(userId: string, input: { listUrl: string; wis
   const sourceUrl = source.url.toString();
   const page = await fetchList(sourceUrl, source.provider);
   if (!page.ok && page.reason === "not_a_list") throw badRequest("invalid_list_url", `Not a supported list page: ${page.message}`);
+  if (!page.ok && page.reason === "busy") throw new ApiError(500, "create_failed", `The list page could not be read now: ${page.message}`);
   if (!page.ok) throw new ApiError(500, "create_failed", `The list page could not be fetched: ${page.message}`);
 
   let row;
@@ -169,10 +227,10 @@ export async function createImport(userId: string, input: { listUrl: string; wis
     throw new ApiError(500, "create_failed", "The import could not be stored");
   }
   try {
-    const result = await addItems({ userId, address }, wishlistId, page.items, sourceLabelOf(source.provider, sourceUrl));
+    const result = await addItems({ userId, address }, wishlistId, page.list, sourceLabelOf(source.provider, sourceUrl));
     const updated = await db.listImport.update({
       where: { id: row.id },
-      data: { status: "synced", itemCount: page.items.length, lastSyncedAt: new Date(), error: null },
+      data: { status: "synced", itemCount: page.list.found, lastSyncedAt: new Date(), error: null },
       include: withList,
     });
     return { import: importJson(updated), ...result };
@@ -228,10 +286,10 @@ export async function syncImport(userId: string, id: number, address: string) {
   }
   if (!page.ok) throw await fail(page.message);
   try {
-    const result = await addItems({ userId, address }, row.wishlistId, page.items, sourceLabelOf(provider, row.sourceUrl));
+    const result = await addItems({ userId, address }, row.wishlistId, page.list, sourceLabelOf(provider, row.sourceUrl));
     const updated = await db.listImport.update({
       where: { id },
-      data: { status: "synced", itemCount: page.items.length, lastSyncedAt: new Date(), error: null },
+      data: { status: "synced", itemCount: page.list.found, lastSyncedAt: new Date(), error: null },
       include: withList,
     });
     return { import: importJson(updated), ...result };

@@ -1,14 +1,16 @@
-// Reading a retailer's public wishlist page (issue 11): which provider a URL
-// belongs to, and the items a page lists. Two forms are understood:
+// Reading a retailer's public wishlist page: which provider a URL belongs
+// to, and the items a page lists. Two forms are understood:
 // - generic: JSON-LD `ItemList` (itemListElement of ListItem/Product/URL
 //   entries) and `Product` entries, also inside `@graph`;
 // - amazon: the list markup of Amazon wishlist pages, one `<li data-itemid>`
 //   per item with an `itemName_<id>` link to `/dp/<ASIN>`, an image, and the
 //   price in `data-price` / the item's `a-offscreen` text.
 // The page is read with the single-pass scanner (app/lib/html-scan.ts); no
-// DOM, no regular expression over the page.
-import { decodeEntities, scanHtml } from "~/lib/html-scan";
-import { normalizeCurrency, toMinorUnits } from "~/domains/products/page-extract.server";
+// DOM, no regular expression over the page. Reading runs in the scrape
+// workers (products/page-worker.mjs), which load this file by relative path:
+// no `~/` imports here.
+import { decodeEntities, scanHtml } from "../../lib/html-scan";
+import { normalizeCurrency, toMinorUnits } from "../products/page-extract.server";
 
 export type ListProvider = "generic" | "amazon";
 
@@ -20,8 +22,37 @@ export interface ListItemFacts {
   currency: string | null;
 }
 
-/** Items read from one page, at most this many. */
-export const MAX_ITEMS = 500;
+/** What a page lists: its first `maxItems` distinct items, and how many distinct items it names in all. */
+export interface ListPage {
+  items: ListItemFacts[];
+  found: number;
+}
+
+/** The task a scrape worker is given for a list page. */
+export interface ListPageInput {
+  html: string;
+  pageUrl: string;
+  provider: ListProvider;
+  maxItems: number;
+}
+
+/** Keeps the first `max` distinct items (by URL) and counts the distinct ones past them. */
+class Collector {
+  readonly items: ListItemFacts[] = [];
+  private readonly seen = new Set<string>();
+  constructor(private readonly max: number) {}
+
+  get found(): number {
+    return this.seen.size;
+  }
+
+  add(item: ListItemFacts): void {
+    if (this.seen.has(item.url)) return;
+    this.seen.add(item.url);
+    if (this.items.length < this.max) this.items.push(item);
+  }
+}
+
 const MAX_DEPTH = 12;
 
 const AMAZON_HOST = /(^|\.)amazon\.(com|ca|com\.mx|com\.br|co\.uk|de|fr|it|es|nl|se|pl|com\.tr|ae|sa|in|co\.jp|com\.au|sg|eg|com\.be)$/;
@@ -126,8 +157,8 @@ function productFacts(node: Json, base: URL): ListItemFacts | null {
 }
 
 /** Products and list entries of one JSON-LD document, in order. */
-function collectJsonLd(node: unknown, base: URL, out: ListItemFacts[], state: { list: boolean }, depth = 0): void {
-  if (depth > MAX_DEPTH || out.length >= MAX_ITEMS) return;
+function collectJsonLd(node: unknown, base: URL, out: Collector, state: { list: boolean }, depth = 0): void {
+  if (depth > MAX_DEPTH) return;
   if (Array.isArray(node)) {
     for (const entry of node) collectJsonLd(entry, base, out, state, depth + 1);
     return;
@@ -136,22 +167,21 @@ function collectJsonLd(node: unknown, base: URL, out: ListItemFacts[], state: { 
   if (hasType(node, "ItemList")) {
     state.list = true;
     for (const element of asArray(node.itemListElement)) {
-      if (out.length >= MAX_ITEMS) return;
       if (typeof element === "string") {
         const url = absolute(element, base);
-        if (url) out.push({ url, title: null, imageUrl: null, priceMinor: null, currency: null });
+        if (url) out.add({ url, title: null, imageUrl: null, priceMinor: null, currency: null });
         continue;
       }
       if (!isObject(element)) continue;
       const item = isObject(element.item) ? element.item : typeof element.item === "string" ? { url: element.item, name: element.name } : element;
       const facts = productFacts(item, base);
-      if (facts) out.push(facts);
+      if (facts) out.add(facts);
     }
     return;
   }
   if (hasType(node, "Product")) {
     const facts = productFacts(node, base);
-    if (facts) out.push(facts);
+    if (facts) out.add(facts);
     return;
   }
   if (node["@graph"] !== undefined) collectJsonLd(node["@graph"], base, out, state, depth + 1);
@@ -188,7 +218,7 @@ interface AmazonItem {
   priceText: string[];
 }
 
-function amazonItems(html: string, base: URL): ListItemFacts[] {
+function amazonItems(html: string, base: URL, out: Collector): void {
   const items: AmazonItem[] = [];
   let current: AmazonItem | null = null;
   let inName = false;
@@ -197,7 +227,6 @@ function amazonItems(html: string, base: URL): ListItemFacts[] {
   scanHtml(html, {
     open(name, attrs) {
       if (name === "li" && attrs.has("data-itemid")) {
-        if (items.length >= MAX_ITEMS) return;
         current = { asin: null, href: null, title: null, titleText: [], imageUrl: null, dataPrice: attrs.get("data-price") ?? null, priceText: [] };
         items.push(current);
         return;
@@ -239,14 +268,13 @@ function amazonItems(html: string, base: URL): ListItemFacts[] {
       if (inOffscreen) current.priceText.push(decodeEntities(raw));
     },
   });
-  const out: ListItemFacts[] = [];
   for (const item of items) {
     if (!item.asin) continue;
     const priceText = item.priceText.join("").trim();
     const currency = priceText ? currencyOfText(priceText) : null;
     const amount = item.dataPrice && /^\d/.test(item.dataPrice) ? item.dataPrice : priceText || null;
     const priceMinor = currency && amount ? toMinorUnits(amount, currency) : null;
-    out.push({
+    out.add({
       url: new URL(`/dp/${item.asin}`, base).toString(),
       title: clip(item.title ?? item.titleText.join(""), 500),
       imageUrl: item.imageUrl,
@@ -254,23 +282,24 @@ function amazonItems(html: string, base: URL): ListItemFacts[] {
       currency: priceMinor !== null ? currency : null,
     });
   }
-  return out;
 }
 
 // ---------------------------------------------------------------- the page
 
 /**
- * The items of a list page; null when the page is not a list this service
- * reads (no Amazon list markup, no JSON-LD list or product).
+ * The first `maxItems` distinct items of a list page and the count of all it
+ * lists; null when the page is not a list this service reads (no Amazon list
+ * markup, no JSON-LD list or product). CPU work on a hostile page: callers
+ * run it in the scrape workers, under their time budget.
  */
-export function readListPage(html: string, pageUrl: string, provider: ListProvider): ListItemFacts[] | null {
+export function readListPage({ html, pageUrl, provider, maxItems }: ListPageInput): ListPage | null {
   const base = new URL(pageUrl);
+  const out = new Collector(maxItems);
   if (provider === "amazon") {
-    const items = amazonItems(html, base);
+    amazonItems(html, base, out);
     // An Amazon list page is recognised by its list container even when empty.
-    return items.length > 0 || hasAmazonListMarkup(html) ? dedupe(items) : null;
+    return out.found > 0 || hasAmazonListMarkup(html) ? { items: out.items, found: out.found } : null;
   }
-  const out: ListItemFacts[] = [];
   const state = { list: false };
   // `open` of a script comes just before its `rawText`.
   let jsonLd = false;
@@ -279,7 +308,7 @@ export function readListPage(html: string, pageUrl: string, provider: ListProvid
       if (name === "script") jsonLd = (attrs.get("type") ?? "").trim().toLowerCase() === "application/ld+json";
     },
     rawText(name, content) {
-      if (name !== "script" || !jsonLd || out.length >= MAX_ITEMS) return;
+      if (name !== "script" || !jsonLd) return;
       let doc: unknown;
       try {
         doc = JSON.parse(content);
@@ -289,8 +318,8 @@ export function readListPage(html: string, pageUrl: string, provider: ListProvid
       collectJsonLd(doc, base, out, state);
     },
   });
-  if (out.length === 0 && !state.list) return null;
-  return dedupe(out);
+  if (out.found === 0 && !state.list) return null;
+  return { items: out.items, found: out.found };
 }
 
 function hasAmazonListMarkup(html: string): boolean {
@@ -302,9 +331,4 @@ function hasAmazonListMarkup(html: string): boolean {
     },
   });
   return found;
-}
-
-function dedupe(items: ListItemFacts[]): ListItemFacts[] {
-  const seen = new Set<string>();
-  return items.filter((item) => (seen.has(item.url) ? false : (seen.add(item.url), true)));
 }

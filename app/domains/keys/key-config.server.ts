@@ -1,19 +1,23 @@
 // What `POST /widget/init` needs to know about a public key, cached in
-// process (issue 10): the key row, its partner's plan, the partner's shops
-// and newest basket configuration. Every shop page asks for the same key, so
-// reading four tables per page view was pure repetition.
+// process: the key row, its partner's plan, the partner's shops and newest
+// basket configuration. Every shop page asks for the same key, so reading
+// four tables per page view was pure repetition.
 //
 // Freshness:
-// - A write in this process calls invalidateKeyConfig(partnerId) (keys,
-//   partners, shop provisioning, subscriptions, shop webhooks, baskets): the
-//   next init reads the database.
-// - A write by another instance or the CLI is seen within CONFIG_CACHE_TTL_MS
-//   (default 2 s), when the entry expires.
-// - Revocation and rotation do not wait for either: init also asks the
-//   key-status view (key-status.server.ts, polled every REVOCATION_POLL_MS),
-//   as every widget-token route does (SPEC 5 rule 6).
+// - A write anywhere calls invalidateKeyConfig(partnerId) (keys, partners,
+//   shop provisioning, subscriptions, shop webhooks, baskets): this process
+//   forgets at once, the other workers by a message, every other process
+//   (instances, the CLI's writes) by a change signal before its next init
+//   (app/db/change-signals.server.ts). While a PostgreSQL process is not
+//   listening for signals, it reads the database on every init.
+// - CONFIG_CACHE_TTL_MS (default 2 s) bounds what a lost signal can cost
+//   (a writer that died between its write and its signal).
+// - Revocation and rotation do not rely on this cache: init also asks the
+//   key-status view (key-status.server.ts), as every widget-token route does
+//   (SPEC 5 rule 6).
 import { db, type Prisma } from "~/db.server";
 import { env } from "~/env.server";
+import { catchUp, onChange, signalChange, signalsLive } from "~/db/change-signals.server";
 import { onSiblingMessage, tellSiblings } from "~/lib/sibling-bus.server";
 import { allowedDomainsOf } from "./keys.server";
 
@@ -82,6 +86,8 @@ async function load(publicKey: string): Promise<KeyConfig | null> {
  * Says nothing about revocation: check the key-status view as well.
  */
 export function keyConfig(publicKey: string, now = Date.now()): Promise<KeyConfig | null> {
+  catchUp();
+  if (!signalsLive()) return load(publicKey);
   const cached = entries.get(publicKey);
   if (cached && now - cached.loadedAt < env.CONFIG_CACHE_TTL_MS) return cached.config;
   if (cached) entries.delete(publicKey);
@@ -105,16 +111,23 @@ export function keyConfig(publicKey: string, now = Date.now()): Promise<KeyConfi
 
 /**
  * Forgets the cached configuration of the partner's keys (every key when no
- * partner is named). Call it after any write to a key, the partner's plan,
- * its shops or its basket configurations.
+ * partner is named), in every process. Call it after any write to a key, the
+ * partner's plan, its shops or its basket configurations; the promise
+ * resolves once the other processes are told.
  */
-export function invalidateKeyConfig(partnerId?: number): void {
+export function invalidateKeyConfig(partnerId?: number): Promise<void> {
   forget(partnerId);
   tellSiblings("key-config", partnerId ?? null);
+  return signalChange("key-config", { partnerId: partnerId ?? null });
 }
 
 // The other workers of this instance drop it at once, as this one did.
 onSiblingMessage<number | null>("key-config", (partnerId) => forget(partnerId ?? undefined));
+// Other processes: the partner named (PostgreSQL), or everything (SQLite, or a reconnected listener).
+onChange<{ partnerId: number | null }>("key-config", {
+  apply: ({ partnerId }) => forget(partnerId ?? undefined),
+  reload: () => forget(undefined),
+});
 
 function forget(partnerId: number | undefined): void {
   for (const [publicKey, entry] of entries) {

@@ -159,8 +159,7 @@ export async function revokeApiKey(partnerId: number, id: number) {
   const row = await getPartnerApiKey(partnerId, id);
   if (row.status === "revoked") return row;
   const revoked = await db.apiKey.update({ where: { id }, data: { status: "revoked", revokedAt: new Date() } });
-  noteKeyStatus(id, revoked);
-  invalidateKeyConfig(partnerId);
+  await Promise.all([noteKeyStatus(id, revoked), invalidateKeyConfig(partnerId)]);
   return revoked;
 }
 
@@ -196,8 +195,7 @@ export async function rotateApiKey(partnerId: number, id: number, now: Date = ne
     const rotated = await tx.apiKey.findUniqueOrThrow({ where: { id } });
     return { key: created, rotated };
   });
-  noteKeyStatus(id, result.rotated);
-  invalidateKeyConfig(partnerId);
+  await Promise.all([noteKeyStatus(id, result.rotated), invalidateKeyConfig(partnerId)]);
   return result;
 }
 
@@ -221,9 +219,8 @@ export async function deleteApiKey(partnerId: number, id: number) {
     db.apiKey.updateMany({ where: { rotatedToId: id }, data: { rotatedToId: null } }),
     db.apiKey.deleteMany({ where: { id, partnerId } }),
   ]);
-  // Tokens of a deleted key stop here at once; other instances stop them when they saw the revocation.
-  noteKeyStatus(id, { status: "deleted", graceExpiresAt: null });
-  invalidateKeyConfig(partnerId);
+  // Tokens of a deleted key stop at once everywhere, even where the revocation went unseen.
+  await Promise.all([noteKeyStatus(id, { status: "deleted", graceExpiresAt: null }), invalidateKeyConfig(partnerId)]);
   return { ok: true as const, deleted: id };
 }
 
@@ -232,7 +229,7 @@ export async function setAllowList(partnerId: number, id: number, domains: reado
   const allowedDomains = normalizeAllowList(domains);
   await getPartnerApiKey(partnerId, id);
   const updated = await db.apiKey.update({ where: { id }, data: { allowedDomains } });
-  invalidateKeyConfig(partnerId);
+  await invalidateKeyConfig(partnerId);
   return updated;
 }
 

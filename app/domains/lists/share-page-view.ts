@@ -187,7 +187,8 @@ export function sharePageHtml(page: SharePage, opts: { nonce: string; failed?: b
     `<meta name="description" content="${esc(p.description)}">\n` +
     `<link rel="canonical" href="${esc(p.url)}">\n` +
     p.alternates.map((a) => `<link rel="alternate" hreflang="${esc(a.hrefLang)}" href="${esc(a.href)}">\n`).join("") +
-    `${meta}\n`;
+    `${meta}\n` +
+    (page.analyticsToken ? `<meta name="wish-analytics-token" content="${esc(page.analyticsToken)}">\n` : "");
 
   const { list } = page;
   const initial = /[\p{L}\p{N}]/u.exec(list.ownerName)?.[0]?.toLocaleUpperCase(t.locale);
@@ -235,9 +236,13 @@ export function sharePageHtml(page: SharePage, opts: { nonce: string; failed?: b
 }
 
 /** A page with a heading and a sentence: the localized 404 (private or unknown list, other language) and the error page. */
-export function messagePageHtml(lang: ShareLang, kind: "not_found" | "error"): string {
+export function messagePageHtml(lang: ShareLang, kind: "not_found" | "error" | "unavailable"): string {
   const t = shareTexts(lang);
-  const [title, text] = kind === "not_found" ? [t.notFoundTitle, t.notFoundText] : [t.errorTitle, t.errorText];
+  const [title, text] = {
+    not_found: [t.notFoundTitle, t.notFoundText],
+    error: [t.errorTitle, t.errorText],
+    unavailable: [t.unavailableTitle, t.unavailableText],
+  }[kind];
   return (
     documentStart({ lang, title: `${title} · ${t.siteName}`, extra: '<meta name="robots" content="noindex">\n', accent: null }) +
     `<div class="share">\n${siteHeader(lang, null)}<main class="share-main share-notfound">\n<h1>${esc(title)}</h1>\n<p>${esc(text)}</p>\n</main>\n</div>\n</body>\n</html>\n`

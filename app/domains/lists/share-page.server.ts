@@ -12,6 +12,7 @@ import { one, exec, statement } from "~/db/sql.server";
 import { listViewer } from "~/domains/metering/list-viewer.server";
 import { signedInUser } from "~/domains/identity/site-session.server";
 import { linkPreview, type LinkPreview } from "~/domains/previews/link-preview.server";
+import { analyticsPageTokenOrNull } from "~/domains/analytics/page-token.server";
 import { describePublicList, publicList } from "./lists.server";
 import { readListItems } from "./items-query.server";
 import { setPurchasedPublic } from "./items.server";
@@ -52,6 +53,8 @@ export interface SharePage {
   preview: LinkPreview;
   /** The shop's colour when every item comes from one partner with a basket configuration; null: the default accent. */
   accent: ShopAccent | null;
+  /** The credential the page's analytics events carry (null when it could not be signed). */
+  analyticsToken: string | null;
 }
 
 // Building an Intl.NumberFormat costs far more than using one: one per locale and currency.
@@ -165,6 +168,7 @@ export async function sharePage(args: {
     spoiler: isOwner ? (hideMarks ? "hidden" : "revealed") : null,
     preview: await linkPreview(detail, entries.map((e) => e.p.imageUrl), args.lang),
     accent: shopAccent(basket?.primaryColor),
+    analyticsToken: await analyticsPageTokenOrNull(),
   };
   return { page, setCookie: viewer?.setCookie ?? null };
 }

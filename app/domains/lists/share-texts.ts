@@ -37,6 +37,8 @@ const de = {
   saveFailed: "Das hat nicht geklappt. Bitte versuche es noch einmal.",
   errorTitle: "Etwas ist schiefgelaufen",
   errorText: "Bitte versuche es gleich noch einmal.",
+  unavailableTitle: "Vorübergehend nicht erreichbar",
+  unavailableText: "Der Dienst ist gerade vorübergehend nicht erreichbar. Bitte lade die Seite in ein paar Sekunden neu.",
 };
 
 const en: typeof de = {
@@ -69,6 +71,8 @@ const en: typeof de = {
   saveFailed: "That did not work. Please try again.",
   errorTitle: "Something went wrong",
   errorText: "Please try again in a moment.",
+  unavailableTitle: "Temporarily unavailable",
+  unavailableText: "The service is temporarily unavailable. Please reload the page in a few seconds.",
 };
 
 export const shareTexts = (lang: ShareLang) => (lang === "de" ? de : en);

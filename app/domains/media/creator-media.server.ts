@@ -2,14 +2,27 @@
 // shop. An upload is started with the declared file, its bytes are streamed
 // into storage (whole, or in chunks of MEDIA_CHUNK_BYTES), checked against the
 // size limit as they arrive and against the declared type by their first
-// bytes, then finalised into a Media row. Nothing holds a whole file in memory.
+// bytes, then finalised into a Media row. Nothing holds a whole file in memory
+// (but an image's with the s3 driver, read back once to check its pixels). An
+// image whose header describes more than IMAGE_MAX_PIXELS is refused when its
+// last byte arrives: whoever shows it would have to decode all of them.
 import { randomBytes } from "node:crypto";
 import { db } from "~/db.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { baseUrl, env } from "~/env.server";
 import { ApiError, badRequest, notFound } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
-import { completeObject, deleteObject, objectExists, objectUrl, sniffImage, writeObjectPart, type ObjectDraft } from "./image-store.server";
+import { overPixelLimit } from "~/lib/images/raster.server";
+import {
+  completeObject,
+  deleteObject,
+  objectExists,
+  objectRasterSize,
+  objectUrl,
+  sniffImage,
+  writeObjectPart,
+  type ObjectDraft,
+} from "./image-store.server";
 
 export type MediaKind = "image" | "video";
 
@@ -236,7 +249,10 @@ export async function receiveBody(partnerId: number, uploadId: string | undefine
     const written = await writeObjectPart(upload.storagePath, mime, draft, upload.receivedBytes, firstPart, checked(), env.MEDIA_CHUNK_BYTES);
     const receivedBytes = upload.receivedBytes + written.bytes;
     const complete = receivedBytes === upload.declaredBytes;
-    if (complete) await completeObject(upload.storagePath, written.draft);
+    if (complete) {
+      await completeObject(upload.storagePath, written.draft);
+      if (upload.kind === "image") await checkPixels(upload.storagePath);
+    }
     const updated = await db.mediaUpload.update({
       where: { id: upload.id },
       data: {
@@ -259,11 +275,56 @@ export async function receiveBody(partnerId: number, uploadId: string | undefine
   }
 }
 
+/** An image over IMAGE_MAX_PIXELS ends its upload (413, as a file over the byte limit does). */
+async function checkPixels(storagePath: string): Promise<void> {
+  const size = await objectRasterSize(storagePath, env.MEDIA_MAX_IMAGE_BYTES);
+  if (size && overPixelLimit(size)) {
+    throw new FatalUploadError(
+      new ApiError(413, "file_too_large", `The image has ${size.width}×${size.height} pixels, more than ${env.IMAGE_MAX_PIXELS}`, {
+        max_pixels: env.IMAGE_MAX_PIXELS,
+        width: size.width,
+        height: size.height,
+      }),
+    );
+  }
+}
+
 async function discardUpload(upload: { id: string; storagePath: string; s3UploadId: string | null; s3Parts: string }) {
   await db.mediaUpload.deleteMany({ where: { id: upload.id } });
   await deleteObject(upload.storagePath, { s3UploadId: upload.s3UploadId, parts: [] }).catch((err) =>
     log.warn("media object not deleted", { path: upload.storagePath, ...errorFields(err) }),
   );
+}
+
+/** An upload not finalised this long after it started is abandoned (resuming takes minutes, not days). */
+export const UPLOADS_KEPT_MS = 24 * 3_600_000;
+
+/**
+ * Deletes up to `batch` abandoned uploads (oldest first, found through the
+ * `createdAt` index) with their partial or finished-but-unclaimed objects;
+ * returns how many. An upload a request is writing to right now stays: the
+ * row goes only while it is unlocked (or its lock is stale), checked in the
+ * same statement, and its object only once the row is gone.
+ */
+export async function pruneAbandonedUploads(batch: number, now = Date.now()): Promise<{ deleted: number; more: boolean }> {
+  const unlocked = { OR: [{ lockedAt: null }, { lockedAt: { lt: new Date(now - STALE_LOCK_MS) } }] };
+  const old = await db.mediaUpload.findMany({
+    where: { createdAt: { lt: new Date(now - UPLOADS_KEPT_MS) } },
+    orderBy: { createdAt: "asc" },
+    take: batch,
+    select: { id: true, storagePath: true, s3UploadId: true },
+  });
+  let deleted = 0;
+  for (const upload of old) {
+    const { count } = await db.mediaUpload.deleteMany({ where: { id: upload.id, ...unlocked } });
+    if (count === 0) continue;
+    deleted++;
+    await deleteObject(upload.storagePath, { s3UploadId: upload.s3UploadId, parts: [] }).catch((err) =>
+      log.warn("media object not deleted", { path: upload.storagePath, ...errorFields(err) }),
+    );
+  }
+  // A full batch of which some were locked: the rest waits for the next run rather than re-reading the locked ones.
+  return { deleted, more: old.length === batch && deleted === old.length };
 }
 
 /** A poster: an image (not rejected) the same shop finalised; 400 `invalid_poster_path` otherwise. */

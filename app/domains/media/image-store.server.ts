@@ -1,12 +1,16 @@
 // Product images are copied into the service's own storage so lists keep
 // working when a shop's CDN URL changes, and so list pages never hotlink a
 // third party. Names are content hashes: the same image is stored once and
-// its URL never changes (served as immutable).
+// its URL never changes (served as immutable). What is stored is bounded in
+// pixels: over IMAGE_MAX_PIXELS an image is refused before anything decodes
+// it, over IMAGE_MAX_SIDE it is scaled down and the smaller copy is stored
+// (and named by its own hash).
 import { createHash } from "node:crypto";
 import { mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { AwsClient } from "aws4fetch";
 import { env } from "~/env.server";
+import { overPixelLimit, rasterSize, shrinkRaster, type RasterFormat, type RasterSize } from "~/lib/images/raster.server";
 import { FetchError, guardedFetch } from "~/lib/net/guarded-fetch.server";
 import { writeFileAtomic } from "~/lib/fs/write-atomic.server";
 
@@ -40,6 +44,15 @@ const DECLARED: Record<string, ImageKind> = {
   "image/webp": "webp",
   "image/gif": "gif",
   "image/avif": "avif",
+};
+// What a scaled-down copy is written as: the same format, but AVIF (slow to
+// encode) becomes WebP; a GIF keeps its first frame.
+const SHRUNK: Record<ImageKind, { format: RasterFormat; kind: ImageKind }> = {
+  jpg: { format: "jpeg", kind: "jpg" },
+  png: { format: "png", kind: "png" },
+  webp: { format: "webp", kind: "webp" },
+  gif: { format: "gif", kind: "gif" },
+  avif: { format: "webp", kind: "webp" },
 };
 const ACCEPTED_TYPES = new RegExp(`^(${Object.keys(DECLARED).map((t) => t.replace("/", "\\/")).join("|")})$`);
 const FILE_NAME = /^[0-9a-f]{64}\.(jpg|png|webp|gif|avif)$/;
@@ -99,7 +112,8 @@ async function storeS3(key: string, body: Buffer, contentType: string): Promise<
 /**
  * Copies an image from a user-supplied URL into storage. Throws FetchError
  * (fetch failures; `bad_content_type` also when the bytes are not the image
- * they claim to be) or Error when storage fails.
+ * they claim to be, `too_large` also for too many pixels) or Error when
+ * storage fails.
  */
 export async function copyImage(sourceUrl: string): Promise<StoredImage> {
   const res = await guardedFetch(sourceUrl, {
@@ -114,16 +128,38 @@ export async function copyImage(sourceUrl: string): Promise<StoredImage> {
   if (!actual || actual !== declared) {
     throw new FetchError("bad_content_type", `Content is not a ${res.contentType} image`);
   }
-  const name = `${createHash("sha256").update(res.body).digest("hex")}.${actual}`;
-  const contentType = CONTENT_TYPES[actual];
+  const { body, kind } = await bounded(res.body, actual);
+  const name = `${createHash("sha256").update(body).digest("hex")}.${kind}`;
+  const contentType = CONTENT_TYPES[kind];
   if (env.STORAGE_DRIVER === "s3") {
     const key = `images/${name}`;
-    await storeS3(key, res.body, contentType);
-    return { path: key, url: `${env.S3_PUBLIC_URL!.replace(/\/+$/, "")}/${key}`, contentType, bytes: res.body.length };
+    await storeS3(key, body, contentType);
+    return { path: key, url: `${env.S3_PUBLIC_URL!.replace(/\/+$/, "")}/${key}`, contentType, bytes: body.length };
   }
-  await storeLocal(name, res.body);
+  await storeLocal(name, body);
   const appPath = `/media/images/${name}`;
-  return { path: appPath, url: `${env.APP_URL.replace(/\/+$/, "")}${appPath}`, contentType, bytes: res.body.length };
+  return { path: appPath, url: `${env.APP_URL.replace(/\/+$/, "")}${appPath}`, contentType, bytes: body.length };
+}
+
+/**
+ * The bytes to store: refused (FetchError `too_large`) over IMAGE_MAX_PIXELS
+ * by the header alone, scaled down to IMAGE_MAX_SIDE when larger, else as
+ * fetched. A header libvips cannot read is stored as fetched: nothing here
+ * decodes it, and preview cards skip such images.
+ */
+async function bounded(body: Buffer, kind: ImageKind): Promise<{ body: Buffer; kind: ImageKind }> {
+  const size = await rasterSize(body);
+  if (!size) return { body, kind };
+  if (overPixelLimit(size)) {
+    throw new FetchError("too_large", `The image has ${size.width}×${size.height} pixels, more than ${env.IMAGE_MAX_PIXELS}`);
+  }
+  if (Math.max(size.width, size.height) <= env.IMAGE_MAX_SIDE) return { body, kind };
+  const target = SHRUNK[kind];
+  const side = env.IMAGE_MAX_SIDE;
+  const shrunk = await shrinkRaster(body, { width: side, height: side, fit: "inside", format: target.format }).catch((err: Error) => {
+    throw new FetchError("bad_content_type", `The image cannot be decoded: ${err.message}`);
+  });
+  return { body: shrunk.body, kind: target.kind };
 }
 
 /** A locally stored image by file name; null for invalid names and missing files. */
@@ -271,6 +307,21 @@ export async function writeObjectPart(
     throw err;
   }
   return { bytes: written, draft: { s3UploadId, parts } };
+}
+
+/**
+ * The pixel size in the header of a complete object holding an image (see
+ * rasterSize: no pixels are decoded); null when no header can be read. Local:
+ * read from the file; S3: the object is fetched (at most `maxBytes`).
+ */
+export async function objectRasterSize(key: string, maxBytes: number): Promise<RasterSize | null> {
+  if (env.STORAGE_DRIVER === "local") return rasterSize(localObjectPath(key));
+  const res = await s3Call(key, "", { method: "GET" });
+  if (Number(res.headers.get("content-length") ?? 0) > maxBytes) {
+    await res.body?.cancel().catch(() => undefined);
+    return null;
+  }
+  return rasterSize(Buffer.from(await res.arrayBuffer()));
 }
 
 /** Puts the finished object in place (local: rename; S3: complete the multipart upload). */

@@ -5,13 +5,11 @@
 // cap is enforced by the same statement. The statements are prepared once
 // (app/db/sql.server.ts): a save counts inside its own transaction, and list
 // views count on share-page reads.
-import { db } from "~/db.server";
 import { all, exec, one, run, statement, transaction, type Op } from "~/db/sql.server";
 import { env } from "~/env.server";
 import { ApiError } from "~/lib/api/errors";
 import { addressUnit, clientAddress } from "~/lib/api/client-address";
-import { log, errorFields } from "~/lib/log.server";
-import { enqueue } from "~/domains/outbox/outbox.server";
+import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { getPlan, type Plan } from "./plans";
 import { currentPeriod } from "./usage";
 import type { ListViewer } from "./list-viewer.server";
@@ -34,11 +32,23 @@ export const VIEWS_PER_ADDRESS = 3;
  */
 export const SAVE_WINDOW_MS = 60 * 60 * 1000;
 
-const PARTNER_PLAN = statement<{ plan: string }>("partner_plan", `SELECT "plan" FROM "Partner" WHERE "id" = $1`);
+const PARTNER_PLAN = statement<{ plan: string; email: string; name: string }>(
+  "partner_plan",
+  `SELECT "plan", "email", "name" FROM "Partner" WHERE "id" = $1`,
+);
 
-async function planOf(partnerId: number): Promise<Plan | null> {
+/** Whose actions are counted: the partner, its plan, and where its usage e-mails go. */
+interface Metered {
+  id: number;
+  plan: Plan;
+  email: string;
+  name: string;
+}
+
+async function meteredPartner(partnerId: number): Promise<Metered | null> {
   const partner = await exec(one(PARTNER_PLAN, partnerId));
-  return partner ? (getPlan(partner.plan) ?? null) : null;
+  const plan = partner && getPlan(partner.plan);
+  return plan ? { id: partnerId, plan, email: partner.email, name: partner.name } : null;
 }
 
 // One statement: insert the month's row or add to it, unless capped. The
@@ -125,15 +135,20 @@ export function upgradeUrl(): string {
  * saver and its address each have a save of the hour left (SAVES_PER_USER,
  * SAVES_PER_ADDRESS); it returns the new total, else null. On the Free plan
  * at 100% every save through the partner throws 402 `usage_limit_reached`
- * and the transaction writes nothing. `notify` runs after the commit.
+ * and the transaction writes nothing. A count that reaches 80% or 100% queues
+ * the usage e-mail in the same transaction; `committed` is called after the
+ * commit.
  */
 export async function saveMeter(partnerId: number | null) {
   if (partnerId === null) return null;
-  const plan = await planOf(partnerId);
-  if (!plan) return null;
+  const partner = await meteredPartner(partnerId);
+  if (!partner) return null;
+  const { plan } = partner;
   const cap = plan.hardLimit ? plan.includedActions : null;
+  const queued: string[] = [];
   return {
     *count(saver: Saver, item: { listId: number; productId: number; added: boolean }): Op<number | null> {
+      queued.length = 0;
       const now = new Date();
       let counted = false;
       if (item.added) {
@@ -159,9 +174,11 @@ export async function saveMeter(partnerId: number | null) {
           upgrade_url: upgradeUrl(),
         });
       }
-      return counted ? total : null;
+      if (!counted) return null;
+      yield* queueThresholdEmails(partner, total, queued);
+      return total;
     },
-    notify: (total: number) => notifyThresholds(partnerId, plan, total),
+    committed: () => rememberQueued(queued),
   };
 }
 
@@ -194,20 +211,22 @@ const INSERT_DEDUP_KEY = statement(
 async function countOnce(kind: "share" | "list_view", wishlistId: number, dedupKey: string, slotKeys: string[] = []) {
   const partnerId = await attributedPartner(wishlistId);
   if (partnerId === null) return;
-  const plan = await planOf(partnerId);
-  if (!plan) return;
-  const total = await transaction(
-    (function* (): Op<number | null> {
-      if ((yield* run(INSERT_DEDUP_KEY, dedupKey, partnerId)) === 0) return null;
+  const partner = await meteredPartner(partnerId);
+  if (!partner) return;
+  const queued: string[] = [];
+  await transaction(
+    (function* (): Op<void> {
+      if ((yield* run(INSERT_DEDUP_KEY, dedupKey, partnerId)) === 0) return;
       if (slotKeys.length) {
         let claimed = false;
         for (const slot of slotKeys) if ((claimed = (yield* run(INSERT_DEDUP_KEY, slot, partnerId)) > 0)) break;
-        if (!claimed) return null;
+        if (!claimed) return;
       }
-      return yield* increment(partnerId, kind, null);
+      const total = yield* increment(partnerId, kind, null);
+      if (total !== null) yield* queueThresholdEmails(partner, total, queued);
     })(),
   );
-  if (total !== null) await notifyThresholds(partnerId, plan, total);
+  rememberQueued(queued);
 }
 
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -244,37 +263,38 @@ export async function recordListView(wishlistId: number, viewer: ListViewer | nu
 // ---------------------------------------------------------------- notifications
 
 export const THRESHOLDS = [80, 100] as const;
-// Thresholds this process already queued, so it asks the database only once.
+// Thresholds whose e-mail is committed, so this process asks the database only once.
 const notified = new Set<string>();
 
 /**
  * At 80% and 100% of a finite limit, one e-mail per partner, period and
- * threshold: the outbox's unique dedup key makes it exactly once across
- * instances and concurrent requests.
+ * threshold, queued in the transaction of the count that reaches it: the
+ * count and its e-mail commit together or not at all (a failed queue rolls
+ * back the count, so the next action reaches the threshold again). The
+ * outbox's unique dedup key makes it exactly once across instances and
+ * concurrent requests. `queued` collects the keys for rememberQueued.
  */
-async function notifyThresholds(partnerId: number, plan: Plan, total: number): Promise<void> {
-  const limit = plan.includedActions;
+function* queueThresholdEmails(partner: Metered, total: number, queued: string[]): Op<void> {
+  const limit = partner.plan.includedActions;
   if (limit === null) return;
   const { period } = currentPeriod();
   for (const threshold of THRESHOLDS) {
     if (total * 100 < limit * threshold) continue;
-    const key = `usage:${partnerId}:${period}:${threshold}`;
+    const key = `usage:${partner.id}:${period}:${threshold}`;
     if (notified.has(key)) continue;
-    try {
-      const partner = await db.partner.findUnique({ where: { id: partnerId }, select: { email: true, name: true } });
-      if (!partner) return;
-      await enqueue({
-        kind: "email",
-        topic: `usage.threshold.${threshold}`,
-        dedupKey: key,
-        payload: usageEmail(partner, plan, threshold, total, limit, period),
-      });
-      notified.add(key);
-    } catch (err) {
-      // Never fail the action because of its notification.
-      log.error("usage notification failed", { partnerId, threshold, ...errorFields(err) });
-    }
+    yield* enqueueStep({
+      kind: "email",
+      topic: `usage.threshold.${threshold}`,
+      dedupKey: key,
+      payload: usageEmail(partner, partner.plan, threshold, total, limit, period),
+    });
+    queued.push(key);
   }
+}
+
+/** After the commit: the queued thresholds need no more asking in this process. */
+function rememberQueued(queued: string[]): void {
+  for (const key of queued) notified.add(key);
 }
 
 function usageEmail(partner: { email: string; name: string }, plan: Plan, threshold: number, total: number, limit: number, period: string) {

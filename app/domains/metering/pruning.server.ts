@@ -1,7 +1,8 @@
 // Deletes metering rows that only serve a short window: request-counter
 // minute windows (only the current minute is read) and usage dedup keys (a
 // share counts once per UTC day, a view once per 10-minute window), and
-// sign-in throttle rows past their reset window (a day). Every
+// sign-in throttle rows past their reset window (a day); and creator-media
+// uploads nobody finalised within a day, with their stored bytes. Every
 // statement deletes at most PRUNE_BATCH rows found through an index range,
 // and the job yields to the event loop between statements, so a backlog of
 // any size never blocks requests for long (SQLite statements run
@@ -11,6 +12,7 @@ import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
 import { minuteWindow } from "./request-counter.server";
 import { THROTTLE_ROWS_KEPT_MS } from "~/domains/identity/sign-in-throttle.server";
+import { pruneAbandonedUploads } from "~/domains/media/creator-media.server";
 
 export const PRUNE_BATCH = 500;
 /** Minute windows older than this go. */
@@ -81,6 +83,17 @@ export async function pruneSignInThrottle(now = Date.now()): Promise<number> {
   );
 }
 
+/** Deletes creator-media uploads not finalised within a day, and their objects; returns how many. */
+export async function pruneMediaUploads(now = Date.now()): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const pass = await pruneAbandonedUploads(PRUNE_BATCH, now);
+    deleted += pass.deleted;
+    if (!pass.more) return deleted;
+    await yieldToEventLoop();
+  }
+}
+
 let running: Promise<void> | null = null;
 
 /** One pass over the tables; overlapping calls share the pass. */
@@ -90,6 +103,7 @@ export function prune(): Promise<void> {
       ["ApiKeyRequestCounter", pruneRequestCounters],
       ["UsageDedup", pruneUsageDedup],
       ["SignInThrottle", pruneSignInThrottle],
+      ["MediaUpload", pruneMediaUploads],
     ] as const) {
       try {
         const deleted = await job();

@@ -3,6 +3,12 @@
 // lease), so however many instances poll, each delivery attempt happens
 // once; a crashed instance's lease simply runs out. Delivery is
 // at-least-once: webhook receivers deduplicate by `webhook-id`.
+//
+// Deliveries run concurrently, bounded per target (a webhook host, or the
+// e-mail server) and overall, with slots kept for e-mails: a receiver that
+// hangs until the timeout holds only its own target's slots, so other
+// targets and e-mails go on beside it.
+import pLimit, { type LimitFunction } from "p-limit";
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
@@ -15,11 +21,22 @@ const LEASE_MS = 5 * 60_000;
 export const BACKOFF_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000] as const;
 export const MAX_ATTEMPTS = BACKOFF_MS.length + 1;
 const WEBHOOK_TIMEOUT_MS = 10_000;
-// Messages per poll, so one poll cannot run for ever behind a long queue.
-const BATCH = 50;
+// Due messages read per query, and at most per kind and pass, so a long
+// queue for busy targets cannot make one pass run for ever.
+const PAGE = 50;
+const SCAN_LIMIT = 500;
 
 /** A failure that retrying cannot fix (malformed message, webhook removed). */
 class PermanentFailure extends Error {}
+
+interface Due {
+  id: number;
+  kind: string;
+  topic: string;
+  payload: unknown;
+  attempts: number;
+  nextAttemptAt: Date;
+}
 
 interface Claimed {
   id: number;
@@ -114,25 +131,16 @@ async function deliver(message: Claimed): Promise<void> {
 
 // ---------------------------------------------------------------- claim and record
 
-/** The next due message, leased to this instance; null when none is due. */
-async function claimNext(): Promise<Claimed | null> {
-  // A lost race means another instance took that one; try the next.
-  for (let tries = 0; tries < 5; tries++) {
-    const now = new Date();
-    const due = await db.outboxMessage.findFirst({
-      where: { status: "pending", nextAttemptAt: { lte: now } },
-      orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
-      select: { id: true, kind: true, topic: true, payload: true, attempts: true },
-    });
-    if (!due) return null;
-    const { count } = await db.outboxMessage.updateMany({
-      where: { id: due.id, status: "pending", nextAttemptAt: { lte: now } },
-      data: { nextAttemptAt: new Date(now.getTime() + LEASE_MS), attempts: { increment: 1 } },
-    });
-    // Counting the attempt at claim time means a message that crashes its instance still runs out of attempts.
-    if (count === 1) return { ...due, attempts: due.attempts + 1 };
-  }
-  return null;
+/** Leases a due message to this instance; null when another instance took it first. */
+async function claim(message: Due): Promise<Claimed | null> {
+  const now = new Date();
+  // Counting the attempt at claim time means a message that crashes its instance still runs out of attempts.
+  const { count } = await db.outboxMessage.updateMany({
+    where: { id: message.id, status: "pending", attempts: message.attempts, nextAttemptAt: { lte: now } },
+    data: { nextAttemptAt: new Date(now.getTime() + LEASE_MS), attempts: { increment: 1 } },
+  });
+  if (count !== 1) return null;
+  return { id: message.id, kind: message.kind, topic: message.topic, payload: message.payload, attempts: message.attempts + 1 };
 }
 
 export function retryDelayMs(attempts: number): number {
@@ -165,25 +173,143 @@ async function attempt(message: Claimed): Promise<void> {
   }
 }
 
+// ---------------------------------------------------------------- slots
+
+const EMAIL_TARGET = "email";
+// E-mails have their own lane, so webhooks can never take all the slots.
+const emailLane = pLimit(env.OUTBOX_CONCURRENCY_PER_TARGET);
+const webhookLane = pLimit(env.OUTBOX_CONCURRENCY - env.OUTBOX_CONCURRENCY_PER_TARGET);
+/** Webhook hosts with deliveries in flight (idle ones are dropped at the start of each pass). */
+const webhookTargets = new Map<string, LimitFunction>();
+/** Deliveries in flight by message id: skipped by the scan, awaited by a shutdown. */
+const inFlight = new Map<number, Promise<void>>();
+
+const busy = (limit: LimitFunction | undefined) => (limit ? limit.activeCount + limit.pendingCount : 0);
+const laneOf = (target: string) => (target === EMAIL_TARGET ? emailLane : webhookLane);
+
+function hasRoom(target: string): boolean {
+  const lane = laneOf(target);
+  if (busy(lane) >= lane.concurrency) return false;
+  return target === EMAIL_TARGET || busy(webhookTargets.get(target)) < env.OUTBOX_CONCURRENCY_PER_TARGET;
+}
+
+/** Starts one delivery in a free slot of its target (hasRoom said yes, so nothing queues). */
+function start(message: Due, target: string): void {
+  let work = async () => {
+    const claimed = await claim(message);
+    if (claimed) await attempt(claimed);
+  };
+  if (target !== EMAIL_TARGET) {
+    let perTarget = webhookTargets.get(target);
+    if (!perTarget) webhookTargets.set(target, (perTarget = pLimit(env.OUTBOX_CONCURRENCY_PER_TARGET)));
+    const limited = perTarget;
+    const inner = work;
+    work = () => limited(inner);
+  }
+  const delivery = laneOf(target)(work)
+    .catch((err) => log.error("outbox delivery crashed", { id: message.id, ...errorFields(err) }))
+    .finally(() => {
+      inFlight.delete(message.id);
+      // A freed slot may take the next due message at once, not at the next poll.
+      if (!stopping) void runOutboxOnce();
+    });
+  inFlight.set(message.id, delivery);
+}
+
+/**
+ * Where a webhook goes, by host: one receiver's slots whatever baskets point
+ * at it. Messages whose basket or URL is unusable share one target; their
+ * delivery fails at once.
+ */
+async function webhookTarget(payload: unknown, known: Map<string, string>): Promise<string> {
+  const basketId = (payload as { basket_id?: unknown } | null)?.basket_id;
+  if (typeof basketId !== "string") return "webhook:unusable";
+  let target = known.get(basketId);
+  if (target === undefined) {
+    const found = await basketWebhookTarget(basketId);
+    target = "missing" in found ? "webhook:unusable" : webhookHost(found.url);
+    known.set(basketId, target);
+  }
+  return target;
+}
+
+function webhookHost(url: string): string {
+  try {
+    return `webhook:${new URL(url).host.toLowerCase()}`;
+  } catch {
+    return "webhook:unusable";
+  }
+}
+
 // ---------------------------------------------------------------- the loop
 
 let timer: NodeJS.Timeout | null = null;
 let running: Promise<void> | null = null;
+let again = false;
 let stopping = false;
 
-async function drain(): Promise<void> {
-  for (let i = 0; i < BATCH && !stopping; i++) {
-    const message = await claimNext();
-    if (!message) return;
-    await attempt(message);
+/**
+ * Fills the free slots from the due messages of one kind, oldest first,
+ * passing over messages whose target is busy.
+ */
+async function fillLane(emails: boolean): Promise<void> {
+  const lane = emails ? emailLane : webhookLane;
+  const known = new Map<string, string>();
+  let after: { at: Date; id: number } | null = null;
+  for (let scanned = 0; scanned < SCAN_LIMIT && !stopping && busy(lane) < lane.concurrency; ) {
+    const page: Due[] = await db.outboxMessage.findMany({
+      where: {
+        status: "pending",
+        nextAttemptAt: { lte: new Date() },
+        kind: emails ? EMAIL_TARGET : { not: EMAIL_TARGET },
+        ...(after && { OR: [{ nextAttemptAt: { gt: after.at } }, { nextAttemptAt: after.at, id: { gt: after.id } }] }),
+      },
+      orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
+      take: PAGE,
+      select: { id: true, kind: true, topic: true, payload: true, attempts: true, nextAttemptAt: true },
+    });
+    for (const message of page) {
+      if (stopping || busy(lane) >= lane.concurrency) return;
+      if (inFlight.has(message.id)) continue;
+      const target = message.kind === "webhook" ? await webhookTarget(message.payload, known) : message.kind === "email" ? EMAIL_TARGET : "unknown";
+      if (hasRoom(target)) start(message, target);
+    }
+    if (page.length < PAGE) return;
+    scanned += page.length;
+    const last = page[page.length - 1]!;
+    after = { at: last.nextAttemptAt, id: last.id };
   }
 }
 
-/** One pass over the due messages; overlapping calls share the pass in progress. */
+async function fill(): Promise<void> {
+  for (const [target, limit] of webhookTargets) if (busy(limit) === 0) webhookTargets.delete(target);
+  await fillLane(true);
+  await fillLane(false);
+}
+
+/**
+ * One pass over the due messages: starts what the free slots take, without
+ * waiting for the deliveries. Overlapping calls share the pass in progress,
+ * which then looks once more.
+ */
 export function runOutboxOnce(): Promise<void> {
-  return (running ??= drain()
+  if (running) {
+    again = true;
+    return running;
+  }
+  return (running = (async () => {
+    do {
+      again = false;
+      await fill();
+    } while (again && !stopping);
+  })()
     .catch((err) => log.error("outbox poll failed", errorFields(err)))
     .finally(() => (running = null)));
+}
+
+/** Resolves once no delivery is in flight. */
+async function outboxIdle(): Promise<void> {
+  while (inFlight.size) await Promise.all(inFlight.values());
 }
 
 export function startOutboxWorker(): void {
@@ -193,10 +319,11 @@ export function startOutboxWorker(): void {
   timer.unref();
 }
 
-/** Stops polling and waits for the delivery in progress (the rest stays pending for the next start). */
+/** Stops polling and waits for the deliveries in flight (the rest stays pending for the next start). */
 export async function stopOutboxWorker(): Promise<void> {
   stopping = true;
   if (timer) clearInterval(timer);
   timer = null;
   await running;
+  await outboxIdle();
 }

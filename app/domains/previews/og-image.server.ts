@@ -10,16 +10,21 @@
 // Product images on a card are only the service's own stored copies: files
 // of DATA_DIR/images (local driver) or objects `images/<name>` of the S3
 // bucket (s3 driver), read by name, bounded in size and time. A remote URL
-// is never fetched.
+// is never fetched. The renderer (resvg) decodes every image whole, in native
+// memory that no worker limit covers, so it only gets images of at most a
+// tile's size: larger ones are cropped and scaled to the tile here (libvips,
+// within IMAGE_MAX_PIXELS), and images whose header is unreadable or over the
+// limit are left off. Copies stored before product images were bounded go
+// through the same check.
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
 import { writeFileAtomic } from "~/lib/fs/write-atomic.server";
-import { WorkerPool } from "~/lib/worker-pool.server";
+import { WorkerPool, workerEntry } from "~/lib/worker-pool.server";
+import { overPixelLimit, rasterSize, shrinkRaster } from "~/lib/images/raster.server";
 import { AwsClient } from "aws4fetch";
 import { readLocalImage, sniffImage } from "~/domains/media/image-store.server";
 import { shareTexts, type ShareLang } from "~/domains/lists/share-texts";
@@ -36,6 +41,8 @@ const CARD_FILE = /^([0-9a-f]{64})\.png$/;
 const IMAGE_NAME = /^[0-9a-f]{64}\.(?:png|jpg|gif)$/;
 /** Largest product image a card reads, and the time a read from the bucket may take. */
 const CARD_IMAGE_LIMITS = { maxBytes: 5 * 1024 * 1024, timeoutMs: 5_000 };
+/** Side of the largest gallery tile of og-render.ts (a square of the content's height): no image is drawn from more pixels. */
+const CARD_TILE = 502;
 
 /** A product image in the service's own storage: a file of DATA_DIR/images, or the object `images/<file>` of the S3 bucket. */
 export interface StoredImageRef {
@@ -99,25 +106,15 @@ export async function cardFile(spec: CardSpec): Promise<string> {
   return name;
 }
 
-function workerFile(): URL {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let up = 0; up < 6; up++) {
-    for (const candidate of [path.join(dir, "og-worker.mjs"), path.join(dir, "app/domains/previews/og-worker.mjs")]) {
-      if (existsSync(candidate)) return pathToFileURL(candidate);
-    }
-    dir = path.dirname(dir);
-  }
-  throw new Error("app/domains/previews/og-worker.mjs not found");
-}
-
 let pool: WorkerPool<OgCard, Uint8Array> | undefined;
 const renderers = () =>
-  (pool ??= new WorkerPool(workerFile(), {
+  (pool ??= new WorkerPool(workerEntry(import.meta.url, "app/domains/previews/og-worker.mjs"), {
     size: 1,
     taskTimeoutMs: 10_000,
     maxQueue: 50,
     queueTimeoutMs: 20_000,
-    resourceLimits: { maxOldGenerationSizeMb: 256 },
+    // The JavaScript heaps; resvg's native memory is bounded by the image sizes dataUri() lets through.
+    resourceLimits: { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32 },
   }));
 
 // The bucket's address and credentials are operator configuration (as for
@@ -172,7 +169,21 @@ async function dataUri(image: StoredImageRef): Promise<string | null> {
   }
   const kind = sniffImage(body);
   if (kind !== "png" && kind !== "jpg" && kind !== "gif") return null;
-  return `data:${kind === "jpg" ? "image/jpeg" : `image/${kind}`};base64,${body.toString("base64")}`;
+  const size = await rasterSize(body);
+  if (!size || overPixelLimit(size)) {
+    log.warn("preview image left off", { file: image.file, reason: size ? "too_many_pixels" : "unreadable", ...size });
+    return null;
+  }
+  if (size.width <= CARD_TILE && size.height <= CARD_TILE) {
+    return `data:${kind === "jpg" ? "image/jpeg" : `image/${kind}`};base64,${body.toString("base64")}`;
+  }
+  // Tiles are squares filled by the image (object-fit: cover): the same crop, made here at the tile's size.
+  const format = kind === "jpg" ? "jpeg" : "png";
+  const tile = await shrinkRaster(body, { width: CARD_TILE, height: CARD_TILE, fit: "cover", format }).catch((err: Error) => {
+    log.warn("preview image left off", { file: image.file, reason: "undecodable", error: err.message });
+    return null;
+  });
+  return tile && `data:image/${format};base64,${tile.body.toString("base64")}`;
 }
 
 async function render(card: OgCard): Promise<Buffer> {

@@ -1,6 +1,7 @@
 // Saving a product into a list (SPEC 2.6): `/hosted/save` and `/widget/save`
 // share this pipeline.
 import { one, run, statement, transaction, type Op } from "~/db/sql.server";
+import { isDatabaseUnavailable } from "~/db/errors";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { saveMeter, type Saver } from "~/domains/metering/actions.server";
@@ -25,6 +26,15 @@ export interface SaveChannel extends ProductSource {
   kind: "hosted" | "widget";
   widgetOrigin: string | null;
 }
+
+/**
+ * Gate for a save's outbound fetches (the page scrape, image copies): runs
+ * `fetch`, or resolves to `undefined` without fetching when the caller's
+ * budget is spent. An import shares one across its items (imports.server.ts).
+ */
+export type FetchGate = <T>(fetch: () => Promise<T>) => Promise<T | undefined>;
+
+const UNGATED: FetchGate = (fetch) => fetch();
 
 function hostOf(origin: string | null): string | null {
   if (!origin) return null;
@@ -103,8 +113,11 @@ const TOUCH_LIST = statement("list_touch", `UPDATE "Wishlist" SET "updatedAt" = 
  * transaction writes the product, the scraped catalogue facts, the item with
  * the saver's own facts and the usage count (only when the item is new), and
  * touches the list: a crash leaves all of it or none.
+ *
+ * `gate`: where the fetches go through; a fetch it refuses leaves the item
+ * titled with the host name (scrape) or showing the original image (copy).
  */
-export async function saveProduct(saver: Saver, body: SaveRequestBody, channel: SaveChannel) {
+export async function saveProduct(saver: Saver, body: SaveRequestBody, channel: SaveChannel, gate: FetchGate = UNGATED) {
   const { userId } = saver;
   const req = parseSaveRequest(body);
 
@@ -125,9 +138,10 @@ export async function saveProduct(saver: Saver, body: SaveRequestBody, channel: 
   try {
     existing = await findProduct(req.canonical);
     // The page is asked only when nothing else would give the item a title.
-    const scraped = !existing?.titled && !req.facts.title ? await scrapedFacts(req.url, req.market) : null;
-    [catalog, own] = await Promise.all([scraped && withStoredImage(scraped), withStoredImage(req.facts)]);
+    const scraped = !existing?.titled && !req.facts.title ? await scrapedFacts(req.url, req.market, gate) : null;
+    [catalog, own] = await Promise.all([scraped && storedFacts(scraped, gate), storedFacts(req.facts, gate)]);
   } catch (err) {
+    if (isDatabaseUnavailable(err)) throw err; // a 503, not this 500
     throw productCreateFailed(err);
   }
 
@@ -170,10 +184,10 @@ export async function saveProduct(saver: Saver, body: SaveRequestBody, channel: 
 
   try {
     const { productId, itemId, total } = await transaction(write());
-    if (meter && total !== null) await meter.notify(total);
+    if (meter && total !== null) meter.committed();
     return { ok: true as const, item_id: itemId, product_id: productId };
   } catch (err) {
-    if (err instanceof ApiError) throw err;
+    if (err instanceof ApiError || isDatabaseUnavailable(err)) throw err;
     if (stage === "product") throw productCreateFailed(err);
     log.error("item write failed", errorFields(err));
     throw new ApiError(500, "save_failed", "The item could not be saved");
@@ -198,10 +212,20 @@ function ownFields(own: StoredFacts) {
   };
 }
 
-/** What the page itself says (an entitled source); a failed scrape still saves the URL, titled with its host. */
-async function scrapedFacts(url: string, market: string): Promise<ProductFacts> {
-  const result = await scrapeProduct(url, { market: market || undefined });
-  if (!result.success) return { title: new URL(url).hostname };
+/** The facts with their image copied, when the gate lets the copy through (else the original is shown). */
+async function storedFacts(facts: ProductFacts, gate: FetchGate): Promise<StoredFacts> {
+  if (!facts.imageUrl) return facts;
+  return (await gate(() => withStoredImage(facts))) ?? { ...facts, storedImageUrl: null };
+}
+
+/**
+ * What the page itself says (an entitled source); a failed or refused scrape
+ * still saves the URL, titled with its host. A scrape passes the gate as one
+ * fetch (on Shopify paths it asks the same site for two URLs at once).
+ */
+async function scrapedFacts(url: string, market: string, gate: FetchGate): Promise<ProductFacts> {
+  const result = await gate(() => scrapeProduct(url, { market: market || undefined }));
+  if (!result?.success) return { title: new URL(url).hostname };
   const p = result.product;
   return {
     title: p.title ?? new URL(url).hostname,

@@ -3,20 +3,16 @@
 // `Product`, Open Graph / product meta tags, plain <title> and description.
 // Every fetch goes through the guarded fetcher (GUIDE section 8). Reading the
 // fetched page is CPU work on hostile input, so it runs in a pool of worker
-// threads under a time budget (page-extract.server.ts, page-worker.mjs): one
-// page can never stall other requests. Failures the caller can act on are
+// threads under a time budget (page-extract.server.ts, page-workers.server.ts):
+// one page can never stall other requests. Failures the caller can act on are
 // result codes (SPEC 7.5), not HTTP errors.
-import { existsSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { env } from "~/env.server";
 import { ApiError } from "~/lib/api/errors";
 import { scanHtml } from "~/lib/html-scan";
 import { errorFields, log } from "~/lib/log.server";
 import { FetchError, guardedFetch, type GuardedResponse } from "~/lib/net/guarded-fetch.server";
-import { WorkerPool, WorkerPoolError } from "~/lib/worker-pool.server";
+import { WorkerPoolError } from "~/lib/worker-pool.server";
 import type { PageInput, PageOutput } from "./page-extract.server";
+import { pageWorkers } from "./page-workers.server";
 
 export { currencyExponent, normalizeCurrency, parseAmount, toMinorUnits, type ScrapedProduct } from "./page-extract.server";
 import type { ScrapedProduct } from "./page-extract.server";
@@ -124,38 +120,9 @@ export function shopifyJsonUrl(pageUrl: URL): string | null {
 // ---------------------------------------------------------------------------
 // The scrape workers
 
-/**
- * page-worker.mjs: beside this module in the source tree, or (when this code
- * runs from the bundle in build/server/) under app/ of the project root. It is
- * not bundled: worker threads load it by path.
- */
-function workerFile(): URL {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (let up = 0; up < 6; up++) {
-    for (const candidate of [path.join(dir, "page-worker.mjs"), path.join(dir, "app/domains/products/page-worker.mjs")]) {
-      if (existsSync(candidate)) return pathToFileURL(candidate);
-    }
-    dir = path.dirname(dir);
-  }
-  throw new Error("app/domains/products/page-worker.mjs not found");
-}
-
-let pool: WorkerPool<PageInput, PageOutput> | undefined;
-
-function scrapeWorkers(): WorkerPool<PageInput, PageOutput> {
-  return (pool ??= new WorkerPool(workerFile(), {
-    size: env.SCRAPE_WORKERS ?? Math.min(4, Math.max(1, os.availableParallelism() - 1)),
-    taskTimeoutMs: env.SCRAPE_TIMEOUT_MS,
-    maxQueue: 100,
-    queueTimeoutMs: 15_000,
-    // A page that makes a worker run out of memory ends that worker, not the server.
-    resourceLimits: { maxOldGenerationSizeMb: 256 },
-  }));
-}
-
 async function extract(input: PageInput): Promise<PageOutput | ScrapeFailure> {
   try {
-    return await scrapeWorkers().run(input);
+    return (await pageWorkers().run({ kind: "product", input })) as PageOutput;
   } catch (err) {
     if (!(err instanceof WorkerPoolError)) throw err;
     log.warn("page not read", { url: input.url, reason: err.code, error: err.message });

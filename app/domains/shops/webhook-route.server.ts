@@ -1,7 +1,9 @@
 // The shape every `/webhooks/*` route shares: Shopify's signature check
 // (`authenticate.webhook`: wrong HMAC → 401, missing headers → 400, not POST →
-// 405), the topic the route is for, once-only processing by webhook id, and
-// SPEC error bodies throughout. A route names its topics and handler.
+// 405), the topic the route is for, once-only processing by webhook id and by
+// the signed payload, and SPEC error bodies throughout. A route names its
+// topics and handler.
+import { createHash } from "node:crypto";
 import { json } from "@remix-run/node";
 import { errorResponse } from "~/api/endpoint.server";
 import { db } from "~/db.server";
@@ -17,6 +19,8 @@ export interface PlatformWebhook {
   /** The shop's `<store>.myshopify.com` domain, from the signed request. */
   shop: string;
   webhookId: string;
+  /** SHA-256 (hex) of the topic and the raw body: the delivery's identity that the HMAC covers. */
+  payloadDigest: string;
   payload: unknown;
   /** The shop's Admin API, when the app holds an offline session for it. */
   graphql?: AdminGraphql;
@@ -37,21 +41,33 @@ function refusal(status: number): ApiError {
   return badRequest("invalid_webhook", "Missing Shopify webhook headers (X-Shopify-Topic, -Hmac-Sha256, -Shop-Domain, -Webhook-Id, -API-Version)");
 }
 
+/** Shopify delivers for shops by their `<store>.myshopify.com` domain (lowercase, as the library requires); no other name is a shop of ours. */
+const MYSHOPIFY_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+const notAShop = () => badRequest("invalid_webhook", "X-Shopify-Shop-Domain is not a <store>.myshopify.com domain");
+
 async function verified(request: Request): Promise<PlatformWebhook> {
   if (!shopify) throw notFound("not_found", "The Shopify app is not configured on this server");
+  // The headers are not signed, the body is: its digest is what a replay cannot change.
+  const rawBody = await request.clone().text();
   try {
     const hook = await shopify.authenticate.webhook(request);
+    if (!MYSHOPIFY_DOMAIN.test(hook.shop)) throw notAShop();
+    const topic = topicName(hook.topic);
     return {
-      topic: topicName(hook.topic),
+      topic,
       shop: hook.shop.toLowerCase(),
       webhookId: hook.webhookId,
+      payloadDigest: createHash("sha256").update(`${topic}\n`).update(rawBody).digest("hex"),
       payload: hook.payload,
       graphql: hook.admin?.graphql as AdminGraphql | undefined,
     };
   } catch (err) {
+    if (err instanceof ApiError) throw err;
     if (err instanceof Response) throw refusal(err.status);
     // Signed but not JSON: the library's JSON.parse failed.
     if (err instanceof SyntaxError) throw badRequest("invalid_payload", "The webhook body is not JSON");
+    // Signed, but the shop header names no shop: the library's session lookup throws on it after the HMAC check.
+    if (!MYSHOPIFY_DOMAIN.test(request.headers.get("x-shopify-shop-domain") ?? "")) throw notAShop();
     throw err;
   }
 }
@@ -61,10 +77,16 @@ const KEEP_IDS_MS = 30 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
 let lastPrune = 0;
 
-/** Records the delivery; false when it was processed before (or is being processed now). */
+/**
+ * Records the delivery; false when it was processed before (or is being
+ * processed now), by its webhook id or by its signed payload (the same body
+ * resent under another id).
+ */
 async function claim(hook: PlatformWebhook): Promise<boolean> {
   try {
-    await db.processedWebhook.create({ data: { webhookId: hook.webhookId.slice(0, 200), topic: hook.topic, shopDomain: hook.shop } });
+    await db.processedWebhook.create({
+      data: { webhookId: hook.webhookId.slice(0, 200), topic: hook.topic, shopDomain: hook.shop, payloadDigest: hook.payloadDigest },
+    });
     if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
       lastPrune = Date.now();
       await db.processedWebhook.deleteMany({ where: { processedAt: { lt: new Date(Date.now() - KEEP_IDS_MS) } } });

@@ -1,6 +1,9 @@
 // Sitemaps of the site (SPEC 4.8 Sitemaps, docs/api.md "Shops"): public share
 // pages (`/sitemap-pages.xml`) and published shop pages
-// (`/sitemap-shops.xml` and its JSON twin `/sitemap-shops.json`).
+// (`/sitemap-shops.xml` and its JSON twin `/sitemap-shops.json`), the same
+// documents at the site root and under `/api/v1`. Addresses inside them
+// (index entries, `next`) are the root ones, where the sitemap protocol
+// wants the files.
 //
 // Sitemap protocol rules: at most SITEMAP_URLS_PER_FILE (50,000) URLs a file;
 // with more, the bare address answers a <sitemapindex> of `?page=N` files.
@@ -9,6 +12,7 @@
 // memory whole.
 import { db } from "~/db.server";
 import { env } from "~/env.server";
+import { notFound } from "~/lib/api/errors";
 
 const BATCH = 1000;
 const SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
@@ -135,12 +139,7 @@ function streamOf(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
 
 const XML_HEADERS = { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" };
 
-function notFoundResponse(): Response {
-  return new Response(JSON.stringify({ error: "not_found", message: "No such sitemap page" }), {
-    status: 404,
-    headers: { "Content-Type": "application/json; charset=utf-8" },
-  });
-}
+const noSuchPage = () => notFound("not_found", "No such sitemap page");
 
 async function* indexXml(path: string, pages: number, latest: Date | null): AsyncGenerator<string> {
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${SITEMAP_NS}">\n`;
@@ -189,17 +188,17 @@ async function* shopsJson(offset: number, take: number, next: string | null): As
 }
 
 /** `/sitemap-pages.xml[?page=N]`. */
-export async function pagesSitemap(url: URL): Promise<Response> {
-  const plan = await planSitemap(pagesSource, url.searchParams.get("page"));
-  if (!plan) return notFoundResponse();
+export async function pagesSitemap(page: string | null): Promise<Response> {
+  const plan = await planSitemap(pagesSource, page);
+  if (!plan) throw noSuchPage();
   const body = plan.kind === "index" ? indexXml(pagesSource.path, plan.pages, plan.latest) : pagesXml(plan.offset, plan.take);
   return new Response(streamOf(body), { headers: XML_HEADERS });
 }
 
 /** `/sitemap-shops.xml[?page=N]`. */
-export async function shopsSitemap(url: URL): Promise<Response> {
-  const plan = await planSitemap(shopsSource, url.searchParams.get("page"));
-  if (!plan) return notFoundResponse();
+export async function shopsSitemap(page: string | null): Promise<Response> {
+  const plan = await planSitemap(shopsSource, page);
+  if (!plan) throw noSuchPage();
   const body = plan.kind === "index" ? indexXml(shopsSource.path, plan.pages, plan.latest) : shopsXml(plan.offset, plan.take);
   return new Response(streamOf(body), { headers: XML_HEADERS });
 }
@@ -208,9 +207,9 @@ export async function shopsSitemap(url: URL): Promise<Response> {
  * `/sitemap-shops.json[?page=N]`: `{shops: [{handle, name, url, lastmod}], next?}`, the same
  * files as the XML (page 1 when no page is given); `next` is the next file's address.
  */
-export async function shopsSitemapJson(url: URL): Promise<Response> {
-  const plan = await planSitemap(shopsSource, url.searchParams.get("page") ?? "1");
-  if (!plan || plan.kind !== "file") return notFoundResponse();
+export async function shopsSitemapJson(page: string | null): Promise<Response> {
+  const plan = await planSitemap(shopsSource, page ?? "1");
+  if (!plan || plan.kind !== "file") throw noSuchPage();
   const next = plan.page < plan.pages ? `${site()}/sitemap-shops.json?page=${plan.page + 1}` : null;
   return new Response(streamOf(shopsJson(plan.offset, plan.take, next)), {
     headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=3600" },

@@ -6,6 +6,7 @@ export const ALLOWED_REQUEST_HEADERS = [
   "authorization",
   "apikey",
   "x-widget-token",
+  "x-analytics-token",
   "content-type",
   "x-client-info",
   "x-supabase-api-version",

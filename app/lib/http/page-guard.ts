@@ -7,8 +7,14 @@ const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * True for a form/data write to a page from another origin. Mirrors Remix's
  * own CSRF check (Origin host against X-Forwarded-Host, else Host), which
  * throws and answers 500 with no body; here it becomes a 403.
+ * X-Forwarded-Host counts only when `forwardedHostTrusted` (the connection
+ * comes from a proxy in TRUSTED_PROXIES): anyone else can send it.
  */
-export function isCrossOriginPageWrite(method: string, headers: { origin?: string; host?: string; "x-forwarded-host"?: string }): boolean {
+export function isCrossOriginPageWrite(
+  method: string,
+  headers: { origin?: string; host?: string; "x-forwarded-host"?: string },
+  forwardedHostTrusted: boolean,
+): boolean {
   if (!UNSAFE_METHODS.has(method)) return false;
   const origin = headers.origin;
   if (origin === undefined) return false;
@@ -18,7 +24,8 @@ export function isCrossOriginPageWrite(method: string, headers: { origin?: strin
   } catch {
     return true; // an Origin that is not a URL cannot be ours
   }
-  const host = headers["x-forwarded-host"]?.split(",")[0]?.trim() || headers.host;
+  const forwarded = forwardedHostTrusted ? headers["x-forwarded-host"]?.split(",")[0]?.trim() : undefined;
+  const host = forwarded || headers.host;
   return !host || originHost !== host;
 }
 

@@ -1,0 +1,20 @@
+// `GET /sitemap-shops.xml` (SPEC 4.8 Sitemaps): published shop pages; also served at the site root.
+import { endpoint, route } from "~/api/endpoint.server";
+import { shopsSitemap } from "~/domains/sitemaps/sitemaps.server";
+import { SITEMAP_DESCRIPTION, sitemapQuery } from "./schemas";
+
+export const loader = endpoint({
+  GET: route(
+    "none",
+    {
+      summary: "Sitemap of the published shop pages",
+      description: SITEMAP_DESCRIPTION,
+      tag: "sitemaps",
+      query: sitemapQuery,
+      produces: "application/xml",
+      example: {},
+    },
+    ({ query }) => shopsSitemap(query.page ?? null),
+  ),
+});
+export const action = loader;
