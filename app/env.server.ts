@@ -226,6 +226,13 @@ const schema = z
      * need them). Default: true unless NODE_ENV=production.
      */
     SHOPIFY_BILLING_TEST: z.enum(["true", "false", "1", "0"]).optional(),
+
+    /**
+     * The demo shop page `/demo` (a shop page with the real save button, for a
+     * first look at a local installation). Default: on when APP_URL's host is
+     * localhost (the local default), off everywhere else.
+     */
+    DEMO_PAGE: z.enum(["true", "false", "1", "0"]).optional(),
   })
   .superRefine((env, ctx) => {
     const external = [env.AUTH_EXTERNAL_JWKS_URL, env.AUTH_EXTERNAL_ISSUER, env.AUTH_EXTERNAL_AUDIENCE];
@@ -271,6 +278,12 @@ export type Env = z.infer<typeof schema>;
 export function billingIsTest(config: Pick<Env, "NODE_ENV" | "SHOPIFY_BILLING_TEST">): boolean {
   if (config.SHOPIFY_BILLING_TEST === undefined) return config.NODE_ENV !== "production";
   return config.SHOPIFY_BILLING_TEST === "true" || config.SHOPIFY_BILLING_TEST === "1";
+}
+
+/** DEMO_PAGE as a boolean, with its APP_URL-dependent default. */
+export function demoPageEnabled(config: Pick<Env, "APP_URL" | "DEMO_PAGE">): boolean {
+  if (config.DEMO_PAGE === undefined) return new URL(config.APP_URL).hostname === "localhost";
+  return config.DEMO_PAGE === "true" || config.DEMO_PAGE === "1";
 }
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
