@@ -1,0 +1,58 @@
+// Every relative link of README.md and docs/**/*.md points to a file that
+// exists (and every #anchor to a heading of it), so moving a guide cannot
+// leave a dead link behind. External links (http:, mailto:) are not fetched.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) return markdownFiles(file);
+    return name.endsWith(".md") ? [file] : [];
+  });
+}
+
+const files = [path.join(root, "README.md"), ...markdownFiles(path.join(root, "docs"))];
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, "")
+    .replace(/ /g, "-");
+
+function anchors(file: string): Set<string> {
+  const text = readFileSync(file, "utf8").replace(/```[\s\S]*?```/g, "");
+  return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1]!)));
+}
+
+/** Links of a markdown text, outside code blocks and code spans: [text](target) and ![alt](target). */
+function links(text: string): string[] {
+  const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
+  return [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]!);
+}
+
+describe("documentation links", () => {
+  it("finds the README and the guides", () => {
+    expect(files.map((f) => path.relative(root, f))).toEqual(expect.arrayContaining(["README.md", "docs/api.md"]));
+  });
+
+  it.each(files.map((f) => [path.relative(root, f), f]))("%s: every relative link points to an existing file", (_name, file) => {
+    const dead: string[] = [];
+    for (const target of links(readFileSync(file, "utf8"))) {
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // http:, https:, mailto:
+      const [pathPart, anchor] = target.split("#") as [string, string | undefined];
+      const resolved = pathPart ? path.resolve(path.dirname(file), decodeURIComponent(pathPart)) : file;
+      if (!existsSync(resolved)) {
+        dead.push(target);
+        continue;
+      }
+      if (anchor && resolved.endsWith(".md") && !anchors(resolved).has(anchor)) dead.push(target);
+    }
+    expect(dead).toEqual([]);
+  });
+});
