@@ -56,7 +56,7 @@ const schema = z
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
     /** Largest body of a page's form post or other request outside /api/v1 (My lists, share pages, /auth/login, the admin, /session/*). */
     PAGE_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(64 * 1024),
-    /** Largest Shopify webhook body (/webhooks/*), refused before the HMAC check; see docs/configuration.md "Request limits". */
+    /** Largest Shopify webhook body (/webhooks/*), refused before the HMAC check; see docs/operations.md "Request limits". */
     WEBHOOK_MAX_BODY_BYTES: z.coerce.number().int().min(64 * 1024).max(256 * 1024 * 1024).default(5 * 1024 * 1024),
     /** Time a client has to send a request's headers (slow-header connections get 408 and are closed). */
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(20_000),

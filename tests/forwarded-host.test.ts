@@ -1,4 +1,4 @@
-// The page-write check (docs/api.md "Security"): a write to a page must come
+// The page-write check (docs/security.md): a write to a page must come
 // from the page's own origin, the host being `Host`, or `X-Forwarded-Host`
 // only when the connection comes from a proxy in TRUSTED_PROXIES. Anyone can
 // send the header, so without a trusted proxy it must not decide (nor reach

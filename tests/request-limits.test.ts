@@ -1,4 +1,4 @@
-// Request limits outside /api/v1 (docs/configuration.md "Request limits"): bodies of
+// Request limits outside /api/v1 (docs/operations.md "Request limits"): bodies of
 // webhooks, /auth/login, the share page's form post and My lists are capped
 // by the HTTP server while reading (Content-Length or chunked) and refused
 // with 413 long before they are sent, without the server's memory growing by

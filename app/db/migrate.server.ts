@@ -5,7 +5,7 @@
 // Several app instances may start at once: PostgreSQL takes an advisory
 // lock, SQLite an immediate write transaction.
 //
-// Rolling deploys (docs/configuration.md, "Upgrades and rolling deploys"):
+// Rolling deploys (docs/operations.md, "Upgrades and rolling deploys"):
 // - an applied migration whose file has changed stops the start: the history
 //   the database went through is no longer the one in the repository;
 // - applied migrations this build does not know (a newer build ran them) are

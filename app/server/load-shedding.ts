@@ -1,5 +1,5 @@
 // A bound on the requests one worker answers at once (MAX_REQUESTS_IN_FLIGHT,
-// docs/configuration.md "Capacity and the connection budget"). Past it a
+// docs/operations.md "Capacity and the connection budget"). Past it a
 // request is refused at once with 503 `service_unavailable` and Retry-After,
 // before any route, body or database work, so an overloaded process keeps
 // answering quickly instead of queueing every request behind the others

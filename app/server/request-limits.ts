@@ -1,5 +1,5 @@
 // Limits the HTTP server (main.ts) applies before any route outside /api/v1
-// runs (docs/configuration.md "Request limits"): a body cap per path class, counted while
+// runs (docs/operations.md "Request limits"): a body cap per path class, counted while
 // reading so chunked bodies are capped too, and a cap on open connections per
 // client address. /api/v1 routes cap their own bodies (MAX_BODY_BYTES, media uploads).
 import { IncomingMessage, type Server, type ServerResponse } from "node:http";
