@@ -1,8 +1,14 @@
 #!/usr/bin/env node
-// `npm start`: loads the TypeScript server entry through tsx (cluster
-// workers re-run this file, and so load it the same way).
-import { register } from "tsx/esm/api";
+// `npm start`: runs the compiled server (build/node/server.mjs, made by
+// `npm run build`); cluster workers re-run this file.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 
-register();
-const { runServer } = await import("./cluster.ts");
+const compiled = path.resolve(import.meta.dirname, "../../build/node/server.mjs");
+if (!existsSync(compiled)) {
+  process.stderr.write(JSON.stringify({ error: "not_built", message: "The server is not built yet: run `npm run build` first" }) + "\n");
+  process.exit(1);
+}
+const { runServer } = await import(pathToFileURL(compiled).href);
 runServer();
