@@ -9,6 +9,7 @@ export const loader = endpoint({
     "partner",
     {
       summary: "Analytics events of the caller's partner per day and event over the last `days` days (1 to 90, default 30)",
+      description: "The series holds every UTC day of the window.",
       query: z.object({ days: z.coerce.number().int().min(1).max(90).default(30) }),
       response: z.object({
         partner_id: z.number().int(),

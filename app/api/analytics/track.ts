@@ -23,7 +23,7 @@ export const loader = endpoint({
       description:
         "Accepted only with `X-Analytics-Token`, the token the service writes into its own pages (`<meta name=\"wish-analytics-token\">`), " +
         "and when `Origin` is APP_URL's origin or listed in ANALYTICS_ALLOWED_ORIGINS (else 403 `forbidden`). " +
-        "`apiKeyId` must belong to `partnerId` (`forbidden_key_not_owned`); an `X-Widget-Token` sent along must be of that partner and key (`forbidden_key_mismatch`).",
+        "`apiKeyId` must belong to `partnerId` (`forbidden_key_not_owned`); an `X-Widget-Token` sent along must be of that partner and key (`forbidden_key_mismatch`). No rate-limit headers.",
       body: trackBody,
       codes: {
         missing: { partnerId: "partner_required" },

@@ -10,6 +10,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "End the user's sign-in sessions: all (global), this one (local) or the others",
+      description: "`scope` defaults to `global`, as in GoTrue. Answers 204 without a body.",
       query,
       status: 204,
     },

@@ -7,6 +7,7 @@ export const loader = endpoint({
     "apikey",
     {
       summary: "Sign up with e-mail and password, or with no body as an anonymous user; returns a session",
+      description: "An empty body, or one with neither `email` nor `password`, creates an anonymous user.",
       response: sessionSchema,
       errors: { invalid_email: 400, weak_password: 422, email_exists: 422 },
     },

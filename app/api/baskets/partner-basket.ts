@@ -7,6 +7,7 @@ export const loader = endpoint({
     "partner",
     {
       summary: "Change a basket configuration; setting a first webhook URL returns its secret once",
+      description: "Webhooks only on the Growth, Scale and Enterprise plans (403 `webhooks_not_available`).",
       params: basketParams,
       body: basketInputSchema,
       response: basketWriteResultSchema,

@@ -17,6 +17,7 @@ export const loader = endpoint({
     "partner",
     {
       summary: "Create a basket configuration; with a webhook URL its secret is returned this once",
+      description: "Webhooks only on the Growth, Scale and Enterprise plans (403 `webhooks_not_available`).",
       body: basketInputSchema,
       status: 201,
       response: basketWriteResultSchema,

@@ -31,6 +31,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Delete the account: own lists and items, memberships, friends, notifications; sessions end",
+      description: "Needs a live sign-in session. When the deletion fails (500 `delete_failed`) nothing is removed.",
       response: z.object({
         ok: z.literal(true),
         deleted: z.object({ lists: z.number().int(), memberships: z.number().int(), friends: z.number().int() }),

@@ -9,6 +9,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Accept a friend invite code (idempotent)",
+      description: "Both become friends; a pending request between them counts as accepted.",
       params: z.object({ code: z.string() }),
       response: z.object({ ok: z.literal(true), status: z.literal("friends"), alreadyFriends: z.boolean(), friend: person }),
       errors: { invalid_code: 404, cannot_invite_self: 400, insert_failed: 500 },

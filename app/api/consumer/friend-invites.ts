@@ -8,6 +8,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "The user's friend invite code (whoever accepts it becomes a friend)",
+      description: "128 random bits, one per user: the same code on every call.",
       response: z.object({ code: z.string(), createdAt: z.string() }),
       errors: { insert_failed: 500 },
       example: {},

@@ -19,6 +19,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Send a friend request (idempotent; accepts the other's pending request to you)",
+      description: "Body `{friendId}` (400 `missing_friend_id`). A pending request of the caller is answered again; already friends answers `{status: \"friends\", request: null}`; when the other user had already asked the caller, that request is accepted. An unknown (or deleted) user is 404 `not_found`.",
       body: z.object({ friendId: z.string().trim().min(1) }),
       codes: { missing: { friendId: "missing_friend_id" } },
       response: z.object({

@@ -8,6 +8,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Unfriend a user",
+      description: "Removes the friendship in both directions. Collaborator roles on lists stay until the owner removes them.",
       params: z.object({ userId: z.string() }),
       response: z.object({ ok: z.literal(true), removed: z.string() }),
       errors: { cannot_unfriend_self: 400, delete_failed: 500 },

@@ -7,7 +7,13 @@ import { friend } from "./schemas";
 export const loader = endpoint({
   GET: route(
     "user",
-    { summary: "The user's friends", response: z.object({ friends: z.array(friend) }), errors: { db_error: 500 }, example: {} },
+    {
+      summary: "The user's friends",
+      description: "Newest first: friends made by requests, invite codes or by following a shared list alike.",
+      response: z.object({ friends: z.array(friend) }),
+      errors: { db_error: 500 },
+      example: {},
+    },
     ({ user }) => listFriends(user.userId),
   ),
 });

@@ -9,6 +9,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Mark a notification read",
+      description: "Idempotent.",
       params: idParam,
       response: z.object({ ok: z.literal(true), id: z.number().int(), readAt: z.string() }),
       errors: { update_failed: 500 },

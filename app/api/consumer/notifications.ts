@@ -9,6 +9,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "The user's notifications, newest first (paginated; unread=true for unread only)",
+      description: "`limit` 1–100 (default 20); `before` is the previous page's `nextCursor`.",
       query: z.object({
         limit: z.coerce.number().int().min(1).max(100).default(20),
         before: z.coerce.number().int().positive().optional().describe("nextCursor of the previous page"),

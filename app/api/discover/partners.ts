@@ -8,6 +8,7 @@ export const loader = endpoint({
     "none",
     {
       summary: "Partners with at least one active shop: name and shop count (paginated)",
+      description: "Name only: no e-mail, no plan.",
       query: pageQuery,
       response: z.object({
         partners: z.array(z.object({ id: z.number().int(), name: z.string(), shop_count: z.number().int() })),

@@ -7,6 +7,7 @@ export const loader = endpoint({
     "none",
     {
       summary: "Search the catalogue's product titles (paginated)",
+      description: "Title (in any market, or in `market`) contains `q`, any case; newest first. No `q` is 400 `missing_params`.",
       query: searchQuery,
       codes: { missing: { q: "missing_params" } },
       response: searchResponse,

@@ -8,6 +8,7 @@ export const loader = endpoint({
     "none",
     {
       summary: "Published shop pages of installed shops (paginated)",
+      description: "`domain`/`url` is the shop's own site (primary domain, else the shop domain), `page_url` its page on this service.",
       query: pageQuery,
       response: z.object({
         shops: z.array(

@@ -8,6 +8,7 @@ export const loader = endpoint({
     "none",
     {
       summary: "Most saved products of a recent window (ranking cached up to DISCOVER_CACHE_SECONDS)",
+      description: "Most saves first (ties: newer product first); with `market`, only products the catalogue holds in that market. A save is a list item added in the window, counted once per list.",
       query: z.object({
         days: z.coerce.number().int().min(1).max(30).default(7).describe("Window in days (1–30)"),
         market: marketParam,

@@ -10,6 +10,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Remove a collaborator from a list (owner only)",
+      description: "Removes editors only.",
       params: tokenParams.extend({ userId: z.string() }),
       response: okSchema,
       errors: { ...listAccessErrors, missing_params: 400, upsert_failed: 500 },

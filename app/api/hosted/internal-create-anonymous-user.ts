@@ -15,6 +15,7 @@ export const loader = endpoint({
     "service",
     {
       summary: "Create (or reuse) the anonymous user of a legacy session id, with a new session (internal)",
+      description: "Internal: needs `x-service-key: <SERVICE_KEY>` (no anon key, no user token); closed (401) while `SERVICE_KEY` is unset. Body `{legacy_id}`.",
       body: createBody,
       codes: { missing: missingData, invalid: missingData },
       response: z.object({ ok: z.literal(true), user_id: z.string(), session: sessionSchema }),

@@ -14,6 +14,7 @@ export const loader = endpoint({
     "service",
     {
       summary: "Sign a migrated legacy user in by their legacy identifier (internal)",
+      description: "Internal: needs `x-service-key: <SERVICE_KEY>` (no anon key, no user token); closed (401) while `SERVICE_KEY` is unset. Body `{identifier}`.",
       body: loginBody,
       codes: { missing: missingIdentifier, invalid: missingIdentifier },
       response: z.object({ ok: z.literal(true), user_id: z.string(), session: sessionSchema }),

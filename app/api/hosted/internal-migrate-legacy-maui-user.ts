@@ -14,6 +14,7 @@ export const loader = endpoint({
     {
       deprecated: true,
       summary: "Mark a legacy user as migrated (internal, deprecated: answers with a Deprecation header)",
+      description: "Internal: needs `x-service-key: <SERVICE_KEY>` (no anon key, no user token); closed (401) while `SERVICE_KEY` is unset. Body `{identifier}`. Answers with `Deprecation: true`.",
       body: migrateBody,
       codes: { missing: missingData, invalid: missingData },
       response: z.object({ ok: z.literal(true), deprecated: z.literal(true) }),

@@ -9,6 +9,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Move or copy an item to another list (owner of the source, owner or editor of the target)",
+      description: "Body `{target: <share token>}` or `{targetWishlistId}`, and `copy: true` to copy instead of move. When the target list already holds the product, that item is kept.",
       params: itemParams,
       query: localeQuery,
       response: z.object({ ok: z.literal(true), copied: z.boolean(), item: hostedProductSchema }),

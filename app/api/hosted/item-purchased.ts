@@ -8,6 +8,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Set an item's purchased flag (owner or editor)",
+      description: "Body `{purchased: boolean}`.",
       params: itemParams,
       response: z.object({ ok: z.literal(true), purchased: z.boolean() }),
       errors: { ...itemAccessErrors, update_failed: 500 },

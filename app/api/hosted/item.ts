@@ -8,6 +8,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Update an item: price override, purchased flag, priority (owner or editor)",
+      description: "Body: any of `price_override_minor` (null removes the override), `currency_override`, `purchased`, `priority` (1–4); none of them is 400 `nothing_to_update`.",
       params: itemParams,
       query: localeQuery,
       response: itemResultSchema,

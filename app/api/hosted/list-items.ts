@@ -8,6 +8,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "The items of a list (owner or editor)",
+      description: "Newest first.",
       params: tokenParams,
       query: localeQuery,
       response: productsSchema,

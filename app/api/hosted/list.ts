@@ -37,6 +37,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Update a list's metadata (owner only); making it public counts a share",
+      description: "Any of `name` (alias `title`), `description`, `share_public`, `image_path` (\"\" removes it) and `occasion_slug` (a known occasion, else 400 `invalid_occasion`). Turning `share_public` on counts a share (once per list and UTC day).",
       params: tokenParams,
       body: listUpdateBody,
       response: z.object({ ok: z.literal(true), list: hostedListSchema }),
@@ -48,6 +49,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Delete a list and its items (owner only)",
+      description: "Manual products go with their items; other lists are untouched.",
       params: tokenParams,
       response: z.object({ ok: z.literal(true), deleted: z.string().describe("The deleted list's share token") }),
       errors: listAccessErrors,

@@ -8,6 +8,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "The lists the user owns or edits, most recently updated first",
+      description: "Lists the user only follows are not included.",
       response: z.object({ lists: z.array(hostedListSchema) }),
     },
     ({ user }) => listsOfUser(user.userId),

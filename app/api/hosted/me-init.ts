@@ -9,6 +9,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Ensure the user has a default list, and return it",
+      description: "The default list is created once, even under concurrent calls; it is named \"Meine Wunschliste\" for `lang=de`.",
       query: localeQuery,
       response: z.object({
         ok: z.literal(true),

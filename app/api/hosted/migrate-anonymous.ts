@@ -20,6 +20,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Move an anonymous account's lists, memberships, friends and items to the signed-in user",
+      description: "Body `{anonymous_access_token}`. Everything moves in one transaction; safe to retry (a retry after a completed migration answers ok with nothing moved).",
       body: migrateBody,
       codes: { missing: missingData, invalid: missingData },
       response: z.object({

@@ -13,6 +13,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Follow a public list (viewer role) and befriend its owner",
+      description: "The caller becomes a viewer and a friend of the owner. Never downgrades an editor.",
       params: tokenParams,
       response: z.object({ ok: z.literal(true), role: z.enum(["owner", "editor", "viewer"]).describe("The caller's role on the list now") }),
       errors: { ...publicListErrors, link_failed: 500 },

@@ -9,6 +9,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Re-sync a list import: fetch the page again, add new items, keep the ones already in the list",
+      description: "Items are matched by canonical URL; the ones the list holds are left as they are.",
       params: importIdParams,
       response: syncResultSchema,
       errors: syncErrors,

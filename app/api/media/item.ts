@@ -11,7 +11,7 @@ export const loader = endpoint({
     "partner",
     {
       summary: "Reorder, show or hide a media item, or set a video's poster",
-      description: "`status` is `active` or `hidden`; a media item rejected by moderation keeps its status (409 `media_rejected`). `posterPath: null` removes a poster.",
+      description: "`status` is `active` or `hidden`; a media item rejected by moderation keeps its status (409 `media_rejected`). `posterPath: null` removes a poster. Field codes: `invalid_position`, `invalid_status`, `invalid_poster_path`; no field is 400 `nothing_to_update`.",
       params,
       body: z.object({
         position: z.number().int().min(0).max(1_000_000).optional(),
@@ -31,6 +31,7 @@ export const loader = endpoint({
     "partner",
     {
       summary: "Delete a media item and its stored object",
+      description: "Removes the row, the stored object and the posters pointing at it.",
       params,
       response: z.object({ deleted: z.literal(true), id: z.number().int() }),
       errors: { no_partner: 403, invalid_id: 400, not_found: 404 },

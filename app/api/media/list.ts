@@ -9,6 +9,7 @@ export const loader = endpoint({
     "partner",
     {
       summary: "List a shop's media items by position",
+      description: "By `position`, then id.",
       query: z.object({ shopId: z.string().regex(/^[1-9]\d{0,14}$/).describe("A PlatformShop id of the partner") }),
       codes: { missing: { shopId: "invalid_shop_id" }, invalid: { shopId: "invalid_shop_id" } },
       response: z.object({ media: z.array(mediaSchema) }),

@@ -10,7 +10,8 @@ export const loader = endpoint({
     {
       summary: "Finalise a complete upload into a media item (status ready)",
       description:
-        "`storagePath` is the one the upload was given; a video's optional `posterPath` is the storagePath of an image of the same shop. Creator Free plan: a shop holds at most 5 ready videos (402 `plan_limit_reached`).",
+        "`storagePath` is the one the upload was given; a video's optional `posterPath` is the storagePath of an image of the same shop. Creator Free plan: a shop holds at most 5 ready videos (402 `plan_limit_reached`). " +
+        "Another `storagePath` is 400 `invalid_storage_path`, a `posterPath` that is no image of the shop 400 `invalid_poster_path`; not all declared bytes stored yet is 409 `object_not_found`.",
       params: uploadIdParams,
       body: z.object({
         storagePath: z.string().max(200),

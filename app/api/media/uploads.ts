@@ -10,7 +10,8 @@ export const loader = endpoint({
     {
       summary: "Start an image or video upload for one of the partner's shops",
       description:
-        "Declares the file: type (jpg, png, webp, MP4, MOV) and size (images up to MEDIA_MAX_IMAGE_BYTES, default 10 MiB; videos up to MEDIA_MAX_VIDEO_BYTES, default 200 MiB). Then PUT the bytes to `uploadUrl` (whole) or `uploadUrl/chunks/{index}`, and finalize. On the Creator Free plan a shop holding 5 ready videos gets 402 `plan_limit_reached`.",
+        "Declares the file: type (jpg, png, webp, MP4, MOV) and size (images up to MEDIA_MAX_IMAGE_BYTES, default 10 MiB; videos up to MEDIA_MAX_VIDEO_BYTES, default 200 MiB). Then PUT the bytes to `uploadUrl` (whole) or `uploadUrl/chunks/{index}`, and finalize. On the Creator Free plan a shop holding 5 ready videos gets 402 `plan_limit_reached`. " +
+        "Another type, or a `kind` that disagrees with `mime`, is 400 `unsupported_mime`; `bytes` must be a positive integer or numeric string (400 `invalid_bytes`), `shopId` numeric (400 `invalid_shop_id`); over the kind's limit is 413 `file_too_large`.",
       body: z.object({
         shopId: numericId.describe("A PlatformShop id of the partner"),
         kind: z.enum(["image", "video"]).optional().describe("Must agree with mime"),

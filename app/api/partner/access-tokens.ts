@@ -23,6 +23,7 @@ export const loader = endpoint({
     "partner",
     {
       summary: "The partner's personal access tokens (metadata only, never the token)",
+      description: "Each token carries `created_by`: the portal user whose role in the partner it acts with (null for tokens no portal user made, which act as an owner outside people management).",
       response: z.object({ access_tokens: z.array(accessTokenSchema) }),
       errors: { no_partner: 404, partner_not_found: 404 },
     },
@@ -34,6 +35,7 @@ export const loader = endpoint({
     "partner",
     {
       summary: "Create a personal access token; the token is in this answer and never again",
+      description: "Body `{name?, expires_in_days?}`. The token acts with its creator's role, as it is at each request, and dies with the creator's membership.",
       body: createBody,
       status: 201,
       response: createdAccessTokenSchema,

@@ -10,6 +10,7 @@ export const loader = endpoint({
     "partner",
     {
       summary: "Rotate an active key: a new value; the old one works 15 more minutes",
+      description: "The allowed domains are copied to the new key.",
       params: keyIdParams,
       response: z.object({ key: apiKeySchema.describe("The new key"), rotated: apiKeySchema.describe("The old key, now rotated") }),
       errors: { invalid_id: 400, no_partner: 404, api_key_not_found: 404, key_not_active: 409 },

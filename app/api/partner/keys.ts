@@ -19,7 +19,7 @@ export const loader = endpoint({
     "partner",
     {
       summary: "Create a public key (test or live) with its allowed domains",
-      description: "Body `{environment: \"test\" | \"live\", allowed_domains?: string[]}`.",
+      description: "Body `{environment: \"test\" | \"live\", allowed_domains?: string[]}`; `prod` is read as `live`. Live keys are `pk_live_…`.",
       status: 201,
       response: keyResultSchema,
       errors: { invalid_environment: 400, invalid_domain: 400, no_partner: 404, partner_not_found: 404 },

@@ -8,6 +8,7 @@ export const loader = endpoint({
     "none",
     {
       summary: "Mark an item of a public list as purchased (or not), for gift-givers with the link",
+      description: "Body `{purchased: boolean}`. The flag shows on every items response, the owner's too.",
       params: itemParams,
       response: z.object({ ok: z.literal(true), purchased: z.boolean() }),
       errors: { missing_token: 400, missing_item_id: 400, update_failed: 500 },

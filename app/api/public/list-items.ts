@@ -8,6 +8,7 @@ export const loader = endpoint({
     "none",
     {
       summary: "The items of a public list, with their purchased flags",
+      description: "Only while the list is public (else 404 `not_found`).",
       params: tokenParams,
       query: localeQuery,
       response: productsSchema,

@@ -10,6 +10,7 @@ export const loader = endpoint({
     "none",
     {
       summary: "A public list by share token (counts a list view); private and unknown lists are 404",
+      description: "Only while the list has `share_public: true`; otherwise 404 `not_found`, exactly as for a list that does not exist. Shows nothing about the owner beyond name, avatar and premium flag. May set the `wl_viewer` cookie that identifies the viewer.",
       params: tokenParams,
       query: localeQuery,
       response: z.object({ list: hostedListDetailSchema }),

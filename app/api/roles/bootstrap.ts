@@ -9,6 +9,7 @@ export const loader = endpoint({
     "user",
     {
       summary: "Create the caller's partner (caller becomes its owner), or return the existing one; idempotent",
+      description: "Name and e-mail from the body, else the account's; 400 `invalid_email` when there is no address.",
       body: z.object({
         name: z.string().trim().min(1).max(200).optional(),
         email: z.string().trim().max(320).optional(),

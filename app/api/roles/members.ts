@@ -21,6 +21,7 @@ export const loader = endpoint({
     "partner",
     {
       summary: "Add a portal user (by userId or email) to the partner as owner or member (owners only)",
+      description: "Body `{userId | email, role: owner | member}` (400 `missing_user`, `invalid_role`). Managing members takes a portal sign-in: a personal access token is refused (403 `forbidden`).",
       params: partnerIdParams,
       body: z
         .object({

@@ -9,6 +9,7 @@ export const loader = endpoint({
     "none",
     {
       summary: "The published shop of a domain (its myshopify domain or primary domain)",
+      description: "The domain matches in any case.",
       params: z.object({ domain: z.string().describe("Host, e.g. acme.myshopify.com or shop.acme.com") }),
       response: z.object({ shop: storefront }),
       errors: { shop_not_found: 404 },

@@ -20,6 +20,7 @@ export const loader = endpoint({
     "partner",
     {
       summary: "Creates a curated list (slug unique per shop) with products of this shop, in order (owner only)",
+      description: "`product_ids` must be products of this shop (400 `invalid_product_ids`); 409 `list_exists` when the slug is taken.",
       params: shopIdParams,
       body: listCreateSchema,
       codes: { missing: { slug: "missing_params", title: "missing_params" } },

@@ -8,6 +8,7 @@ export const loader = endpoint({
     "none",
     {
       summary: "A shop's products, newest first; `category` filters by product type; `limit` and `cursor` page",
+      description: "Facts in the asked `market`, else the market-less entry.",
       params: handleParams,
       query: productsQuery,
       response: productPage,

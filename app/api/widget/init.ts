@@ -20,7 +20,9 @@ export const loader = endpoint({
       publicKey: true,
       summary: "Start the widget on a page: checks the public key and the origin, and mints a widget token",
       description:
-        "The public key as `Authorization: Bearer pk_…` or `public_key`. Answers the month's usage in X-Usage-Total, X-Usage-Limit, X-Usage-Remaining.",
+        "The public key as `Authorization: Bearer pk_…` or `public_key`. Answers the month's usage in X-Usage-Total, X-Usage-Limit, X-Usage-Remaining (`unlimited` on Enterprise). " +
+        "The answer carries `sid`, the widget session id: pass your own stable one to keep stored sessions. " +
+        "Checks in this order: 400 `invalid_input`; 403 `unknown_key` (missing, revoked, or rotated past its grace); `allowlist_required` (with `hint`); `origin_not_allowed`; `subscription_required` (with `trial_expired: true`).",
       body: initBody,
       response: widgetInitSchema,
       errors: {

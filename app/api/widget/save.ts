@@ -7,7 +7,14 @@ import { originHost } from "~/domains/widget/origin";
 export const loader = endpoint({
   POST: route(
     "widget+user",
-    { summary: "Save a product from the partner's page into one of the user's lists (SaveRequest)", body: saveRequestBody, codes: saveRequestCodes, response: saveResultSchema, errors: saveErrors },
+    {
+      summary: "Save a product from the partner's page into one of the user's lists (SaveRequest)",
+      description: "As `POST /hosted/save`, recording the source partner, shop and domain. On the Free plan at 100% of the month's actions every save through the partner is 402 `usage_limit_reached`, repeats included.",
+      body: saveRequestBody,
+      codes: saveRequestCodes,
+      response: saveResultSchema,
+      errors: saveErrors,
+    },
     ({ user, widget, body, context }) =>
       saveProduct({ userId: user.userId, address: saverAddress(context) }, body, {
         kind: "widget",

@@ -8,6 +8,7 @@ export const loader = endpoint({
     "widget+user",
     {
       summary: "Remove an item the user saved from this partner's shop",
+      description: "Only an item saved through this partner (or from this domain); any other is 404.",
       params: z.object({ itemId: z.string().describe("The item's integer item_id") }),
       response: deletedIdSchema,
       errors: { missing_item_id: 400 },

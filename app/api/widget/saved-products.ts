@@ -9,6 +9,7 @@ const list = route(
   "widget+user",
   {
     summary: "The user's saved products from this partner (with an account token: all of them when none are)",
+    description: "Items saved through this partner (without a partner: from this origin's host). With an account token, all of the user's items when there are none; a shop page's shopper credential never sees other shops' items.",
     query: localeQuery,
     response: z.object({
       products: z.array(savedProductSchema.extend({ wish_ref: z.string().describe("Signed item reference for cart lines") })),

@@ -7,6 +7,7 @@ export const loader = endpoint({
     "widget",
     {
       summary: "A fresh partner-scoped shopper credential for the widget session id (null when none)",
+      description: "Body `{sid}` (400 `missing_sid` without it). Mints the credential from the grant `POST /widget/session-store` recorded, without a refresh token and without rotating anything.",
       body: sessionRestoreBody,
       codes: sessionRestoreCodes,
       response: sessionRestoreSchema,
