@@ -4,13 +4,13 @@
 // which never reaches the server, so the server renders only the shell.
 import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { accentStyle } from "~/storefront/accent";
-import { ApiFailure, call, formatPrice, tell, widgetClaims, type WidgetTokenClaims } from "~/storefront/client";
-import { errorText, langOf, texts, type Lang } from "~/storefront/i18n";
-import { currentSession, signIn, signOut, signUpGuest, type UserSession } from "~/storefront/session";
+import { accentStyle } from "~/hosted-pages/accent";
+import { ApiFailure, call, formatPrice, tell, widgetClaims, type WidgetTokenClaims } from "~/hosted-pages/client";
+import { errorText, langOf, texts, type Lang } from "~/hosted-pages/i18n";
+import { currentSession, signIn, signOut, signUpGuest, type UserSession } from "~/hosted-pages/session";
 import { urlKey } from "~/sdk/url-key";
-import designCss from "~/storefront/design.css?url";
-import dialogCss from "~/storefront/dialog.css?url";
+import designCss from "~/hosted-pages/design.css?url";
+import dialogCss from "~/hosted-pages/dialog.css?url";
 import type { DialogProduct } from "~/sdk/protocol";
 
 export const links: LinksFunction = () => [
