@@ -119,6 +119,15 @@ const schema = z
      * Never set in production.
      */
     FETCH_TEST_ALLOW_HOSTS: z.string().optional(),
+    /**
+     * TEST ONLY. "1": every JSON success answer of the API is checked against
+     * its route's declared response schema, and a mismatch is logged as
+     * "undocumented response" (the test support fails on that line).
+     */
+    CHECK_RESPONSES: z
+      .enum(["0", "1"])
+      .default("0")
+      .transform((v) => v === "1"),
     /** Worker threads that read scraped pages (default: cores - 1, between 1 and 4). */
     SCRAPE_WORKERS: z.coerce.number().int().min(1).max(32).optional(),
     /** Time budget for reading one scraped page in a worker; over it, the worker is replaced and the scrape fails. */

@@ -302,10 +302,20 @@ async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknow
   const result = await routeDef.handler(ctx as never);
   if (result instanceof JsonAnswer) {
     checkSuccessDocumented(routeDef, request, result.status);
-    return jsonReply(result.data, result.status, result.headers);
+    const reply = jsonReply(result.data, result.status, result.headers);
+    if (env.CHECK_RESPONSES) checkResponseDocumented(routeDef, ctx, reply);
+    return reply;
   }
-  if (result instanceof Response) return replyOfResponse(result);
-  return jsonReply(result);
+  if (result instanceof Response) {
+    // A JSON Response (the OpenAPI document) is read from a copy; its body goes out untouched.
+    if (env.CHECK_RESPONSES && result.headers.get("content-type")?.includes("application/json")) {
+      checkResponseDocumented(routeDef, ctx, jsonReply(await result.clone().json(), result.status));
+    }
+    return replyOfResponse(result);
+  }
+  const reply = jsonReply(result);
+  if (env.CHECK_RESPONSES) checkResponseDocumented(routeDef, ctx, reply);
+  return reply;
 }
 
 /** The OpenAPI document promises every error a route gives: one it does not declare is logged, and tests fail on that line. */
@@ -320,6 +330,47 @@ function checkSuccessDocumented(routeDef: Route<AuthMode>, request: ApiRequest, 
   const { schemas } = routeDef;
   if (status >= 300 || status === (schemas.status ?? 200) || schemas.alsoStatus?.[status] !== undefined) return;
   log.warn("undocumented status", { method: request.method, path: request.pathname, status });
+}
+
+/**
+ * Under test (CHECK_RESPONSES=1), the body too: a JSON success answer that does
+ * not match the route's declared response schema (the one the OpenAPI document
+ * shows) is logged as "undocumented response" with its first mismatches, and
+ * tests fail on that line. Off in production: the endpoint does not call it.
+ */
+export function checkResponseDocumented(routeDef: Route<AuthMode>, ctx: Pick<Ctx<AuthMode>, "request" | "params">, reply: ApiReply): void {
+  const schema = routeDef.schemas.response;
+  if (!schema || reply.status < 200 || reply.status >= 300 || typeof reply.body !== "string") return;
+  // The body as a client reads it (dates as strings, undefined fields gone).
+  const checked = schema.safeParse(JSON.parse(reply.body));
+  if (checked.success) return;
+  const { method, pathname } = ctx.request;
+  log.warn("undocumented response", {
+    method,
+    path: pathname,
+    route: routePattern(pathname, ctx.params),
+    issues: checked.error.issues.slice(0, 5).map((issue) => `${issue.path.join(".") || "(body)"}: ${issue.message.slice(0, 120)}`),
+  });
+}
+
+/** `/api/v1/hosted/lists/abc/items/7` → `/api/v1/hosted/lists/:token/items/:itemId`, for grouping log lines. */
+function routePattern(pathname: string, params: Record<string, string | undefined>): string {
+  const names = Object.keys(params);
+  return pathname
+    .split("/")
+    .map((segment) => {
+      const name = names.find((n) => params[n] !== undefined && params[n] === safeDecode(segment));
+      return name ? `:${name}` : segment;
+    })
+    .join("/");
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 const DATABASE = { unavailable: isDatabaseUnavailable, down: databaseDown };

@@ -19,8 +19,8 @@ import { DONE_CODES, isMyListsLang, myListsTexts, type DoneCode, type MyListsLan
 import type { Identity } from "~/domains/identity/identity.server";
 import { ApiError, badRequest, unauthorized } from "~/lib/api/errors";
 import { clientAddress } from "~/lib/api/client-address";
-import { MyListsView, type ActionResult } from "~/storefront/my-lists";
-import designCss from "~/storefront/design.css?url";
+import { MyListsView, type ActionResult } from "~/hosted-pages/my-lists";
+import designCss from "~/hosted-pages/design.css?url";
 import listsCss from "~/styles/lists.css?url";
 
 const langOf = (value: string | undefined): MyListsLang => (value === "de" ? "de" : "en");

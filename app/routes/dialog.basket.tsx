@@ -8,11 +8,11 @@ import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { basketDrawer } from "~/domains/baskets/baskets.server";
 import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers";
-import { accentStyle } from "~/storefront/accent";
-import { ApiFailure, call, formatPrice, tell, widgetClaims } from "~/storefront/client";
-import { errorText, langOf, texts } from "~/storefront/i18n";
-import designCss from "~/storefront/design.css?url";
-import dialogCss from "~/storefront/dialog.css?url";
+import { accentStyle } from "~/hosted-pages/accent";
+import { ApiFailure, call, formatPrice, tell, widgetClaims } from "~/hosted-pages/client";
+import { errorText, langOf, texts } from "~/hosted-pages/i18n";
+import designCss from "~/hosted-pages/design.css?url";
+import dialogCss from "~/hosted-pages/dialog.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: designCss },

@@ -8,7 +8,7 @@ import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/r
 import { formatPrice } from "~/domains/lists/share-page.server";
 import { shopFeaturedLists, shopPage, shopProducts } from "~/domains/shops/storefront.server";
 import { ApiError } from "~/lib/api/errors";
-import designStyles from "~/storefront/design.css?url";
+import designStyles from "~/hosted-pages/design.css?url";
 import styles from "~/styles/share.css?url";
 
 // share.css builds on the design tokens.

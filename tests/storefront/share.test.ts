@@ -389,7 +389,7 @@ describe("the shop's accent", () => {
       return ["--accent", "--accent-text", "--accent-ink"].map((name) => style.getPropertyValue(name).trim());
     });
     expect(tokens[0]).toBe(SHOP_COLOUR);
-    const { contrast } = await import("~/storefront/accent");
+    const { contrast } = await import("~/hosted-pages/accent");
     expect(contrast(tokens[1]!, tokens[0]!)).toBeGreaterThanOrEqual(4.5); // button text on the colour
     expect(contrast(tokens[2]!, "#ffffff")).toBeGreaterThanOrEqual(4.5); // the colour as text on white
     const buy = item(page, "Weingläser, 6 Stück").locator("a.share-buy");
@@ -399,7 +399,7 @@ describe("the shop's accent", () => {
   });
 
   it("picks white or near-black text by luminance, and darkens a light colour for text", async () => {
-    const { shopAccent, contrast } = await import("~/storefront/accent");
+    const { shopAccent, contrast } = await import("~/hosted-pages/accent");
     expect(shopAccent("#111111")).toEqual({ accent: "#111111", text: "#ffffff", ink: "#111111" });
     expect(shopAccent("#FFD400")!.text).toBe("#111111");
     for (const colour of ["#ffd400", "#7f7f7f", "#00a3e0", "#ffffff", "#e60023", "#fc0"]) {

@@ -65,6 +65,8 @@ export async function startServer(extraEnv: Record<string, string> = {}, options
       PORT: String(port),
       APP_URL: url,
       LOG_LEVEL: "info",
+      // Every JSON answer is checked against its route's response schema ("undocumented response").
+      CHECK_RESPONSES: "1",
       WEB_CONCURRENCY: String(options.workers ?? 1),
       ...extraEnv,
       DATABASE_URL: databaseUrl,
@@ -115,12 +117,13 @@ export async function startServer(extraEnv: Record<string, string> = {}, options
 }
 
 /**
- * A route threw an error code, or answered a success status, its description
- * does not declare (the OpenAPI document would not promise it):
- * endpoint.server.ts logs "undocumented error code" or "undocumented status",
- * and the test file fails at teardown with the offending lines.
+ * A route threw an error code, answered a success status, or answered a body
+ * its description does not declare (the OpenAPI document would not promise
+ * it): endpoint.server.ts logs "undocumented error code", "undocumented
+ * status" or "undocumented response", and the test file fails at teardown
+ * with the offending lines.
  */
 export function checkUndocumented(output: string): void {
-  const lines = output.split("\n").filter((line) => line.includes("undocumented error code") || line.includes("undocumented status"));
-  if (lines.length > 0) throw new Error(`the server gave error codes or statuses its routes do not declare:\n${lines.join("\n")}`);
+  const lines = output.split("\n").filter((line) => /"msg":"undocumented (error code|status|response)"/.test(line));
+  if (lines.length > 0) throw new Error(`the server gave error codes, statuses or bodies its routes do not declare:\n${lines.join("\n")}`);
 }

@@ -4,7 +4,7 @@
 // script (the page's CSP allows scripts from the app only); images are the
 // SVGs of public/demo/, so the page needs no network.
 import { esc } from "~/domains/lists/share-page-view";
-import designCss from "~/storefront/design.css?url";
+import designCss from "~/hosted-pages/design.css?url";
 
 interface DemoProduct {
   slug: string;

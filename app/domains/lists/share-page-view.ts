@@ -2,11 +2,11 @@
 // template, no React, so a view costs the reads and little more. Every value
 // that comes from a user or a shop goes through `esc` (text and attributes
 // alike); URLs have passed the http(s) rule before they get here.
-// Styles: app/storefront/design.css (tokens, buttons) and app/styles/share.css.
+// Styles: app/hosted-pages/design.css (tokens, buttons) and app/styles/share.css.
 import { previewTags } from "~/domains/previews/preview-tags";
-import designCss from "~/storefront/design.css?url";
+import designCss from "~/hosted-pages/design.css?url";
 import shareCss from "~/styles/share.css?url";
-import type { ShopAccent } from "~/storefront/accent";
+import type { ShopAccent } from "~/hosted-pages/accent";
 import type { ShareItem, SharePage } from "./share-page.server";
 import { shareTexts, type ShareLang } from "./share-texts";
 

@@ -17,7 +17,7 @@ import { describePublicList, publicList } from "./lists.server";
 import { readListItems } from "./items-query.server";
 import { setPurchasedPublic } from "./items.server";
 import { hostedProduct } from "./serialize";
-import { shopAccent, type ShopAccent } from "~/storefront/accent";
+import { shopAccent, type ShopAccent } from "~/hosted-pages/accent";
 import { shareTexts, type ShareLang } from "./share-texts";
 import { installedShopsOf, wishRefSigner, withWishRef, type InstalledShop } from "./wish-ref.server";
 import type { WithHeaders } from "~/lib/api/http";

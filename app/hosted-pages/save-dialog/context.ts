@@ -1,0 +1,93 @@
+// What the save dialog knows before it renders anything: the context widget.js
+// opened it with (token, product, locale, accent), the screens it can show, and
+// the list a shopper saved to last. Browser-only (location, storage).
+import { widgetClaims, type WidgetTokenClaims } from "../client";
+import type { DialogProduct } from "~/sdk/protocol";
+
+export type Product = DialogProduct;
+
+export interface Context {
+  token: string;
+  claims: WidgetTokenClaims;
+  product: Product;
+  locale: string;
+  /** The shop's basket colour, when it has one. */
+  accent: string | null;
+}
+
+export interface ListChoice {
+  /** The list's share token (item routes address lists by it). */
+  id: string;
+  db_id: number;
+  name: string;
+  productCount: number;
+}
+
+/** Where the product sits in the shopper's lists. */
+export interface Placement {
+  itemId: number;
+  list: ListChoice;
+}
+
+export type Screen =
+  | { name: "loading" }
+  | { name: "no-context" }
+  | { name: "welcome" }
+  | { name: "auth"; mode: "signin" | "signup" }
+  | { name: "pick"; placement: Placement }
+  | { name: "saved"; placement: Placement; already: boolean }
+  | { name: "removed"; listName: string }
+  | { name: "failed" };
+
+const CONTEXT_KEY = "wish:dialog";
+/** The list a shopper saved to last, per user (first-party storage of APP_URL). */
+const LAST_LIST_KEY = "wish:last-list";
+
+/** The dialog's context from the fragment (then removed from the address bar), or from this window's earlier load. */
+export function readContext(): Context | null {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  let raw = hash.get("token")
+    ? { token: hash.get("token"), product: hash.get("product"), locale: hash.get("locale"), accent: hash.get("accent") }
+    : null;
+  if (raw) {
+    history.replaceState(null, "", location.pathname);
+    sessionStorage.setItem(CONTEXT_KEY, JSON.stringify(raw));
+  } else {
+    try {
+      raw = JSON.parse(sessionStorage.getItem(CONTEXT_KEY) ?? "null");
+    } catch {
+      raw = null;
+    }
+  }
+  if (!raw?.token) return null;
+  const claims = widgetClaims(raw.token);
+  let product: Product | null = null;
+  try {
+    product = JSON.parse(raw.product ?? "null");
+  } catch {
+    product = null;
+  }
+  if (!claims || !product || typeof product.url !== "string") return null;
+  return { token: raw.token, claims, product, locale: raw.locale ?? "de-DE", accent: raw.accent ?? null };
+}
+
+export function lastListOf(userId: string): number | null {
+  try {
+    const last = JSON.parse(localStorage.getItem(LAST_LIST_KEY) ?? "null");
+    return last?.user === userId && typeof last.list === "number" ? last.list : null;
+  } catch {
+    return null;
+  }
+}
+
+export function rememberList(userId: string, list: number): void {
+  try {
+    localStorage.setItem(LAST_LIST_KEY, JSON.stringify({ user: userId, list }));
+  } catch {
+    /* no storage: the default list next time */
+  }
+}
+
+/** The picker's counts follow what this dialog did (the lists were read before it). */
+export const counted = (lists: ListChoice[], listId: number, by: number) =>
+  lists.map((l) => (l.db_id === listId ? { ...l, productCount: Math.max(0, l.productCount + by) } : l));
