@@ -5,7 +5,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "./support/database.ts";
 import { apiFor, wish } from "./support/api.ts";
-import { root, startServer } from "./support/server.ts";
+import { logLines, root, startServer } from "./support/server.ts";
+import { until } from "./support/wait.ts";
 import { failWrites, sql } from "./support/sql.ts";
 
 function bootWith(env: Record<string, string>) {
@@ -77,12 +78,7 @@ describe("request log", () => {
     try {
       await fetch(`${server.baseUrl}/health`);
       await fetch(`${server.baseUrl}/nowhere`);
-      await new Promise((r) => setTimeout(r, 100));
-      const lines = server
-        .output()
-        .split("\n")
-        .filter((l) => l.includes('"msg":"request"'))
-        .map((l) => JSON.parse(l));
+      const lines = await until("two request lines", () => logLines(server, "request"), (l) => l.length >= 2);
       expect(lines).toEqual([
         expect.objectContaining({ method: "GET", path: "/api/v1/health", status: 200, ms: expect.any(Number) }),
         expect.objectContaining({ method: "GET", path: "/api/v1/nowhere", status: 404 }),
@@ -104,10 +100,8 @@ describe("failures", () => {
       expect(res.status).toBe(500);
       expect(res.body).toEqual({ error: "Internal server error" });
       expect(res.text).not.toContain("injected failure");
-      await new Promise((r) => setTimeout(r, 100));
-      const logged = server.output().split("\n").find((l) => l.includes('"msg":"unhandled error"'));
-      expect(logged).toBeDefined();
-      expect(JSON.parse(logged!)).toMatchObject({ level: "error", path: "/api/v1/auth/signup", stack: expect.stringContaining("\n    at ") });
+      const [logged] = await until("the error's log line", () => logLines(server, "unhandled error"), (l) => l.length > 0);
+      expect(logged).toMatchObject({ level: "error", path: "/api/v1/auth/signup", stack: expect.stringContaining("\n    at ") });
     } finally {
       await server.stop();
     }

@@ -15,6 +15,7 @@ import { apiFor, type Api } from "./support/api.ts";
 import { freshDatabaseUrl, kind } from "./support/database.ts";
 import { freePort, startServer, type TestServer } from "./support/server.ts";
 import { sql } from "./support/sql.ts";
+import { until } from "./support/wait.ts";
 import { sharedList, type SharedList } from "./storefront/share-fixture.ts";
 
 const BOUND = 4;
@@ -205,10 +206,8 @@ if (kind === "postgresql") {
         pgbouncer.once("spawn", () => resolve());
       });
       await spawned;
-      for (let waited = 0; !pgbouncerLog.includes("process up"); waited += 50) {
-        if (waited > 10_000 || pgbouncer.exitCode !== null) throw new Error(`pgbouncer did not start:\n${pgbouncerLog}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await until("pgbouncer up", () => pgbouncerLog, (log) => log.includes("process up") || pgbouncer.exitCode !== null, { timeoutMs: 10_000 });
+      if (pgbouncer.exitCode !== null) throw new Error(`pgbouncer did not start:\n${pgbouncerLog}`);
       const pooled = new URL(directUrl);
       pooled.port = String(port);
       pooledUrl = pooled.toString();

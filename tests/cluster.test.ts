@@ -6,19 +6,10 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer, logLines, isAlive } from "./support/server.ts";
 import { sql } from "./support/sql.ts";
+import { until } from "./support/wait.ts";
 
 const LEASE_TTL_MS = 2000;
 const FAST = { JOB_LEASE_TTL_MS: String(LEASE_TTL_MS), OUTBOX_POLL_MS: "100", PRUNE_INTERVAL_MS: "200" };
-
-async function until<T>(what: string, read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A GET on a fresh connection each time, so the primary hands each to the next worker. */
 function getFresh(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
@@ -125,7 +116,7 @@ describe("WEB_CONCURRENCY=2", () => {
     expect(logLines(server, "worker died, restarting")).toEqual([expect.objectContaining({ pid: holder, signal: "SIGKILL" })]);
 
     // Generous: a worker loads the whole app, slow on a busy machine.
-    const after = await until("replacement listening", () => [...workerPids(server)], (pids) => pids.length === 2 && !pids.includes(holder), 45_000);
+    const after = await until("replacement listening", () => [...workerPids(server)], (pids) => pids.length === 2 && !pids.includes(holder), { timeoutMs: 45_000 });
     const [survivor] = [...before].filter((pid) => pid !== holder);
     expect(after).toContain(survivor);
 

@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, sharedApi, wish } from "./support/api.ts";
 import { provisioner } from "./support/provision.ts";
-import { startServer, type TestServer } from "./support/server.ts";
+import { logLines, startServer, type TestServer } from "./support/server.ts";
+import { until } from "./support/wait.ts";
 import { sql } from "./support/sql.ts";
 
 let shared: Awaited<ReturnType<typeof sharedApi>>;
@@ -74,11 +75,7 @@ const outboxKeys = async (partnerId: number) =>
     .sort();
 
 /** Distinct worker pids in the server's request log lines of saves (written right after each response). */
-async function savePids(server: TestServer): Promise<unknown[]> {
-  await new Promise((r) => setTimeout(r, 100));
-  const lines = server.output().split("\n").filter((l) => l.includes('"msg":"request"') && l.includes("/widget/save"));
-  return [...new Set(lines.map((l) => JSON.parse(l).pid))];
-}
+const savePids = (server: TestServer) => new Set(logLines(server, "request").filter((l) => String(l.path).includes("/widget/save")).map((l) => l.pid));
 
 describe.each([
   { servers: "one process", workers: 1 },
@@ -102,7 +99,8 @@ describe.each([
       const s = await shopper();
       const urls = Array.from({ length: 50 }, productUrl);
       const results = await Promise.all(urls.map((url) => widgetSave(w, s, url)));
-      if (own) expect(await savePids(own)).toHaveLength(2); // the race really spanned both workers
+      const twoWorkers = own;
+      if (twoWorkers) await until("saves answered by both workers", () => savePids(twoWorkers).size, (n) => n === 2); // the race really spanned both workers
       const ok = results.filter((r) => r.status === 200);
       const capped = results.filter((r) => r.status === 402);
       expect(ok).toHaveLength(1);

@@ -11,20 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, wish, wishRaw, type Api } from "./support/api.ts";
 import { startServer, type TestServer, logLines } from "./support/server.ts";
 import { failWrites, sql } from "./support/sql.ts";
+import { until } from "./support/wait.ts";
 
 const FAST = { OUTBOX_POLL_MS: "100", OUTBOX_BACKOFF_SCALE: "0.001" };
 
 // ---------------------------------------------------------------- helpers
-
-async function until<T>(what: string, read: () => Promise<T>, done: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 // The format Prisma's SQLite adapter writes; PostgreSQL accepts it too.
 const iso = (d: Date) => d.toISOString().replace("Z", "+00:00");
@@ -278,7 +269,7 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
 
   it("a queued e-mail row is delivered within a few seconds", async () => {
     const [id] = await insertMessages(server.databaseUrl, [{ kind: "email", topic: "test.mail", payload: { to: "ops@example.test", subject: "Hello ops", text: "body" } }]);
-    const row = await until("sent", () => message(server.databaseUrl, id!), (m) => m.status === "sent", 5000);
+    const row = await until("sent", () => message(server.databaseUrl, id!), (m) => m.status === "sent", { timeoutMs: 5000 });
     expect(row.attempts).toBe(1);
     expect(logLines(server, "email")).toContainEqual(expect.objectContaining({ to: "ops@example.test", subject: "Hello ops" }));
   });
@@ -362,7 +353,7 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
       ]);
       ids.push(id!);
     }
-    const [privateTarget, otherPort] = await Promise.all(ids.map((id) => until("failed", () => message(server.databaseUrl, id), (m) => m.status !== "pending", 5000)));
+    const [privateTarget, otherPort] = await Promise.all(ids.map((id) => until("failed", () => message(server.databaseUrl, id), (m) => m.status !== "pending", { timeoutMs: 5000 })));
     expect(privateTarget).toMatchObject({ status: "failed", attempts: 1, sentAt: null, lastError: "webhook target refused: The address is not allowed" });
     expect(otherPort).toMatchObject({ status: "failed", attempts: 1, sentAt: null, lastError: "webhook target refused: Only ports 80 and 443 can be fetched" });
     expect(logLines(server, "outbox message failed").filter((l) => ids.includes(l.id as number))).toHaveLength(2);
@@ -514,7 +505,7 @@ describe("outbox worker shutdown", () => {
       await until("delivery in flight", async () => receiver.held.length, (n) => n === 1);
 
       const stopped = server.stop();
-      await until("shutdown begun", async () => server.output(), (out) => out.includes('"msg":"shutting down"'), 5000);
+      await until("shutdown begun", async () => server.output(), (out) => out.includes('"msg":"shutting down"'), { timeoutMs: 5000 });
       const [inFlight] = await messages(server.databaseUrl);
       expect(inFlight!.status).toBe("pending");
       receiver.release();

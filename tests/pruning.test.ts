@@ -14,6 +14,7 @@ import { explain, loggedStatements } from "./support/explain.ts";
 import { provisioner } from "./support/provision.ts";
 import { startServer, type TestServer } from "./support/server.ts";
 import { sql } from "./support/sql.ts";
+import { until } from "./support/wait.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -26,14 +27,6 @@ const halfAnHourAgo = minute(30 * 60_000);
 let server: TestServer;
 let databaseUrl: string;
 let dataDir: string;
-
-async function until(check: () => Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not reached in time");
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const counterWindows = async () =>
   (await sql<{ apiKeyId: number; window: string }>(databaseUrl, `SELECT "apiKeyId", "window" FROM "ApiKeyRequestCounter" ORDER BY "apiKeyId", "window"`)).map(
@@ -76,7 +69,7 @@ afterAll(async () => {
 async function expectIndexedBatches(table: string, rows: number) {
   const batches = () => loggedStatements(server.output()).filter((s) => s.trim().startsWith(`DELETE FROM "${table}"`));
   // The server writes its log without waiting on the reader: the lines may arrive a moment after the rows are gone.
-  await until(async () => batches().length >= Math.ceil(rows / 500));
+  await until("batches logged", () => batches().length >= Math.ceil(rows / 500), Boolean, { timeoutMs: 20_000 });
   const deletes = [...new Set(batches())];
   expect(deletes).toHaveLength(1); // one statement, run batch after batch
   expect(deletes[0]).toMatch(/LIMIT/);
@@ -87,13 +80,13 @@ async function expectIndexedBatches(table: string, rows: number) {
 
 describe("pruning", () => {
   it("deletes request-counter minute windows older than an hour, keeps month windows and recent minutes", async () => {
-    await until(async () => (await counterWindows()).length === 4);
+    await until("four counter windows", async () => (await counterWindows()).length === 4, Boolean, { timeoutMs: 20_000 });
     expect(await counterWindows()).toEqual([`1|2025-01`, `1|${current}`, `1|${thisMonth}`, `2|${halfAnHourAgo}`].sort());
     await expectIndexedBatches("ApiKeyRequestCounter", 1200);
   });
 
   it("deletes usage dedup keys older than two days, keeps younger ones", async () => {
-    await until(async () => (await dedupKeys()).length === 2);
+    await until("two dedupe keys", async () => (await dedupKeys()).length === 2, Boolean, { timeoutMs: 20_000 });
     expect(await dedupKeys()).toEqual(["share:1:yesterday", "view:1:now:1"]);
     await expectIndexedBatches("UsageDedup", 1100);
   });
@@ -144,7 +137,7 @@ describe("pruning creator-media uploads", () => {
     await db.mediaUpload.update({ where: { id: writing.uploadId }, data: { lockedAt: new Date() } });
 
     const uploads = async () => (await db.mediaUpload.findMany({ where: { shopId: shop.id }, select: { id: true } })).map((u) => u.id).sort();
-    await until(async () => (await uploads()).length === 2);
+    await until("two uploads left", async () => (await uploads()).length === 2, Boolean, { timeoutMs: 20_000 });
     expect(await uploads()).toEqual([fresh.uploadId, writing.uploadId].sort());
     expect(shopFiles()).toEqual([partFile(fresh.storagePath), partFile(writing.storagePath)].sort());
     // The pruned upload's address is gone.

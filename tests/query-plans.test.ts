@@ -6,7 +6,7 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "./support/api.ts";
-import { explain, loggedStatements } from "./support/explain.ts";
+import { explain, statementsDuring } from "./support/explain.ts";
 import { freePort, startServer, type TestServer } from "./support/server.ts";
 
 let server: TestServer;
@@ -38,13 +38,11 @@ afterAll(async () => {
 });
 
 /** The statements the server ran while `call` was in flight. */
-async function statementsOf(call: () => Promise<{ status: number; text: string }>, status = 200): Promise<string[]> {
-  const start = server.output().length;
-  const res = await call();
-  expect(res.status, res.text).toBe(status);
-  await new Promise((r) => setTimeout(r, 100)); // the last log lines
-  return loggedStatements(server.output().slice(start));
-}
+const statementsOf = (call: () => Promise<{ status: number; text: string }>, status = 200) =>
+  statementsDuring(server, async () => {
+    const res = await call();
+    expect(res.status, res.text).toBe(status);
+  });
 
 /** Every statement naming one of `tables` reaches its rows through an index; returns those statements. */
 async function expectByIndex(statements: string[], tables: string[]) {

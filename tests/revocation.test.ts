@@ -10,6 +10,7 @@ import { freshDatabaseUrl, kind } from "./support/database.ts";
 import { provisioner } from "./support/provision.ts";
 import { startServer, type TestServer } from "./support/server.ts";
 import { sql } from "./support/sql.ts";
+import { until } from "./support/wait.ts";
 
 const ORIGIN = "https://revoke.example.com";
 const APP_URL = "https://wish.example";
@@ -49,19 +50,12 @@ async function widgetToken(api: Api, publicKey: string) {
 }
 
 /** A hot widget read: widget token + user token. */
+/** Repeats `call` until it answers `status`, within the propagation budget. */
+const answers = (call: () => Promise<{ status: number }>, status: number) =>
+  until(`answers ${status}`, call, (res) => res.status === status, { timeoutMs: PROPAGATION_BUDGET_MS, everyMs: 100 });
+
 const widgetRead = (api: Api, token: string, user: { accessToken: string }) =>
   api.get("/widget/saved-products", { token: user.accessToken, headers: { "x-widget-token": token, origin: ORIGIN } });
-
-/** Repeats `call` until it answers `status`; returns how long that took. */
-async function until(call: () => Promise<{ status: number }>, status: number, budgetMs = PROPAGATION_BUDGET_MS): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const res = await call();
-    if (res.status === status) return Date.now() - started;
-    if (Date.now() - started > budgetMs) throw new Error(`still ${res.status} after ${budgetMs} ms (wanted ${status})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 interface FreshInit {
   method?: string;
@@ -104,7 +98,7 @@ describe("widget tokens of a revoked key", () => {
     const onB = await widgetRead(apiB, token, user);
     expect(onB.status).toBe(403);
     expect(onB.body.error).toBe("forbidden");
-    await until(() => widgetRead(apiA, token, user), 403);
+    await answers(() => widgetRead(apiA, token, user), 403);
     const onA = await widgetRead(apiA, token, user);
     expect(onA.body).toMatchObject({ error: "forbidden" });
     // Every widget-token route, not only reads.
@@ -125,8 +119,8 @@ describe("widget tokens of a revoked key", () => {
     expect((await widgetRead(apiA, token, user)).status).toBe(200);
     const { revokeApiKey } = await import("~/domains/keys/keys.server");
     await revokeApiKey(partner.id, key.id);
-    await until(() => widgetRead(apiA, token, user), 403);
-    await until(() => widgetRead(apiB, token, user), 403);
+    await answers(() => widgetRead(apiA, token, user), 403);
+    await answers(() => widgetRead(apiB, token, user), 403);
   });
 
   it("a rotated key's tokens keep working through the grace period and stop when it ends", async () => {
@@ -150,7 +144,7 @@ describe("widget tokens of a revoked key", () => {
     const dbTime = new Date(Date.now() - 1000).toISOString().replace("Z", "+00:00");
     await sql(databaseUrl, `UPDATE "ApiKey" SET "graceExpiresAt" = ? WHERE id = ?`, [dbTime, key.id]);
     for (const api of [apiA, apiB]) {
-      await until(() => widgetRead(api, oldToken, user), 403);
+      await answers(() => widgetRead(api, oldToken, user), 403);
       expect((await widgetRead(api, graceToken, user)).status).toBe(403);
       expect((await widgetRead(api, newToken, user)).status).toBe(200);
     }
@@ -205,7 +199,7 @@ describe("access tokens of a revoked sign-in session", () => {
     const [row] = await sql<{ status: string }>(databaseUrl, `SELECT status FROM "ApiKey" WHERE id = ?`, [key.id]);
     expect(row!.status).toBe("active");
     // Every other user route follows within seconds (in-memory view).
-    await until(() => apiA.post("/hosted/lists", { token: portal.accessToken }), 401);
+    await answers(() => apiA.post("/hosted/lists", { token: portal.accessToken }), 401);
     expect((await apiB.post("/hosted/lists", { token: portal.accessToken })).status).toBe(401);
   });
 
@@ -221,7 +215,7 @@ describe("access tokens of a revoked sign-in session", () => {
     for (const accessToken of [portal.accessToken, refreshed.body.access_token as string]) {
       expectAllUnauthorized(await mintingCalls(apiA, accessToken, key.id, anon.accessToken));
     }
-    await until(() => apiA.post("/hosted/lists", { token: portal.accessToken }), 401);
+    await answers(() => apiA.post("/hosted/lists", { token: portal.accessToken }), 401);
   });
 
   it("a logged-out anonymous session can neither be migrated from nor stored for a widget", async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor } from "./support/api.ts";
 import { freePort, startServer, type TestServer, logLines, isAlive } from "./support/server.ts";
 import { sql } from "./support/sql.ts";
+import { until } from "./support/wait.ts";
 
 // A shop whose product pages answer only when the test says so: a save that
 // scrapes one is held mid-flight, for as long as the test needs, not by luck.
@@ -234,13 +235,7 @@ describe("a restarted worker", () => {
     // Three times the default bound per client: connections are recycled and new ones spread over both workers.
     const perClient = 300;
     await drive(perClient);
-    const served = await (async () => {
-      for (;;) {
-        const lines = healthLines().slice(before.length);
-        if (lines.length >= clients * perClient) return lines;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    })();
+    const served = await until("every request logged", () => healthLines().slice(before.length), (lines) => lines.length >= clients * perClient);
     const share = served.filter((l) => l.pid === replacement).length / served.length;
     console.log(`restarted worker's share of ${served.length} keep-alive requests: ${(share * 100).toFixed(1)} %`);
     expect(share).toBeGreaterThan(0.1);

@@ -7,6 +7,7 @@ import { freshDatabaseUrl } from "../support/database.ts";
 import { provisioner } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { sql } from "../support/sql.ts";
+import { until } from "../support/wait.ts";
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -25,14 +26,6 @@ async function widgetSetup(server: TestServer, api: Api) {
 
 const rows = (databaseUrl: string, keyId: number) =>
   sql<{ window: string; count: number }>(databaseUrl, `SELECT "window", count FROM "ApiKeyRequestCounter" WHERE "apiKeyId" = ? ORDER BY "window"`, [keyId]);
-
-async function until(check: () => Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not reached in time");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const monthCount = async (databaseUrl: string, keyId: number) =>
   Number((await rows(databaseUrl, keyId)).find((r) => !r.window.includes("T"))?.count ?? 0);
@@ -95,10 +88,10 @@ describe("request counting", () => {
     const startMinute = new Date().toISOString().slice(0, 16);
     for (let i = 0; i < 9; i++) expect((await call(a)).status).toBe(200);
     const { key } = await widgetKeyOf(token);
-    await until(async () => (await monthCount(url, key)) === 10); // a flushed init + 9
+    await until("month count 10", async () => (await monthCount(url, key)) === 10, Boolean, { timeoutMs: 10_000 }); // a flushed init + 9
     // b has seen nothing of this key; its first flush brings back a's 10.
     await call(b);
-    await until(async () => (await monthCount(url, key)) === 11);
+    await until("month count 11", async () => (await monthCount(url, key)) === 11, Boolean, { timeoutMs: 10_000 });
     await new Promise((r) => setTimeout(r, 300)); // b's next tick has stored the total it got back
     const res = await call(b);
     expect(res.headers.get("x-usage-month")).toBe("12");
@@ -131,7 +124,7 @@ describe("request counting", () => {
       .filter((l) => l.includes('"msg":"request"') && l.includes("/widget/lists"))
       .map((l) => JSON.parse(l).pid);
     expect(new Set(served).size).toBe(2);
-    await until(async () => (await monthCount(databaseUrl, key)) === requests + 1);
+    await until("every request counted", async () => (await monthCount(databaseUrl, key)) === requests + 1, Boolean, { timeoutMs: 10_000 });
     await server.stop();
     // Exact after shutdown too: no request counted twice or lost, whichever worker answered it.
     const written = await rows(databaseUrl, key);
