@@ -2,7 +2,7 @@
 // reading a whole table (trending in particular: a shop's recent saves, not
 // every ListItem). Checked on the statements the built server really runs
 // (LOG_LEVEL=debug logs each one) with the database's own EXPLAIN, as
-// tests/query-plans.test.ts does for the list reads.
+// tests/lists/query-plans.test.ts does for the list reads.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";

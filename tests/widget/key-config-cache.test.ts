@@ -172,7 +172,7 @@ describe("changes made elsewhere (CLI, another instance)", () => {
     const key = await p.key(partner.id, { domains: ["cache.example.com"] });
     expect(await statusOf(init(apiPolled, key.key))).toBe("200");
     // Written behind the service's back (no signal, as no code of ours writes): the
-    // cached configuration (TTL 10 minutes) still answers. Signalled changes are in tests/revocation.test.ts.
+    // cached configuration (TTL 10 minutes) still answers. Signalled changes are in tests/identity/revocation.test.ts.
     await sql(databaseUrl, `UPDATE "ApiKey" SET "allowedDomains" = ? WHERE "id" = ?`, [JSON.stringify(["moved.example.com"]), key.id]);
     expect(await statusOf(init(apiPolled, key.key))).toBe("200");
     expect(await statusOf(init(apiPolled, key.key, "https://moved.example.com"))).toBe("403 origin_not_allowed");
