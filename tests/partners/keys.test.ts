@@ -5,11 +5,14 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedApi, wish, wishRaw } from "../support/api.ts";
+import { provisioner } from "../support/provision.ts";
 import { sql } from "../support/sql.ts";
 
 let api: Awaited<ReturnType<typeof sharedApi>>;
+let p: Awaited<ReturnType<typeof provisioner>>;
 beforeAll(async () => {
   api = await sharedApi();
+  p = await provisioner(api.server);
 });
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -20,11 +23,11 @@ const ORIGIN = "https://shop.example.com";
 const cli = (args: string[]) => wish(api.server.databaseUrl, args);
 const q = (text: string, params: unknown[] = []) => sql<any>(api.server.databaseUrl, text, params);
 
-/** A partner and a personal access token for it, made with the operator CLI. */
+/** A partner and a personal access token for it (arranged in-process; the CLI's own commands are tested below and in tests/operations/cli.test.ts). */
 async function partnerWithPat(): Promise<{ partnerId: number; pat: string; patId: number }> {
-  const partner = (await cli(["partner", "create", "--name", "Key Shop", "--email", "keys@shop.example"])).partner;
-  const pat = (await cli(["pat", "create", "--partner", String(partner.partner_id), "--name", "tooling"])).access_token;
-  return { partnerId: partner.partner_id, pat: pat.token, patId: pat.id };
+  const partner = await p.partner("free", "Key Shop", "keys@shop.example");
+  const pat = await p.pat(partner.id);
+  return { partnerId: partner.id, pat: pat.token, patId: pat.id };
 }
 
 const createKey = (pat: string, body: unknown) => api.post("/partner/keys", { token: pat, body });

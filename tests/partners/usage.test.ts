@@ -4,11 +4,14 @@
 import { randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedApi, wish } from "../support/api.ts";
+import { provisioner } from "../support/provision.ts";
 import { sql } from "../support/sql.ts";
 
 let api: Awaited<ReturnType<typeof sharedApi>>;
+let p: Awaited<ReturnType<typeof provisioner>>;
 beforeAll(async () => {
   api = await sharedApi();
+  p = await provisioner(api.server);
 });
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -21,10 +24,11 @@ const SPEC_27_FIELDS = [
   "next_plan", "upgrade_cheaper_from_actions", "blocked",
 ];
 
+/** A partner on `plan` with a personal access token (arranged in-process; `wish usage` itself is compared below). */
 async function partnerWithPat(plan = "free") {
-  const partner = (await cli(["partner", "create", "--name", "Usage Shop", "--email", "usage@shop.example", "--plan", plan])).partner;
-  const pat = (await cli(["pat", "create", "--partner", String(partner.partner_id)])).access_token;
-  return { partnerId: partner.partner_id as number, pat: pat.token as string, patId: pat.id as number };
+  const partner = await p.partner(plan, "Usage Shop", "usage@shop.example");
+  const pat = await p.pat(partner.id, "");
+  return { partnerId: partner.id, pat: pat.token, patId: pat.id };
 }
 
 async function newKey(pat: string, environment = "test") {
