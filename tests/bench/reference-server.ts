@@ -2,7 +2,7 @@
 // do for the hot routes. Bare node:http, better-sqlite3 prepared statements
 // prepared once, node:crypto ES256, no framework and no log line. It answers
 // the requests `npm run bench` sends with the same rows read and written and
-// the same JSON shapes as the app (tests/bench-reference.test.ts compares
+// the same JSON shapes as the app (tests/operations/bench-reference.test.ts compares
 // them), and nothing else: no error paths beyond refusing what it cannot
 // serve, no CORS, no rate-limit counters (the app keeps those in memory and
 // flushes them in batches).

@@ -8,7 +8,7 @@
 // (the last two are cached for DISCOVER_CACHE_SECONDS in a running service).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
-import { explain, loggedStatements } from "../support/explain.ts";
+import { explain, statementsDuring } from "../support/explain.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { sql } from "../support/sql.ts";
 
@@ -45,13 +45,11 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function statementsOf(path: string): Promise<string[]> {
-  const start = server.output().length;
-  const res = await api.get(path);
-  expect(res.status, res.text).toBe(200);
-  await new Promise((r) => setTimeout(r, 100)); // the last log lines
-  return loggedStatements(server.output().slice(start));
-}
+const statementsOf = (path: string) =>
+  statementsDuring(server, async () => {
+    const res = await api.get(path);
+    expect(res.status, res.text).toBe(200);
+  });
 
 async function expectByIndex(path: string, tables: string[]) {
   const statements = await statementsOf(path);

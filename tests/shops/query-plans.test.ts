@@ -2,11 +2,11 @@
 // reading a whole table (trending in particular: a shop's recent saves, not
 // every ListItem). Checked on the statements the built server really runs
 // (LOG_LEVEL=debug logs each one) with the database's own EXPLAIN, as
-// tests/query-plans.test.ts does for the list reads.
+// tests/lists/query-plans.test.ts does for the list reads.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
-import { explain, loggedStatements } from "../support/explain.ts";
+import { explain, statementsDuring } from "../support/explain.ts";
 import { provisioner } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 
@@ -46,14 +46,12 @@ afterAll(async () => {
   await server.stop();
 });
 
-async function statementsOf(path: string, opts: { token?: string; site?: boolean } = {}): Promise<string[]> {
-  const start = server.output().length;
-  const res = opts.site ? await fetch(server.url + path) : await api.get(path, { token: opts.token });
-  expect(res.status, path).toBe(200);
-  if (opts.site) await (res as Response).text();
-  await new Promise((r) => setTimeout(r, 100)); // the last log lines
-  return loggedStatements(server.output().slice(start));
-}
+const statementsOf = (path: string, opts: { token?: string; site?: boolean } = {}) =>
+  statementsDuring(server, async () => {
+    const res = opts.site ? await fetch(server.url + path) : await api.get(path, { token: opts.token });
+    expect(res.status, path).toBe(200);
+    if (opts.site) await (res as Response).text();
+  });
 
 const TABLES = ["Product", "ProductLocalization", "ListItem", "PlatformShop", "ShopList", "ShopListProduct", "ShopFollow", "Wishlist"];
 

@@ -12,7 +12,7 @@ import { apiFor, wish, type Api } from "../support/api.ts";
 import { launchBrowser, seriousA11yViolations, watchConsole } from "../support/browser.ts";
 import { root, startServer, type TestServer } from "../support/server.ts";
 import { failWrites, sql } from "../support/sql.ts";
-import { newDataDir, storeProductImage } from "./share-fixture.ts";
+import { newDataDir, storeProductImage } from "../support/shared-list.ts";
 
 let server: TestServer;
 let api: Api;

@@ -14,7 +14,7 @@ import { Resvg } from "@resvg/resvg-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { root, startServer, type TestServer } from "../support/server.ts";
-import { headTags, newDataDir, sharedList } from "./share-fixture.ts";
+import { headTags, newDataDir, sharedList } from "../support/shared-list.ts";
 
 const WIDTH = 1200;
 const HEIGHT = 630;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { launchBrowser, watchConsole } from "../support/browser.ts";
 import { startServer, type TestServer } from "../support/server.ts";
-import { headTags, newDataDir, pngSize, sharedList, storeProductImage, type SharedList } from "./share-fixture.ts";
+import { headTags, newDataDir, pngSize, sharedList, storeProductImage, type SharedList } from "../support/shared-list.ts";
 
 let server: TestServer;
 let api: Api;

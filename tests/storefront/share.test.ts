@@ -17,7 +17,7 @@ import { launchBrowser, seriousA11yViolations, watchConsole } from "../support/b
 import { provisioner } from "../support/provision.ts";
 import { root, startServer, type TestServer } from "../support/server.ts";
 import { sql } from "../support/sql.ts";
-import { newDataDir, sharedList, storeProductImage, type SharedList } from "./share-fixture.ts";
+import { newDataDir, sharedList, storeProductImage, type SharedList } from "../support/shared-list.ts";
 
 const SHOPIFY_SECRET = "shpss_share_page_test_secret";
 const SCREENSHOTS = path.join(root, "tests/screenshots");

@@ -4,6 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { inject } from "vitest";
 import { root } from "./server.ts";
+import { sql } from "./sql.ts";
 
 const execFileAsync = promisify(execFile);
 
@@ -85,15 +86,23 @@ export async function wishRaw(databaseUrl: string, args: string[], env: Record<s
   }
 }
 
-/** The shared server of this run, with its anon key (read through `wish config`). */
+/** The shared server of this run, with its anon key (read once by the global setup). */
 export async function sharedApi(): Promise<Api & { server: ReturnType<typeof inject<"server">> }> {
   const server = inject("server");
-  const config = (await wish(server.databaseUrl, ["config"], { APP_URL: server.url })).config;
-  return Object.assign(new Api(server.baseUrl, config.anon_key), { server });
+  return Object.assign(new Api(server.baseUrl, server.anonKey), { server });
 }
 
 /** An Api for any server started in a test. */
 export async function apiFor(server: { url: string; baseUrl: string; databaseUrl: string }): Promise<Api> {
-  const config = (await wish(server.databaseUrl, ["config"], { APP_URL: server.url })).config;
-  return new Api(server.baseUrl, config.anon_key);
+  return new Api(server.baseUrl, await anonKeyOf(server));
+}
+
+/**
+ * The server's anon key: the one it stored (a read, where a `wish config`
+ * process would cost half a second of CPU), else through `wish config`, which
+ * creates it as the server would.
+ */
+export async function anonKeyOf(server: { url: string; databaseUrl: string }): Promise<string> {
+  const [stored] = await sql<{ value: string }>(server.databaseUrl, `SELECT "value" FROM "AppSecret" WHERE "name" = 'anon_key'`);
+  return stored?.value ?? (await wish(server.databaseUrl, ["config"], { APP_URL: server.url })).config.anon_key;
 }

@@ -3,6 +3,8 @@
 // them and ask the database how it would run each one.
 import Database from "better-sqlite3";
 import pg from "pg";
+import type { TestServer } from "./server.ts";
+import { until } from "./wait.ts";
 
 /** The statements logged in `output` (a server's output, or a slice of it), in order. */
 export function loggedStatements(output: string): string[] {
@@ -84,3 +86,15 @@ interface PgNode {
   "Index Cond"?: string;
   Plans?: PgNode[];
 }
+
+/**
+ * The SQL statements `server` logged while answering `call`: its request log
+ * line comes after the response, so once it is there every statement is too.
+ */
+export async function statementsDuring(server: TestServer, call: () => Promise<unknown>): Promise<string[]> {
+  const start = server.output().length;
+  await call();
+  const output = await until("the request's log line", () => server.output().slice(start), (out) => out.includes('"msg":"request"'));
+  return loggedStatements(output);
+}
+

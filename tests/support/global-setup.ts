@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createBaseDatabase, dropRunDatabases, kind, testRunId, testTmpDir } from "./database.ts";
+import { anonKeyOf } from "./api.ts";
 import { root, startServer, type TestServer } from "./server.ts";
 
 let server: TestServer | undefined;
@@ -17,7 +18,7 @@ export async function setup(project: TestProject) {
   process.env.WISH_TEST_TMP = testTmpDir;
   await createBaseDatabase();
   server = await startServer();
-  project.provide("server", { url: server.url, baseUrl: server.baseUrl, databaseUrl: server.databaseUrl });
+  project.provide("server", { url: server.url, baseUrl: server.baseUrl, databaseUrl: server.databaseUrl, anonKey: await anonKeyOf(server) });
   console.log(`tests run on ${kind} (${server.databaseUrl.split("?")[0]})`);
 }
 
@@ -28,6 +29,6 @@ export async function teardown() {
 
 declare module "vitest" {
   export interface ProvidedContext {
-    server: { url: string; baseUrl: string; databaseUrl: string };
+    server: { url: string; baseUrl: string; databaseUrl: string; anonKey: string };
   }
 }

@@ -7,9 +7,12 @@ export async function provisioner(server: { databaseUrl: string; url: string }) 
   const partners = await import("~/domains/partners/partners.server");
   const keys = await import("~/domains/keys/keys.server");
   const shops = await import("~/domains/shops/shops.server");
+  const tokens = await import("~/domains/partners/access-tokens.server");
   return {
-    partner: (plan = "free") =>
-      partners.createPartner({ name: `Shop ${Math.random().toString(36).slice(2, 8)}`, email: "owner@shop.example", plan }),
+    partner: (plan = "free", name = `Shop ${Math.random().toString(36).slice(2, 8)}`, email = "owner@shop.example") =>
+      partners.createPartner({ name, email, plan }),
+    /** A personal access token of the partner (`token` is shown once, as by `wish pat create`). */
+    pat: (partnerId: number, name = "tooling") => tokens.createPersonalAccessToken(partnerId, { name }),
     key: (partnerId: number, opts: { env?: "test" | "live"; domains?: string[]; createdAt?: Date } = {}) =>
       keys.createApiKey(partnerId, { environment: opts.env ?? "test", allowedDomains: opts.domains, createdAt: opts.createdAt }),
     shop: (partnerId: number, opts: { domain?: string; installedAt?: Date; subscriptionStatus?: string } = {}) =>

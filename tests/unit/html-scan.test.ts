@@ -1,6 +1,7 @@
 // The linear tag scanner the scraper reads pages with (app/lib/html-scan.ts).
 import { describe, expect, it } from "vitest";
 import { htmlText, scanHtml } from "~/lib/html-scan";
+import { HOSTILE_DOCUMENTS } from "../support/hostile-html.ts";
 
 function events(html: string): string[] {
   const out: string[] = [];
@@ -53,11 +54,11 @@ describe("scanHtml", () => {
     expect(htmlText(`<p>A&nbsp;<b>cool</b></p><p>mug</p><script>x()</script>line<br>two`).replace(/\s+/g, " ").trim()).toBe("A cool mug line two");
   });
 
-  it("is linear: each 2 MB hostile document is scanned in well under 1.5 s", () => {
-    for (const hostile of ["<div>".repeat(400_000), "x<br>".repeat(400_000), "<!--".repeat(500_000), '<a x="'.repeat(300_000), "<script>".repeat(250_000)]) {
-      const started = performance.now();
-      scanHtml(hostile, { open: () => {}, text: () => {}, rawText: () => {} });
-      expect(performance.now() - started, hostile.slice(0, 12)).toBeLessThan(1500);
+  it("reads each 2 MB hostile document to its end (its cost per byte is measured by npm run bench, tests/bench/cpu.ts)", () => {
+    for (const [hostile, opened] of HOSTILE_DOCUMENTS) {
+      let tags = 0;
+      scanHtml(hostile, { open: () => tags++, text: () => {}, rawText: () => {} });
+      expect(tags, hostile.slice(0, 12)).toBe(opened);
     }
   });
 });

@@ -13,6 +13,7 @@ import { daysAgo, provisioner } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { API_KEY, API_SECRET, webhookRequest } from "../support/shopify.ts";
 import { sql } from "../support/sql.ts";
+import { timed, until } from "../support/wait.ts";
 
 const APP_URL = "https://wish.example";
 const ORIGIN = "https://cache.example.com";
@@ -57,17 +58,6 @@ async function partnerWithPat(plan = "starter") {
   const { createPersonalAccessToken } = await import("~/domains/partners/access-tokens.server");
   const pat = await createPersonalAccessToken(partner.id, { name: "tooling" });
   return { partner, pat: pat.token as string };
-}
-
-/** Repeats `call` until `done` holds; returns how long that took. */
-async function until<T>(call: () => Promise<T>, done: (value: T) => boolean, budgetMs: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const value = await call();
-    if (done(value)) return Date.now() - started;
-    if (Date.now() - started > budgetMs) throw new Error(`not there after ${budgetMs} ms: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const statusOf = async (call: Promise<{ status: number; body: any }>) => {
@@ -158,12 +148,12 @@ describe("changes made elsewhere (CLI, another instance)", () => {
     // This process is "the CLI": the same domain functions, another process.
     const { setPartnerPlan } = await import("~/domains/partners/partners.server");
     await setPartnerPlan(partner.id, "growth");
-    const planMs = await until(() => statusOf(init(apiShort, key.key)), (s) => s === "200", SHORT_TTL_MS + SLACK_MS);
+    const planMs = await timed(() => until("plan seen", () => statusOf(init(apiShort, key.key)), (s) => s === "200", { timeoutMs: SHORT_TTL_MS + SLACK_MS }));
     expect(planMs).toBeLessThanOrEqual(SHORT_TTL_MS + SLACK_MS);
 
     const { setAllowList } = await import("~/domains/keys/keys.server");
     await setAllowList(partner.id, key.id, ["moved.example.com"]);
-    const movedMs = await until(() => statusOf(init(apiShort, key.key)), (s) => s === "403 origin_not_allowed", SHORT_TTL_MS + SLACK_MS);
+    const movedMs = await timed(() => until("allow-list seen", () => statusOf(init(apiShort, key.key)), (s) => s === "403 origin_not_allowed", { timeoutMs: SHORT_TTL_MS + SLACK_MS }));
     expect(movedMs).toBeLessThanOrEqual(SHORT_TTL_MS + SLACK_MS);
   });
 
@@ -174,7 +164,7 @@ describe("changes made elsewhere (CLI, another instance)", () => {
     const { revokeApiKey } = await import("~/domains/keys/keys.server");
     await revokeApiKey(partner.id, key.id);
     // The cached row still says active for ten minutes; the key-status view knows within a poll (1 s).
-    await until(() => statusOf(init(apiPolled, key.key)), (s) => s === "403 unknown_key", 5_000);
+    await until("revocation seen", () => statusOf(init(apiPolled, key.key)), (s) => s === "403 unknown_key", { timeoutMs: 5_000 });
   });
 
   it("the cache is really in use: a change that sends no change signal stays unseen for the TTL", async () => {
@@ -182,7 +172,7 @@ describe("changes made elsewhere (CLI, another instance)", () => {
     const key = await p.key(partner.id, { domains: ["cache.example.com"] });
     expect(await statusOf(init(apiPolled, key.key))).toBe("200");
     // Written behind the service's back (no signal, as no code of ours writes): the
-    // cached configuration (TTL 10 minutes) still answers. Signalled changes are in tests/revocation.test.ts.
+    // cached configuration (TTL 10 minutes) still answers. Signalled changes are in tests/identity/revocation.test.ts.
     await sql(databaseUrl, `UPDATE "ApiKey" SET "allowedDomains" = ? WHERE "id" = ?`, [JSON.stringify(["moved.example.com"]), key.id]);
     expect(await statusOf(init(apiPolled, key.key))).toBe("200");
     expect(await statusOf(init(apiPolled, key.key, "https://moved.example.com"))).toBe("403 origin_not_allowed");
@@ -201,7 +191,7 @@ describe("verified user tokens are cached, sessions are not", () => {
     const here = await apiPolled.get("/auth/user", { token: user.accessToken });
     expect(here.status).toBe(401);
     expect(here.body.error).toBe("unauthorized");
-    await until(() => apiShort.get("/auth/user", { token: user.accessToken }), (res) => res.status === 401, 5_000);
+    await until("sign-out seen", () => apiShort.get("/auth/user", { token: user.accessToken }), (res) => res.status === 401, { timeoutMs: 5_000 });
   });
 
   it("a session revoked outside any instance is refused within a poll", async () => {
@@ -210,7 +200,7 @@ describe("verified user tokens are cached, sessions are not", () => {
     const { session_id } = JSON.parse(Buffer.from(user.accessToken.split(".")[1], "base64url").toString());
     const at = new Date().toISOString().replace("Z", "+00:00");
     await sql(databaseUrl, `UPDATE "AuthSession" SET "revokedAt" = ? WHERE "id" = ?`, [at, session_id]);
-    await until(() => apiPolled.get("/auth/user", { token: user.accessToken }), (res) => res.status === 401, 5_000);
+    await until("sign-out seen", () => apiPolled.get("/auth/user", { token: user.accessToken }), (res) => res.status === 401, { timeoutMs: 5_000 });
   });
 
   it("a token that differs in one character of its signature is refused, cached twin or not", async () => {
