@@ -77,7 +77,9 @@ describe("POST /hosted/migrate-anonymous-to-provider", () => {
     expect((await follow(provider, anonPublic)).status).toBe(200);
 
     const anonListsBefore = await q<{ id: number; updatedAt: unknown }>(`SELECT id, "updatedAt" FROM "Wishlist" WHERE "ownerId" = ? ORDER BY id`, [anon.userId]);
-    const itemsBefore = await q<{ n: number }>(`SELECT COUNT(*) AS n FROM "ListItem"`);
+    // Items the two accounts added (other test files write to the same shared database).
+    const itemsOfBoth = () => q<{ n: number }>(`SELECT COUNT(*) AS n FROM "ListItem" WHERE "addedByUserId" IN (?, ?)`, [anon.userId, provider.userId]);
+    const itemsBefore = await itemsOfBoth();
 
     const res = await migrate(provider, { anonymous_access_token: anon.accessToken });
     expect(res.status).toBe(200);
@@ -128,7 +130,7 @@ describe("POST /hosted/migrate-anonymous-to-provider", () => {
     );
 
     // Items: all still there, attributed to the provider; manual products too.
-    expect(await q(`SELECT COUNT(*) AS n FROM "ListItem"`)).toEqual(itemsBefore);
+    expect(await itemsOfBoth()).toEqual(itemsBefore);
     expect(await q(`SELECT id FROM "ListItem" WHERE "addedByUserId" = ?`, [anon.userId])).toEqual([]);
     expect(await q(`SELECT id FROM "ListItem" WHERE "addedByUserId" = ?`, [provider.userId])).toHaveLength(3);
     expect(await q(`SELECT id FROM "Product" WHERE "createdByUserId" = ?`, [provider.userId])).toHaveLength(3);

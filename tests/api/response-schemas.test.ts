@@ -5,8 +5,8 @@
 // in process shows that a mismatch is caught and a match is not.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { freshDatabaseUrl } from "./support/database.ts";
-import { checkUndocumented } from "./support/server.ts";
+import { freshDatabaseUrl } from "../support/database.ts";
+import { checkUndocumented } from "../support/server.ts";
 
 let endpoint: typeof import("~/api/endpoint.server");
 let warn: ReturnType<typeof vi.spyOn>;
