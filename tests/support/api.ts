@@ -1,12 +1,8 @@
 // A small HTTP client for tests: real requests against a running server.
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
 import { inject } from "vitest";
-import { root } from "./server.ts";
-import { sql } from "./sql.ts";
+import { anonKeyOf } from "./cli.ts";
 
-const execFileAsync = promisify(execFile);
+export { anonKeyOf, wish, wishRaw } from "./cli.ts";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -63,29 +59,6 @@ export class Api {
   }
 }
 
-/** Runs `wish …` (the operator CLI) against a database; resolves with parsed stdout or rejects with stderr. */
-export async function wish(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<any> {
-  const { stdout } = await execFileAsync(process.execPath, [path.join(root, "app/cli/wish.mjs"), ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn", ...env },
-  });
-  return JSON.parse(stdout);
-}
-
-/** Like `wish` but resolves with exit code, stdout and stderr instead of throwing. */
-export async function wishRaw(databaseUrl: string, args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [path.join(root, "app/cli/wish.mjs"), ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn", ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
 /** The shared server of this run, with its anon key (read once by the global setup). */
 export async function sharedApi(): Promise<Api & { server: ReturnType<typeof inject<"server">> }> {
   const server = inject("server");
@@ -97,12 +70,3 @@ export async function apiFor(server: { url: string; baseUrl: string; databaseUrl
   return new Api(server.baseUrl, await anonKeyOf(server));
 }
 
-/**
- * The server's anon key: the one it stored (a read, where a `wish config`
- * process would cost half a second of CPU), else through `wish config`, which
- * creates it as the server would.
- */
-export async function anonKeyOf(server: { url: string; databaseUrl: string }): Promise<string> {
-  const [stored] = await sql<{ value: string }>(server.databaseUrl, `SELECT "value" FROM "AppSecret" WHERE "name" = 'anon_key'`);
-  return stored?.value ?? (await wish(server.databaseUrl, ["config"], { APP_URL: server.url })).config.anon_key;
-}

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { createBaseDatabase, dropRunDatabases, kind, testRunId, testTmpDir } from "./database.ts";
-import { anonKeyOf } from "./api.ts";
+import { anonKeyOf } from "./cli.ts";
 import { root, startServer, type TestServer } from "./server.ts";
 
 let server: TestServer | undefined;
