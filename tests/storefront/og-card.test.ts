@@ -9,8 +9,8 @@ import http from "node:http";
 import { mkdirSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { inflateSync } from "node:zlib";
 import { Resvg } from "@resvg/resvg-js";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { root, startServer, type TestServer } from "../support/server.ts";
@@ -26,66 +26,37 @@ const COLOURS = ["#0a64c8", "#2a9d4b", "#c8a20a", "#8a2ac8"];
 const screenshots = path.join(root, "tests/screenshots/og");
 
 // ---------------------------------------------------------------------------
-// PNG reading: IHDR, the IDAT stream inflated, each row unfiltered. Enough for
-// what resvg writes (8-bit RGBA or RGB, not interlaced).
+// Pixels of a card, decoded by sharp (libvips) to raw RGBA.
 
 interface Pixels {
   width: number;
   height: number;
-  /** RGBA of (x, y). */
-  at: (x: number, y: number) => number[];
+  /** RGBA bytes, row by row. */
+  data: Buffer;
 }
 
-function decodePng(png: Buffer): Pixels {
+async function decodePng(png: Buffer): Promise<Pixels> {
   expect(png.subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
-  let width = 0;
-  let height = 0;
-  let channels = 0;
-  const idat: Buffer[] = [];
-  for (let at = 8; at < png.length; ) {
-    const length = png.readUInt32BE(at);
-    const type = png.toString("latin1", at + 4, at + 8);
-    const data = png.subarray(at + 8, at + 8 + length);
-    if (type === "IHDR") {
-      width = data.readUInt32BE(0);
-      height = data.readUInt32BE(4);
-      const [bitDepth, colourType, , , interlace] = data.subarray(8, 13);
-      expect({ bitDepth, interlace }).toEqual({ bitDepth: 8, interlace: 0 });
-      channels = colourType === 6 ? 4 : colourType === 2 ? 3 : 0;
-      expect(channels, `colour type ${colourType}`).toBeGreaterThan(0);
-    } else if (type === "IDAT") idat.push(data);
-    else if (type === "IEND") break;
-    at += 12 + length;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * channels;
-  const out = Buffer.alloc(height * stride);
-  for (let y = 0; y < height; y++) {
-    const filter = raw[y * (stride + 1)]!;
-    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
-    for (let i = 0; i < stride; i++) {
-      const a = i >= channels ? out[y * stride + i - channels]! : 0;
-      const b = y > 0 ? out[(y - 1) * stride + i]! : 0;
-      const c = y > 0 && i >= channels ? out[(y - 1) * stride + i - channels]! : 0;
-      const p = a + b - c;
-      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
-      const predictor = [0, a, b, (a + b) >> 1, paeth][filter];
-      if (predictor === undefined) throw new Error(`PNG filter ${filter}`);
-      out[y * stride + i] = (line[i]! + predictor) & 0xff;
-    }
-  }
-  return {
-    width,
-    height,
-    at: (x, y) => {
-      const i = y * stride + x * channels;
-      return channels === 4 ? [...out.subarray(i, i + 4)] : [...out.subarray(i, i + 3), 0xff];
-    },
-  };
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, data };
 }
 
 const rgba = (hex: string) => [parseInt(hex.slice(1, 3), 16), parseInt(hex.slice(3, 5), 16), parseInt(hex.slice(5, 7), 16), 0xff];
 const same = (a: number[], b: number[]) => a.every((v, i) => v === b[i]);
+
+/** Calls `visit` with each pixel's RGBA (one array, reused: copy it to keep it). */
+function eachPixel(img: Pixels, visit: (px: number[], x: number, y: number) => void) {
+  const px = [0, 0, 0, 0];
+  for (let y = 0, i = 0; y < img.height; y++) {
+    for (let x = 0; x < img.width; x++, i += 4) {
+      px[0] = img.data[i]!;
+      px[1] = img.data[i + 1]!;
+      px[2] = img.data[i + 2]!;
+      px[3] = img.data[i + 3]!;
+      visit(px, x, y);
+    }
+  }
+}
 
 /** Bounding box of the pixels for which `match` holds; null when there are none. */
 function box(img: Pixels, match: (px: number[]) => boolean) {
@@ -94,28 +65,24 @@ function box(img: Pixels, match: (px: number[]) => boolean) {
   let right = -1;
   let bottom = -1;
   let count = 0;
-  for (let y = 0; y < img.height; y++) {
-    for (let x = 0; x < img.width; x++) {
-      if (!match(img.at(x, y))) continue;
-      count++;
-      left = Math.min(left, x);
-      right = Math.max(right, x);
-      top = Math.min(top, y);
-      bottom = Math.max(bottom, y);
-    }
-  }
+  eachPixel(img, (px, x, y) => {
+    if (!match(px)) return;
+    count++;
+    left = Math.min(left, x);
+    right = Math.max(right, x);
+    top = Math.min(top, y);
+    bottom = Math.max(bottom, y);
+  });
   return count ? { left, top, right, bottom, width: right - left + 1, height: bottom - top + 1, count } : null;
 }
 
 /** Every pixel within SAFE of an edge that is not the background, as "x,y" (at most a few). */
 function marginIntruders(img: Pixels): string[] {
   const found: string[] = [];
-  for (let y = 0; y < img.height; y++) {
-    for (let x = 0; x < img.width; x++) {
-      const inMargin = x < SAFE || y < SAFE || x >= img.width - SAFE || y >= img.height - SAFE;
-      if (inMargin && !same(img.at(x, y), BACKGROUND) && found.length < 5) found.push(`${x},${y}=${img.at(x, y).join(".")}`);
-    }
-  }
+  eachPixel(img, (px, x, y) => {
+    const inMargin = x < SAFE || y < SAFE || x >= img.width - SAFE || y >= img.height - SAFE;
+    if (inMargin && !same(px, BACKGROUND) && found.length < 5) found.push(`${x},${y}=${px.join(".")}`);
+  });
   return found;
 }
 
@@ -183,7 +150,7 @@ describe("the card's layout (local image store)", () => {
     const { res, png } = await cardOf(server, list.token);
     expect(res.headers.get("cache-control")).toContain("immutable"); // the list's card, not the default one
     saveScreenshot(name, png);
-    const img = decodePng(png);
+    const img = await decodePng(png);
     expect([img.width, img.height]).toEqual([WIDTH, HEIGHT]);
 
     // Nothing within SAFE px of an edge: every pixel there is the background, exactly
@@ -203,7 +170,10 @@ describe("the card's layout (local image store)", () => {
     expect(title.right).toBeLessThan(WIDTH / 2); // the left column
 
     // Each product image fills a tile: same sizes, aligned; one large, two side by side, 2×2 from three.
-    const tiles = COLOURS.slice(0, count).map((colour) => box(img, (px) => same(px, rgba(colour)))!);
+    const tiles = COLOURS.slice(0, count).map((colour) => {
+      const tile = rgba(colour);
+      return box(img, (px) => same(px, tile))!;
+    });
     expect(tiles.every(Boolean)).toBe(true);
     const sizes = new Set(tiles.map((t) => `${t.width}×${t.height}`));
     expect(sizes.size, [...sizes].join(", ")).toBeLessThanOrEqual(1);
@@ -240,7 +210,7 @@ describe("the card's layout (local image store)", () => {
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     const png = Buffer.from(await res.arrayBuffer());
     saveScreenshot("default", png);
-    const img = decodePng(png);
+    const img = await decodePng(png);
     expect([img.width, img.height]).toEqual([WIDTH, HEIGHT]);
     expect(marginIntruders(img)).toEqual([]);
     expect(box(img, (px) => !same(px, BACKGROUND))!.count).toBeGreaterThan(WIDTH * HEIGHT * 0.15);
@@ -342,9 +312,10 @@ describe("the card with STORAGE_DRIVER=s3", () => {
     const { res, png } = await cardOf(server, list.token);
     expect(res.headers.get("cache-control")).toContain("immutable");
     saveScreenshot("s3-1-item", png);
-    const img = decodePng(png);
+    const img = await decodePng(png);
     expect(marginIntruders(img)).toEqual([]);
-    const tile = box(img, (px) => same(px, rgba(COLOURS[0]!)));
+    const first = rgba(COLOURS[0]!);
+    const tile = box(img, (px) => same(px, first));
     expect(tile, "the product image is on the card").not.toBeNull();
     expect(tile!.width).toBeGreaterThan(400);
     expect(tile!.left).toBeGreaterThan(WIDTH / 2);
@@ -365,7 +336,7 @@ describe("the card with STORAGE_DRIVER=s3", () => {
       const { res, png } = await cardOf(server, list.token);
       expect(res.headers.get("cache-control")).toContain("immutable");
       saveScreenshot(name, png);
-      const img = decodePng(png);
+      const img = await decodePng(png);
       expect(marginIntruders(img)).toEqual([]);
       // No product image: the tile with the list's initial.
       expect(box(img, (px) => same(px, SOFT_TILE))!.width).toBeGreaterThan(400);
@@ -384,7 +355,7 @@ describe("the card with STORAGE_DRIVER=s3", () => {
     const ms = performance.now() - started;
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     expect(ms).toBeLessThan(9_000);
-    expect(decodePng(png).width).toBe(WIDTH);
+    expect((await decodePng(png)).width).toBe(WIDTH);
     expect(server.output()).toContain('"msg":"preview not rendered"');
   });
 });
