@@ -8,7 +8,7 @@ import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { FetchError } from "~/lib/net/guarded-fetch.server";
 import { httpUrlSchema, isHttpUrl, isPlainObject, parseOrThrow } from "~/lib/api/schemas";
 import { log, errorFields } from "~/lib/log.server";
-import { getPlan } from "~/domains/metering/plans";
+import { getPlan } from "~/domains/plans/plans";
 import { allowedDomainsOf } from "~/domains/keys/keys.server";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { enqueue } from "~/domains/outbox/outbox.server";

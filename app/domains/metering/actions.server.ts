@@ -10,7 +10,7 @@ import { env } from "~/env.server";
 import { ApiError } from "~/lib/api/errors";
 import { addressUnit, clientAddress } from "~/lib/api/client-address";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
-import { getPlan, type Plan } from "./plans";
+import { getPlan, type Plan } from "~/domains/plans/plans";
 import { currentPeriod } from "./usage";
 import type { ListViewer } from "./list-viewer.server";
 

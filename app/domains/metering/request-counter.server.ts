@@ -7,7 +7,7 @@
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
-import { getRequestPlan, REQUEST_PLANS } from "./plans";
+import { getRequestPlan, REQUEST_PLANS } from "~/domains/plans/plans";
 
 interface KeyState {
   month: string;

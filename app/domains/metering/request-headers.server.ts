@@ -4,7 +4,7 @@
 // /analytics/*, and absent when no key is known (e.g. public list reads).
 import { db } from "~/db.server";
 import { verifyWidgetToken } from "~/domains/widget/token.server";
-import { effectiveRequestPlan } from "~/domains/widget/request-plan";
+import { effectiveRequestPlan } from "~/domains/plans/plans";
 import { countRequest } from "./request-counter.server";
 import type { HeaderReader } from "~/lib/api/http";
 

@@ -14,7 +14,7 @@ import { allowedDomainsOf, generateKeyValue, normalizeAllowList, normalizeDomain
 import { noteKeyStatus } from "~/domains/keys/key-status.server";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { newBasketId } from "~/domains/baskets/baskets.server";
-import { getPlan } from "~/domains/metering/plans";
+import { getPlan } from "~/domains/plans/plans";
 import { adminQuery, AdminApiError, type AdminGraphql } from "./admin-graphql.server";
 import { SHOP_METAFIELD_KEYS, SHOP_METAFIELD_NAMESPACE } from "./metafields";
 import { normalizeShopDomain, trialEndsAt } from "./shops.server";
