@@ -5,7 +5,7 @@ import { db } from "~/db.server";
 import { ApiError, notFound, unauthorized } from "~/lib/api/errors";
 import { effectiveRequestPlan, getRequestPlan } from "~/domains/plans/plans";
 import { localCounts } from "~/domains/metering/request-counter.server";
-import { isKeyUsable } from "~/domains/widget/init.server";
+import { isKeyUsable } from "./key-rules";
 
 /** Same rounding as the X-Usage-Overage header. */
 const roundOverage = (amount: number) => Number(amount.toFixed(4));

@@ -10,7 +10,8 @@ import type { ListViewer } from "~/domains/metering/list-viewer.server";
 import { log, errorFields } from "~/lib/log.server";
 import type { Identity } from "~/domains/identity/identity.server";
 import { listWithRole, requireToken, type ListRole } from "./access.server";
-import { hostedList, hostedListDetail, localeLanguage, occasionTitle, type Locale, type ListRow } from "./serialize";
+import { hostedList, hostedListDetail, occasionTitle, type ListRow } from "./serialize";
+import { localeLanguage, type Locale } from "~/domains/products/localization";
 import { deleteOrphanManualProducts } from "./items.server";
 
 

@@ -3,7 +3,8 @@ import { db } from "~/db.server";
 import { badRequest, notFound } from "~/lib/api/errors";
 import { listWithRole, parseItemId } from "~/domains/lists/access.server";
 import { itemInclude } from "~/domains/lists/items.server";
-import { hostedProduct, type Locale } from "~/domains/lists/serialize";
+import { hostedProduct } from "~/domains/lists/serialize";
+import { type Locale } from "~/domains/products/localization";
 import { recordMarketFacts } from "./catalog.server";
 import { scrapeProduct } from "./scraper.server";
 

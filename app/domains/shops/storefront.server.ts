@@ -12,7 +12,7 @@ import { parseDatabaseUrl } from "~/db/url";
 import { env } from "~/env.server";
 import { ApiError, badRequest, notFound } from "~/lib/api/errors";
 import { safeImageUrl } from "~/lib/api/schemas";
-import { pickLocalization, type Locale, type Localization } from "~/domains/lists/serialize";
+import { pickLocalization, type Locale, type Localization } from "~/domains/products/localization";
 
 const siteUrl = () => env.APP_URL.replace(/\/$/, "");
 const caseInsensitive = parseDatabaseUrl(env.DATABASE_URL).kind === "postgresql" ? { mode: "insensitive" } : {};
