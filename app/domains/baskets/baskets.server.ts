@@ -13,6 +13,7 @@ import { allowedDomainsOf } from "~/domains/keys/keys.server";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { enqueue } from "~/domains/outbox/outbox.server";
 import { newWebhookSecret, postWebhook } from "~/domains/outbox/webhook.server";
+import type { WebhookRecipients } from "~/domains/outbox/worker.server";
 import type { PartnerPrincipal } from "~/api/endpoint.server";
 
 export const BASKET_ID_PREFIX = "bkt_";
@@ -236,6 +237,9 @@ export async function basketWebhookTarget(publicId: string): Promise<{ url: stri
   if (!getPlan(basket.partner.plan)?.webhooks) return { missing: `plan ${basket.partner.plan} has no webhooks` };
   return { url: basket.webhookUrl, secret: basket.webhookSecret };
 }
+
+/** The outbox's webhook messages name their basket in `basket_id` (see enqueue above). */
+export const BASKET_WEBHOOKS: WebhookRecipients = { field: "basket_id", target: basketWebhookTarget };
 
 /** `POST /partner/baskets/{id}/test-webhook`: one signed call now, answered with the receiver's status. */
 export async function testBasketWebhook(partnerId: number, publicId: string | undefined) {
