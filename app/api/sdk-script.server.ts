@@ -3,7 +3,7 @@
 // without Remix (handleSdkRequest) and by the Remix route
 // app/routes/sdk.v1.$file.ts (remix vite:dev).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorReply } from "~/api/endpoint.server";
+import { errorReply } from "~/http/error-reply.server";
 import { ALIAS_CACHE_CONTROL, PINNED_CACHE_CONTROL, sdkScript } from "~/domains/sdk/scripts.server";
 import { ReplyHeaders, type ApiReply } from "~/lib/api/http";
 import { notFound } from "~/lib/api/errors";

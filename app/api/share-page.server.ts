@@ -14,7 +14,7 @@ import { ApiError, badRequest } from "~/lib/api/errors";
 import { jsonReply, ReplyHeaders, type ApiReply, type ApiRequest } from "~/lib/api/http";
 import { apiRequestOfNode, sendReply } from "~/lib/api/node-adapter.server";
 import { applySecurityHeaders, newNonce } from "~/lib/http/security-headers";
-import { failure } from "~/api/endpoint.server";
+import { failure } from "~/http/error-reply.server";
 
 const HTML = "text/html; charset=utf-8";
 

@@ -1,7 +1,7 @@
 // GET /sdk/v1/{widget,basket-integration}.js (the v1 alias) and their
 // content-hashed copies (SPEC 9); anything else under /sdk/v1 is a 404.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { errorResponse } from "~/api/endpoint.server";
+import { errorResponse } from "~/http/error-reply.server";
 import { sdkScriptReply } from "~/api/sdk-script.server";
 import { ApiError } from "~/lib/api/errors";
 import { responseOfReply } from "~/lib/api/web-adapter.server";

@@ -14,7 +14,7 @@ import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { enqueue } from "~/domains/outbox/outbox.server";
 import { newWebhookSecret, postWebhook } from "~/domains/outbox/webhook.server";
 import type { WebhookRecipients } from "~/domains/outbox/worker.server";
-import type { PartnerPrincipal } from "~/api/endpoint.server";
+import type { PartnerPrincipal } from "~/domains/partners/principal";
 
 export const BASKET_ID_PREFIX = "bkt_";
 /** 128 random bits, like share tokens (GUIDE section 8). */

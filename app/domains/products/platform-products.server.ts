@@ -8,7 +8,7 @@ import { exec, run, statement, transaction } from "~/db/sql.server";
 import { isHttpUrl } from "~/lib/api/schemas";
 import { findPlatformShop, shopHosts } from "~/domains/shops/platform-webhooks.server";
 import { currencyCode, items, minorUnits, record, shopifyId, text, type Fields } from "~/domains/shops/payload";
-import type { PlatformWebhook } from "~/domains/shops/webhook-route.server";
+import type { PlatformWebhook } from "~/domains/shops/webhook-deliveries.server";
 import { canonicalUrl } from "./canonical-url";
 import { recordCatalogFacts, upsertProduct, withStoredImage, type ProductFacts } from "./catalog.server";
 

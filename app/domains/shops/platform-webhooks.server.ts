@@ -3,7 +3,7 @@
 import { db } from "~/db.server";
 import { allowedDomainsOf, normalizeAllowList, normalizeDomain } from "~/domains/keys/keys.server";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
-import type { PlatformWebhook } from "./webhook-route.server";
+import type { PlatformWebhook } from "./webhook-deliveries.server";
 import { currencyCode, record, text } from "./payload";
 
 export const findPlatformShop = (domain: string) => db.platformShop.findUnique({ where: { domain } });

@@ -14,7 +14,7 @@ import { getPlan, type PlanId } from "~/domains/plans/plans";
 import { adminQuery, type AdminGraphql } from "./admin-graphql.server";
 import { billingPlanByName, SOLD_PLANS } from "~/domains/plans/billing-plans";
 import { fetchShopInfo, writeShopMetafields } from "./provisioning.server";
-import type { PlatformWebhook } from "./webhook-route.server";
+import type { PlatformWebhook } from "./webhook-deliveries.server";
 
 export interface ShopifySubscription {
   /** gid://shopify/AppSubscription/… */
