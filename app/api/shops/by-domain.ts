@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { shopPageByDomain } from "~/domains/shops/shop-pages.server";
-import { shopPage } from "./schemas";
+import { shopPageSchema } from "./schemas";
 
 export const loader = endpoint({
   GET: route(
@@ -10,7 +10,7 @@ export const loader = endpoint({
     {
       summary: "The published shop of a domain (its myshopify domain or primary domain)",
       params: z.object({ domain: z.string().describe("Host, e.g. acme.myshopify.com or shop.acme.com") }),
-      response: z.object({ shop: shopPage }),
+      response: z.object({ shop: shopPageSchema }),
       errors: { shop_not_found: 404 },
     },
     ({ params }) => shopPageByDomain(params.domain),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { shopPage } from "~/domains/shops/shop-pages.server";
-import { handleParams, shopPage } from "./schemas";
+import { handleParams, shopPageSchema } from "./schemas";
 
 export const loader = endpoint({
   GET: route(
@@ -10,7 +10,7 @@ export const loader = endpoint({
     {
       summary: "A published shop's page: name, description, page URL and follower count",
       params: handleParams,
-      response: z.object({ shop: shopPage }),
+      response: z.object({ shop: shopPageSchema }),
       errors: { shop_not_found: 404 },
     },
     ({ params }) => shopPage(params.handle),
