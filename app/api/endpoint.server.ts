@@ -250,7 +250,7 @@ export class JsonAnswer {
 
 /**
  * A JSON answer with a status or headers, for handlers (same call as Remix's
- * `json()`, which builds a Web Response the lean server would only take apart again).
+ * `json()`, which builds a Web Response the node:http path would only take apart again).
  */
 export function json(data: unknown, init: number | { status?: number; headers?: Record<string, string> } = {}): JsonAnswer {
   return typeof init === "number" ? new JsonAnswer(data, init, undefined) : new JsonAnswer(data, init.status ?? 200, init.headers);

@@ -130,7 +130,7 @@ export async function sharePageReply(request: ApiRequest, context: unknown, para
 const PAGE = /^\/(de|en)\/list\/([^/]+)$/;
 
 /**
- * The lean server's path: GET, HEAD and POST of `/{de,en}/list/{token}`;
+ * The node:http path: GET, HEAD and POST of `/{de,en}/list/{token}`;
  * false (nothing sent) for anything else, which Remix then answers.
  * `pathname` is valid percent-encoding (main.ts checked).
  */

@@ -5,7 +5,7 @@ import { listWithRole, parseItemId } from "~/domains/lists/access.server";
 import { itemInclude } from "~/domains/lists/items.server";
 import { hostedProduct } from "~/domains/lists/serialize";
 import { type Locale } from "~/domains/products/localization";
-import { recordMarketFacts } from "./catalog.server";
+import { recordMarketFacts } from "./product-facts.server";
 import { scrapeProduct } from "./scraper.server";
 
 /** `POST /hosted/lists/{token}/items/{itemId}/rescrape`: owner or editor. */
