@@ -14,7 +14,7 @@ import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { clientAddressOf, splitTarget, type TrustFunction } from "./client-address";
-import { JOBS_STOP_MS, reportListening } from "./cluster.ts";
+import { JOBS_STOP_MS, reportListening } from "./worker-report";
 import { connections } from "./connections";
 import { bodyLimitFor, capConnectionsPerClient, hasBody, lingerThenClose, readBoundedBody, timeoutCheckInterval, TOO_LARGE, withBody } from "./request-limits";
 import { loadShedding } from "./load-shedding";

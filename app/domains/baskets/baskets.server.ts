@@ -9,7 +9,7 @@ import { FetchError } from "~/lib/net/guarded-fetch.server";
 import { httpUrlSchema, isHttpUrl, isPlainObject, parseOrThrow } from "~/lib/api/schemas";
 import { log, errorFields } from "~/lib/log.server";
 import { getPlan } from "~/domains/plans/plans";
-import { allowedDomainsOf } from "~/domains/keys/keys.server";
+import { allowedDomainsOf } from "~/domains/keys/key-rules";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { enqueue } from "~/domains/outbox/outbox.server";
 import { newWebhookSecret, postWebhook } from "~/domains/outbox/webhook.server";

@@ -10,6 +10,7 @@ import { hostedProduct } from "./serialize";
 import { type Locale } from "~/domains/products/localization";
 import { publicList } from "./lists.server";
 import { readListItems } from "./items-query.server";
+import { deleteOrphanManualProducts } from "~/domains/products/manual-products.server";
 import { notifyItemPurchased } from "~/domains/consumer/notifications.server";
 
 /** What HostedProduct and SavedProduct are made from. */
@@ -81,12 +82,6 @@ export async function setPurchasedAsMember(token: string | undefined, rawItemId:
 export async function setPurchasedPublic(token: string | undefined, rawItemId: string | undefined, body: unknown) {
   const list = await publicList(token);
   return setPurchased(list, parseItemId(rawItemId), parsePurchased(body), null);
-}
-
-/** Manual products belong to one user and live only while an item uses them. */
-export async function deleteOrphanManualProducts(productIds: number[]) {
-  if (productIds.length === 0) return;
-  await db.product.deleteMany({ where: { id: { in: productIds }, isManual: true, items: { none: {} } } });
 }
 
 // ---------------------------------------------------------------- item edits

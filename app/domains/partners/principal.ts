@@ -1,5 +1,7 @@
 // Who a partner request acts for, whichever credential it came with.
-import type { PartnerRole } from "./members.server";
+
+export const PARTNER_ROLES = ["owner", "member"] as const;
+export type PartnerRole = (typeof PARTNER_ROLES)[number];
 
 /** The partner of a personal access token, or of a portal user (null if none). */
 export interface PartnerPrincipal {

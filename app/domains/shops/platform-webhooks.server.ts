@@ -1,7 +1,8 @@
 // What the shop's platform tells us about the shop itself (docs/shopify.md "Shopify
 // webhooks"): app/uninstalled and shop/update.
 import { db } from "~/db.server";
-import { allowedDomainsOf, normalizeAllowList, normalizeDomain } from "~/domains/keys/keys.server";
+import { normalizeAllowList, normalizeDomain } from "~/domains/keys/keys.server";
+import { allowedDomainsOf } from "~/domains/keys/key-rules";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import type { PlatformWebhook } from "./webhook-deliveries.server";
 import { currencyCode, record, text } from "./payload";
