@@ -8,7 +8,7 @@ import { z } from "zod";
 import { revokeAccessTokensCreatedBy } from "./access-tokens.server";
 import { partnerJson } from "./partners.server";
 
-import { PARTNER_ROLES, type PartnerRole } from "./principal";
+import type { PartnerRole } from "./principal";
 
 /** Who calls a members route: a portal user (userId) or a personal access token (userId null). */
 export interface MemberCaller {
