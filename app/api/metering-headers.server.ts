@@ -3,7 +3,7 @@
 // widget token or a bearer public key. Never on OPTIONS, /health or
 // /analytics/*, and absent when no key is known (e.g. public list reads).
 import { meteredKeyOf, type MeteredKey } from "~/domains/metering/metered-key.server";
-import { countRequest } from "~/domains/metering/request-counter.server";
+import { countRequest, type RequestUsage } from "~/domains/metering/request-counter.server";
 import { verifyWidgetToken } from "~/domains/widget/token.server";
 import type { HeaderReader } from "~/lib/api/http";
 
@@ -25,5 +25,16 @@ async function resolveKey(request: WithMethod): Promise<MeteredKey | null> {
 export async function meteringHeaders(request: WithMethod, pathname: string, known: MeteredKey | null): Promise<Record<string, string>> {
   if (request.method === "OPTIONS" || !METERED.test(pathname)) return {};
   const key = known ?? (await resolveKey(request));
-  return key ? countRequest(key.id, key.requestPlan) : {};
+  return key ? usageHeaders(countRequest(key.id, key.requestPlan)) : {};
+}
+
+function usageHeaders(usage: RequestUsage): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(usage.perMinute),
+    "X-RateLimit-Remaining": String(usage.minuteRemaining),
+    "X-RateLimit-Reset": usage.resetAt.toISOString(),
+    "X-Usage-Month": String(usage.month),
+    "X-Usage-Limit": String(usage.monthlyCalls),
+    "X-Usage-Overage": usage.overage.toFixed(4),
+  };
 }

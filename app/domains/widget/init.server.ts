@@ -101,12 +101,3 @@ export async function initWidget({ publicKey, body: input }: InitRequest) {
     },
   };
 }
-
-/** `X-Usage-*` headers of the init response (SPEC 8.2 rule 5); "unlimited" where the plan has no limit. */
-export function initUsageHeaders(usage: { total: number; limit: number | null }): Record<string, string> {
-  return {
-    "X-Usage-Total": String(usage.total),
-    "X-Usage-Limit": usage.limit === null ? "unlimited" : String(usage.limit),
-    "X-Usage-Remaining": usage.limit === null ? "unlimited" : String(Math.max(0, usage.limit - usage.total)),
-  };
-}
