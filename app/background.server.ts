@@ -10,6 +10,7 @@
 import { startRequestCounterFlush, stopRequestCounterFlush } from "~/domains/metering/request-counter.server";
 import { startPruning, stopPruning } from "~/domains/metering/pruning.server";
 import { startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
+import { BASKET_WEBHOOKS } from "~/domains/baskets/baskets.server";
 import { startKeyStatusPoll, stopKeyStatusPoll } from "~/domains/keys/key-status.server";
 import { startSessionRevocationPoll, stopSessionRevocationPoll } from "~/domains/identity/session-revocations.server";
 import { underLease } from "~/domains/system/job-lease.server";
@@ -18,7 +19,7 @@ import { startChangeListener, stopChangeListener } from "~/db/change-signals.ser
 const deploymentJobs = underLease("background", {
   start() {
     startPruning();
-    startOutboxWorker();
+    startOutboxWorker(BASKET_WEBHOOKS);
   },
   async stop() {
     await Promise.all([stopPruning(), stopOutboxWorker()]);

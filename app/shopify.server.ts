@@ -7,7 +7,7 @@ import { ApiVersion, AppDistribution, BillingInterval, LogSeverity, shopifyApp }
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { db } from "~/db.server";
 import { billingIsTest, env } from "~/env.server";
-import { BILLING_PLANS } from "~/domains/shops/billing-plans";
+import { BILLING_PLANS } from "~/domains/plans/billing-plans";
 import { provisionShop } from "~/domains/shops/provisioning.server";
 
 export const SHOPIFY_API_VERSION = ApiVersion.January26;

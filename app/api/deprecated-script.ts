@@ -1,8 +1,8 @@
 // Loader of the deprecated script paths (SPEC 9, app/routes/*[.]js.ts):
 // a permanent redirect to the canonical file, query kept.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { errorResponse } from "~/api/endpoint.server";
-import { DEPRECATED_SCRIPT_PATHS } from "~/domains/sdk/scripts.server";
+import { errorResponse } from "~/http/error-reply.server";
+import { DEPRECATED_SCRIPT_PATHS } from "~/domains/shop-scripts/shop-scripts.server";
 import { ApiError, notFound } from "~/lib/api/errors";
 import { applySecurityHeaders } from "~/lib/http/security-headers";
 

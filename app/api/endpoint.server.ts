@@ -3,7 +3,6 @@
 // CORS preflights, checks the anon key and credentials, reads the JSON body,
 // calls the handler and turns whatever it throws into the SPEC error body.
 import { createHash, timingSafeEqual } from "node:crypto";
-import { json as responseJson } from "@remix-run/node";
 import type { AppLoadContext, LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
 import { appOrigin, env } from "~/env.server";
@@ -12,18 +11,18 @@ import { authenticateUserToken, type Identity } from "~/domains/identity/identit
 import { requireLiveSession } from "~/domains/identity/session-revocations.server";
 import { widgetKeyWorks } from "~/domains/keys/key-status.server";
 import { authenticatePersonalAccessToken, PAT_PREFIX } from "~/domains/partners/access-tokens.server";
-import type { PartnerRole } from "~/domains/partners/members.server";
+import type { PartnerPrincipal } from "~/domains/partners/principal";
 import { partnerLinkOfUser } from "~/domains/partners/partners.server";
 import { authenticateShopperToken } from "~/domains/widget/shopper-token.server";
 import { verifyWidgetToken, type WidgetClaims } from "~/domains/widget/token.server";
-import { meteringHeaders, type MeteredKey } from "~/domains/metering/request-headers.server";
-import { log, errorFields } from "~/lib/log.server";
-import { databaseDown, noteUnavailable } from "~/db/availability.server";
-import { isDatabaseUnavailable } from "~/db/errors";
+import type { MeteredKey } from "~/domains/metering/metered-key.server";
+import { meteringHeaders } from "./metering-headers.server";
+import { errorReply } from "~/http/error-reply.server";
+import { log } from "~/lib/log.server";
 import { readJsonBody } from "~/lib/api/body.server";
 import { applyCors, preflightHeaders } from "~/lib/api/cors";
 import { jsonReply, replyOfResponse, type ApiReply, type ApiRequest } from "~/lib/api/http";
-import { ApiError, errorBody, forbidden, unauthorized } from "~/lib/api/errors";
+import { ApiError, forbidden, unauthorized } from "~/lib/api/errors";
 import { parseOrThrow, type ErrorCodes } from "~/lib/api/schemas";
 import { apiRequestOfWeb, responseOfReply } from "~/lib/api/web-adapter.server";
 import { applySecurityHeaders } from "~/lib/http/security-headers";
@@ -40,17 +39,6 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * service: the server-side SERVICE_KEY in `x-service-key` (internal routes); no anon key, no user.
  */
 export type AuthMode = "none" | "apikey" | "user" | "widget" | "widget+user" | "partner" | "service";
-
-/** Who a partner route acts for: the partner of a personal access token, or of a portal user (null if none). */
-export interface PartnerPrincipal {
-  partnerId: number | null;
-  /** The portal user of a user token; null for a personal access token. */
-  userId: string | null;
-  /** The role it acts with in that partner (a token's is its creator's, read now); null without a partner. */
-  role: PartnerRole | null;
-  /** The portal user whose rights these are (userId, or the token's creator): tokens minted now record them. */
-  actingFor: string | null;
-}
 
 export interface Ctx<A extends AuthMode, B = unknown, Q = undefined> {
   request: ApiRequest;
@@ -262,7 +250,7 @@ export class JsonAnswer {
 
 /**
  * A JSON answer with a status or headers, for handlers (same call as Remix's
- * `json()`, which builds a Web Response the lean server would only take apart again).
+ * `json()`, which builds a Web Response the node:http path would only take apart again).
  */
 export function json(data: unknown, init: number | { status?: number; headers?: Record<string, string> } = {}): JsonAnswer {
   return typeof init === "number" ? new JsonAnswer(data, init, undefined) : new JsonAnswer(data, init.status ?? 200, init.headers);
@@ -371,36 +359,6 @@ function safeDecode(segment: string): string {
   } catch {
     return segment;
   }
-}
-
-const DATABASE = { unavailable: isDatabaseUnavailable, down: databaseDown };
-
-/**
- * Status, body and headers for anything a route threw: logged when
- * unexpected; a database that does not answer is a 503 (noted once per outage).
- */
-export function failure(err: unknown, method: string, pathname: string) {
-  const answer = errorBody(err, DATABASE);
-  if (answer.unavailable) noteUnavailable(err, `${method} ${pathname}`);
-  else if (answer.unexpected) log.error("unhandled error", { method, path: pathname, ...errorFields(err) });
-  return answer;
-}
-
-/** The error reply of the API for anything a route threw (logged when unexpected). */
-export function errorReply(err: unknown, request: { method: string; pathname: string }): ApiReply {
-  const { status, body, headers } = failure(err, request.method, request.pathname);
-  const reply = jsonReply(body, status, headers);
-  applySecurityHeaders(reply.headers, request.pathname);
-  return reply;
-}
-
-/** The same, as a Response, for the few Remix routes that answer in the API's terms (scripts). */
-export function errorResponse(err: unknown, request: Request): Response {
-  const pathname = new URL(request.url).pathname;
-  const { status, body, headers } = failure(err, request.method, pathname);
-  const response = responseJson(body, { status, headers });
-  applySecurityHeaders(response.headers, pathname);
-  return response;
 }
 
 /** SPEC section 5 rule 1: calls from outside the service's own origin carry the anon key. */

@@ -1,11 +1,11 @@
 // The published API description (SPEC 9), generated from the route table
-// (app/routes.ts) and each route's description on `route()` (request and
+// (app/api/route-table.ts) and each route's description on `route()` (request and
 // answer schemas, error codes), never written by hand: what validates a
 // request is what the document says.
 import { OpenAPIRegistry, OpenApiGeneratorV31, type RouteConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { appOrigin } from "~/env.server";
-import { apiRouteTable } from "~/lib/api/router.server";
+import { apiRouteTable } from "~/api/router.server";
 import { impliedErrors, type AnyRoute, type AuthMode, type Method, type RouteErrors, type Routes } from "./endpoint.server";
 
 export const API_VERSION = "1.1.0";

@@ -14,7 +14,7 @@ import { ApiError, badRequest } from "~/lib/api/errors";
 import { jsonReply, ReplyHeaders, type ApiReply, type ApiRequest } from "~/lib/api/http";
 import { apiRequestOfNode, sendReply } from "~/lib/api/node-adapter.server";
 import { applySecurityHeaders, newNonce } from "~/lib/http/security-headers";
-import { failure } from "~/api/endpoint.server";
+import { failure } from "~/http/error-reply.server";
 
 const HTML = "text/html; charset=utf-8";
 
@@ -130,7 +130,7 @@ export async function sharePageReply(request: ApiRequest, context: unknown, para
 const PAGE = /^\/(de|en)\/list\/([^/]+)$/;
 
 /**
- * The lean server's path: GET, HEAD and POST of `/{de,en}/list/{token}`;
+ * The node:http path: GET, HEAD and POST of `/{de,en}/list/{token}`;
  * false (nothing sent) for anything else, which Remix then answers.
  * `pathname` is valid percent-encoding (main.ts checked).
  */

@@ -8,7 +8,7 @@ import { field, outcome } from "~/admin/outcome.server";
 import { requireAdmin } from "~/admin/session.server";
 import { LAYOUTS, listBasketConfigs, testBasketWebhook, updateBasketConfig } from "~/domains/baskets/baskets.server";
 import { getPartner } from "~/domains/partners/partners.server";
-import { getPlan } from "~/domains/metering/plans";
+import { getPlan } from "~/domains/plans/plans";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { partnerId } = await requireAdmin(request);

@@ -12,7 +12,7 @@ import { embeddedAppUrl } from "~/admin/urls";
 import { env } from "~/env.server";
 import { BILLING_IS_TEST } from "~/shopify.server";
 import { ApiError } from "~/lib/api/errors";
-import { billingPlanByName } from "~/domains/shops/billing-plans";
+import { billingPlanByName } from "~/domains/plans/billing-plans";
 import { brandingBadge, setBrandingBadge } from "~/domains/shops/badge.server";
 import { planOffers, shopOverview } from "~/domains/shops/overview.server";
 

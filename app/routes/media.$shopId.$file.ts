@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { servableMedia } from "~/domains/media/creator-media.server";
 import { localObject } from "~/domains/media/image-store.server";
-import { errorResponse } from "~/api/endpoint.server";
+import { errorResponse } from "~/http/error-reply.server";
 import { ApiError, notFound } from "~/lib/api/errors";
 import { securityHeaders } from "~/lib/http/security-headers";
 

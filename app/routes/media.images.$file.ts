@@ -2,7 +2,7 @@
 // Names are content hashes, so responses are cacheable forever.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { readLocalImage } from "~/domains/media/image-store.server";
-import { errorResponse } from "~/api/endpoint.server";
+import { errorResponse } from "~/http/error-reply.server";
 import { ApiError, notFound } from "~/lib/api/errors";
 import { securityHeaders } from "~/lib/http/security-headers";
 

@@ -6,7 +6,9 @@
 import { json, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { formatPrice } from "~/domains/lists/share-page.server";
-import { shopFeaturedLists, shopPage, shopProducts } from "~/domains/shops/storefront.server";
+import { shopFeaturedLists } from "~/domains/shops/shop-lists.server";
+import { shopPage } from "~/domains/shops/shop-pages.server";
+import { shopProducts } from "~/domains/shops/shop-products.server";
 import { ApiError } from "~/lib/api/errors";
 import designStyles from "~/hosted-pages/design.css?url";
 import styles from "~/styles/share.css?url";

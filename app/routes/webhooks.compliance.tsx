@@ -2,7 +2,7 @@
 // address for the three (docs/shopify.md "Shopify webhooks").
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { customerDataRequested, customerRedacted, shopRedacted } from "~/domains/shops/compliance.server";
-import { receiveWebhook } from "~/domains/shops/webhook-route.server";
+import { receiveWebhook } from "~/webhooks/receive.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   receiveWebhook(request, ["customers/data_request", "customers/redact", "shop/redact"], (hook) =>

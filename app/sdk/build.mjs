@@ -2,7 +2,7 @@
 // into build/sdk/: one minified IIFE each, a content-hashed copy for pinning
 // and manifest.json {name: hashed file}. Part of `npm run build`. The
 // placeholders __WISH_APP_URL__ / __WISH_ANON_KEY__ stay in the files; the
-// server substitutes them when serving (app/domains/sdk/scripts.server.ts).
+// server substitutes them when serving (app/domains/shop-scripts/shop-scripts.server.ts).
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";

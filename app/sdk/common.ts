@@ -3,7 +3,7 @@
 // (docs/storefront-protocol.md). Plain DOM, no framework: every byte here
 // ships to every shop page.
 
-/** Replaced by the server with APP_URL when it serves the script (app/domains/sdk/scripts.server.ts). */
+/** Replaced by the server with APP_URL when it serves the script (app/domains/shop-scripts/shop-scripts.server.ts). */
 export const APP_URL = "__WISH_APP_URL__";
 /** Replaced by the server with the anon key (SPEC 5 rule 1: public by design). */
 const ANON_KEY = "__WISH_ANON_KEY__";

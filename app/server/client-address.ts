@@ -1,4 +1,4 @@
-// What the lean server needs from a raw request before routing it: the path
+// What the node:http path needs from a raw request before routing it: the path
 // and query, and the client's address under express's `trust proxy` rule
 // (the API path does not go through express, so req.ip is not there).
 import type { IncomingMessage } from "node:http";

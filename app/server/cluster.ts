@@ -7,34 +7,14 @@
 // `"msg":"listening"` line once all workers listen.
 import cluster, { type Worker } from "node:cluster";
 import { SIBLING_MESSAGE } from "~/lib/sibling-bus.server";
+import { JOBS_STOP_MS, LISTENING, type ListeningFields, type Logger } from "./worker-report";
 
-export type ListeningFields = {
-  host: string;
-  port: number;
-  app_url: string;
-  database: string;
-};
-
-interface Logger {
-  info(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-}
-
-const LISTENING = "wish:listening";
 /** A worker that dies younger than this counts towards the restart backoff. */
 const HEALTHY_AFTER_MS = 30_000;
 const RESTART_DELAY_MS = 500;
 const MAX_RESTART_DELAY_MS = 30_000;
-/** After the requests (SHUTDOWN_GRACE_MS), a worker's background jobs may take this long to stop (a delivery in progress: webhook timeout 10 s). */
-export const JOBS_STOP_MS = 12_000;
 /** Beyond that, the primary kills workers that have not exited on a signal. */
 const KILL_MARGIN_MS = 3_000;
-
-/** Called by a worker's HTTP server once it listens: the primary announces the cluster; a lone process logs the line itself. */
-export function reportListening(fields: ListeningFields, log: Logger): void {
-  if (cluster.isWorker) process.send!({ type: LISTENING, fields });
-  else log.info("listening", fields);
-}
 
 export function runServer(): void {
   start().catch((err) => {

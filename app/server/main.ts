@@ -14,7 +14,7 @@ import express from "express";
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import { clientAddressOf, splitTarget, type TrustFunction } from "./client-address";
-import { JOBS_STOP_MS, reportListening } from "./cluster.ts";
+import { JOBS_STOP_MS, reportListening } from "./worker-report";
 import { connections } from "./connections";
 import { bodyLimitFor, capConnectionsPerClient, hasBody, lingerThenClose, readBoundedBody, timeoutCheckInterval, TOO_LARGE, withBody } from "./request-limits";
 import { loadShedding } from "./load-shedding";
@@ -111,7 +111,7 @@ export async function startWorker() {
   // Requests past MAX_REQUESTS_IN_FLIGHT get a 503 at once (load-shedding.ts).
   const shedding = loadShedding(env.MAX_REQUESTS_IN_FLIGHT, (pathname) => securityHeaders(pathname, { html: false }), log);
 
-  /** Share pages on the lean path, everything else through express into Remix. */
+  /** Share pages on the node:http path, everything else through express into Remix. */
   const route = (req: IncomingMessage, res: ServerResponse, pathname: string, search: string) => {
     // Share pages (GET, HEAD, and the purchased toggle's POST): a string template, without express or Remix.
     const share = handleSharePageRequest(req, res, pathname, search, { clientAddress: clientAddressOf(req, trust) });

@@ -9,7 +9,7 @@
 // which the fetch guard refuses before connecting.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { API_ROUTES } from "~/routes";
+import { API_ROUTES } from "~/api/route-table";
 import { sharedApi, wish } from "../support/api.ts";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);

@@ -6,7 +6,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
-import { API_ROUTES } from "../../app/routes";
+import { API_ROUTES } from "../../app/api/route-table";
 import { sharedApi, type Api } from "../support/api.ts";
 import { provisioner } from "../support/provision.ts";
 

@@ -19,10 +19,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import Database from "better-sqlite3";
 // Pure app modules: the same computations as the app, no database or framework.
 import { canonicalUrl } from "../../app/domains/products/canonical-url.ts";
-import { getPlan } from "../../app/domains/metering/plans.ts";
+import { effectiveRequestPlan, getPlan } from "../../app/domains/plans/plans.ts";
 import { currentPeriod } from "../../app/domains/metering/usage.ts";
 import { addressUnit } from "../../app/lib/api/client-address.ts";
-import { effectiveRequestPlan } from "../../app/domains/widget/request-plan.ts";
 import { originAllowed, originHost } from "../../app/domains/widget/origin.ts";
 import { hostedProduct, type ItemRow } from "../../app/domains/lists/serialize.ts";
 

@@ -9,7 +9,7 @@ import {
   upgradeCheaperFromActions,
   type Plan,
   type PlanId,
-} from "~/domains/metering/plans";
+} from "~/domains/plans/plans";
 import { computeUsageRecord, currentPeriod, NO_USAGE, usageLevel } from "~/domains/metering/usage";
 
 const plan = (id: PlanId): Plan => getPlan(id)!;

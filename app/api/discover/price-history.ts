@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
-import { priceHistory } from "~/domains/discover/catalogue.server";
+import { priceHistory } from "~/domains/discover/public-products.server";
 import { marketOf, marketParam, productIdParams } from "./schemas";
 
 export const loader = endpoint({

@@ -1,5 +1,5 @@
 import { endpoint, route } from "~/api/endpoint.server";
-import { productDetail } from "~/domains/discover/catalogue.server";
+import { productDetail } from "~/domains/discover/public-products.server";
 import { marketOf, productDetailResponse, productIdParams, productQuery } from "./schemas";
 
 export const productRoute = route(

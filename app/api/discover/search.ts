@@ -1,5 +1,5 @@
 import { endpoint, route } from "~/api/endpoint.server";
-import { searchProducts } from "~/domains/discover/catalogue.server";
+import { searchProducts } from "~/domains/discover/public-products.server";
 import { marketOf, searchQuery, searchResponse } from "./schemas";
 
 export const loader = endpoint({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { imageUrlSchema } from "~/lib/api/schemas";
 import { createManualItem } from "~/domains/lists/items.server";
-import { parseLocale } from "~/domains/lists/serialize";
+import { parseLocale } from "~/api/locale.server";
 import { itemAccessErrors, itemResultSchema, localeQuery, tokenParams } from "~/domains/lists/schemas";
 
 /** `POST /hosted/lists/{token}/items/manual` (SPEC 4.2); 400 `missing_title`, `invalid_priority`. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { moveItem } from "~/domains/lists/items.server";
 import { hostedProductSchema, itemAccessErrors, itemParams, localeQuery } from "~/domains/lists/schemas";
-import { parseLocale } from "~/domains/lists/serialize";
+import { parseLocale } from "~/api/locale.server";
 
 export const loader = endpoint({
   POST: route(

@@ -3,7 +3,7 @@ import { endpoint, route } from "~/api/endpoint.server";
 import { rescrapeItem } from "~/domains/products/rescrape.server";
 import { hostedProductSchema, itemAccessErrors, itemParams, localeQuery } from "~/domains/lists/schemas";
 import { scrapeResultSchema } from "~/domains/products/schemas";
-import { parseLocale } from "~/domains/lists/serialize";
+import { parseLocale } from "~/api/locale.server";
 
 export const loader = endpoint({
   POST: route(

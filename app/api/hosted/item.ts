@@ -1,7 +1,7 @@
 import { endpoint, route } from "~/api/endpoint.server";
 import { deleteItem, updateItem } from "~/domains/lists/items.server";
 import { deletedIdSchema, itemAccessErrors, itemParams, itemResultSchema, localeQuery } from "~/domains/lists/schemas";
-import { parseLocale } from "~/domains/lists/serialize";
+import { parseLocale } from "~/api/locale.server";
 
 export const loader = endpoint({
   PUT: route(

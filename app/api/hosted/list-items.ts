@@ -1,7 +1,7 @@
 import { endpoint, route } from "~/api/endpoint.server";
 import { listItems } from "~/domains/lists/items.server";
 import { listAccessErrors, localeQuery, productsSchema, tokenParams } from "~/domains/lists/schemas";
-import { parseLocale } from "~/domains/lists/serialize";
+import { parseLocale } from "~/api/locale.server";
 
 export const loader = endpoint({
   GET: route(

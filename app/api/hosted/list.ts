@@ -2,7 +2,7 @@ import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { isImageUrl, MAX_URL_LENGTH } from "~/lib/api/schemas";
 import { deleteList, getList, updateList } from "~/domains/lists/lists.server";
-import { parseLocale } from "~/domains/lists/serialize";
+import { parseLocale } from "~/api/locale.server";
 import { hostedListSchema, listAccessErrors, localeQuery, tokenParams } from "~/domains/lists/schemas";
 
 /** `PUT /hosted/lists/{token}` (SPEC 4.2): any of these; unknown fields are ignored. */

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { endpoint, json, route } from "~/api/endpoint.server";
 import { occasions } from "~/domains/lists/lists.server";
 import { localeQuery, occasionSchema } from "~/domains/lists/schemas";
-import { parseLocale } from "~/domains/lists/serialize";
+import { parseLocale } from "~/api/locale.server";
 
 export const loader = endpoint({
   GET: route(

@@ -1,6 +1,6 @@
 // Request and answer shapes shared by the creator media routes (not a route module itself).
 import { z } from "zod";
-import type { PartnerPrincipal } from "~/api/endpoint.server";
+import type { PartnerPrincipal } from "~/domains/partners/principal";
 import { MEDIA_MIMES, MEDIA_STATUSES } from "~/domains/media/creator-media.server";
 import { badRequest, forbidden } from "~/lib/api/errors";
 

@@ -1,7 +1,7 @@
 // Request parsing shared by the partner routes (not a route module itself).
 import { badRequest, notFound } from "~/lib/api/errors";
 import { isPlainObject } from "~/lib/api/schemas";
-import type { PartnerPrincipal } from "~/api/endpoint.server";
+import type { PartnerPrincipal } from "~/domains/partners/principal";
 
 /** A numeric path id; 400 with `code` otherwise. */
 export function parseId(value: string | undefined, code = "invalid_id"): number {

@@ -1,7 +1,7 @@
 import { endpoint, route } from "~/api/endpoint.server";
 import { publicListItems } from "~/domains/lists/items.server";
 import { localeQuery, productsSchema, tokenParams } from "~/domains/lists/schemas";
-import { parseLocale } from "~/domains/lists/serialize";
+import { parseLocale } from "~/api/locale.server";
 
 export const loader = endpoint({
   GET: route(

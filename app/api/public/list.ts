@@ -2,7 +2,7 @@ import { z } from "zod";
 import { endpoint, json, route } from "~/api/endpoint.server";
 import { publicListDetail } from "~/domains/lists/lists.server";
 import { hostedListDetailSchema, localeQuery, tokenParams } from "~/domains/lists/schemas";
-import { parseLocale } from "~/domains/lists/serialize";
+import { parseLocale } from "~/api/locale.server";
 import { listViewer } from "~/domains/metering/list-viewer.server";
 
 export const loader = endpoint({

@@ -1,8 +1,8 @@
 // `GET /shops/by-domain/{domain}`: the published shop of a myshopify domain or primary domain.
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
-import { shopPageByDomain } from "~/domains/shops/storefront.server";
-import { storefront } from "./schemas";
+import { shopPageByDomain } from "~/domains/shops/shop-pages.server";
+import { shopPageSchema } from "./schemas";
 
 export const loader = endpoint({
   GET: route(
@@ -11,7 +11,7 @@ export const loader = endpoint({
       summary: "The published shop of a domain (its myshopify domain or primary domain)",
       description: "The domain matches in any case.",
       params: z.object({ domain: z.string().describe("Host, e.g. acme.myshopify.com or shop.acme.com") }),
-      response: z.object({ shop: storefront }),
+      response: z.object({ shop: shopPageSchema }),
       errors: { shop_not_found: 404 },
     },
     ({ params }) => shopPageByDomain(params.domain),

@@ -1,7 +1,7 @@
 // `GET /shops/{handle}/categories`: the product types of the shop's products with counts.
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
-import { shopCategories } from "~/domains/shops/storefront.server";
+import { shopCategories } from "~/domains/shops/shop-products.server";
 import { handleParams } from "./schemas";
 
 export const loader = endpoint({

@@ -1,7 +1,7 @@
 // `GET /shops/{handle}/featured-lists`: featured curated lists with their first products.
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
-import { FEATURED_PREVIEW, shopFeaturedLists } from "~/domains/shops/storefront.server";
+import { FEATURED_PREVIEW, shopFeaturedLists } from "~/domains/shops/shop-lists.server";
 import { handleParams, localeQuery, product, shopList } from "./schemas";
 
 export const loader = endpoint({

@@ -1,6 +1,6 @@
 // `POST` / `DELETE /shops/{handle}/follow`: the signed-in user follows or unfollows a shop (idempotent).
 import { endpoint, route } from "~/api/endpoint.server";
-import { followShop, unfollowShop } from "~/domains/shops/storefront.server";
+import { followShop, unfollowShop } from "~/domains/shops/shop-follows.server";
 import { followState, handleParams } from "./schemas";
 
 export const loader = endpoint({

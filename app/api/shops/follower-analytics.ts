@@ -1,7 +1,7 @@
 // `GET /shops/{handle}/analytics/followers`: follower counts only (no followers named).
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
-import { shopFollowerAnalytics } from "~/domains/shops/storefront.server";
+import { shopFollowerAnalytics } from "~/domains/shops/shop-follows.server";
 import { followerCounts, handleParams } from "./schemas";
 
 export const loader = endpoint({

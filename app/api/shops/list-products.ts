@@ -1,7 +1,7 @@
 // `GET /shops/{handle}/lists/{slug}/products`: a curated list and its products in the merchant's order.
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
-import { shopListProducts } from "~/domains/shops/storefront.server";
+import { shopListProducts } from "~/domains/shops/shop-lists.server";
 import { listProductsQuery, product, shopList } from "./schemas";
 
 export const loader = endpoint({

@@ -1,7 +1,7 @@
 // `GET /shops/{handle}/lists`: the shop's curated lists in the merchant's order.
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
-import { shopLists } from "~/domains/shops/storefront.server";
+import { shopLists } from "~/domains/shops/shop-lists.server";
 import { handleParams, shopList } from "./schemas";
 
 export const loader = endpoint({

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { partnerOfUser } from "~/domains/partners/partners.server";
-import { myFollowerAnalytics } from "~/domains/shops/storefront.server";
+import { myFollowerAnalytics } from "~/domains/shops/shop-follows.server";
 import { followerCounts } from "./schemas";
 
 export const loader = endpoint({

@@ -1,8 +1,8 @@
 // `GET /shops/@me/following`: the published shops the signed-in user follows.
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
-import { followedShops } from "~/domains/shops/storefront.server";
-import { followingQuery, storefront } from "./schemas";
+import { followedShops } from "~/domains/shops/shop-follows.server";
+import { followingQuery, shopPageSchema } from "./schemas";
 
 export const loader = endpoint({
   GET: route(
@@ -10,7 +10,7 @@ export const loader = endpoint({
     {
       summary: "The published shops the signed-in user follows, most recently followed first, paginated",
       query: followingQuery,
-      response: z.object({ shops: z.array(storefront.extend({ followed_at: z.string() })), next_cursor: z.string().nullable() }),
+      response: z.object({ shops: z.array(shopPageSchema.extend({ followed_at: z.string() })), next_cursor: z.string().nullable() }),
     },
     ({ user, query }) => followedShops(user.userId, query),
   ),

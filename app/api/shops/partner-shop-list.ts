@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { parseId } from "~/api/partner/params";
-import { deleteShopList, listUpdateSchema, updateShopList } from "~/domains/shops/storefront-admin.server";
+import { deleteShopList, listUpdateSchema, updateShopList } from "~/domains/shops/shop-page-admin.server";
 import { adminList } from "./schemas";
 
 const params = z.object({ id: z.string().describe("The platform shop's numeric id"), slug: z.string() });

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { endpoint, json, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { parseId } from "~/api/partner/params";
-import { createShopList, listCreateSchema, partnerShopLists } from "~/domains/shops/storefront-admin.server";
+import { createShopList, listCreateSchema, partnerShopLists } from "~/domains/shops/shop-page-admin.server";
 import { adminList, shopIdParams } from "./schemas";
 
 export const loader = endpoint({

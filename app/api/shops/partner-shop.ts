@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { parseId } from "~/api/partner/params";
-import { partnerShop, shopUpdateSchema, updatePartnerShop } from "~/domains/shops/storefront-admin.server";
+import { partnerShop, shopUpdateSchema, updatePartnerShop } from "~/domains/shops/shop-page-admin.server";
 import { adminShop, shopIdParams } from "./schemas";
 
 const answer = z.object({ shop: adminShop });

@@ -1,7 +1,7 @@
 // `GET /partner/shops`: the partner's platform shops with their storefront settings.
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
-import { partnerShops } from "~/domains/shops/storefront-admin.server";
+import { partnerShops } from "~/domains/shops/shop-page-admin.server";
 import { adminShop } from "./schemas";
 
 export const loader = endpoint({

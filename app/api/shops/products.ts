@@ -1,6 +1,6 @@
 // `GET /shops/{handle}/products`: the shop's products, newest first, paginated.
 import { endpoint, route } from "~/api/endpoint.server";
-import { shopProducts } from "~/domains/shops/storefront.server";
+import { shopProducts } from "~/domains/shops/shop-products.server";
 import { handleParams, productPage, productsQuery } from "./schemas";
 
 export const loader = endpoint({

@@ -24,7 +24,7 @@ export const followingQuery = z.object(pageQuery);
 export const trendingQuery = z.object({ ...locale, limit: limit(12, 50) });
 export const localeQuery = z.object(locale);
 
-export const storefront = z.object({
+export const shopPageSchema = z.object({
   handle: z.string(),
   name: z.string(),
   description: z.string(),

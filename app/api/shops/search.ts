@@ -1,7 +1,7 @@
 // `GET /shops/{handle}/search?q=`: the shop's products matching words, paginated.
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
-import { searchShopProducts } from "~/domains/shops/storefront.server";
+import { searchShopProducts } from "~/domains/shops/shop-products.server";
 import { handleParams, productPage, searchQuery } from "./schemas";
 
 export const loader = endpoint({

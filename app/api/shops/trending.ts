@@ -1,7 +1,7 @@
 // `GET /shops/{handle}/trending`: the shop's products saved most in the last 7 days.
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
-import { shopTrending, TRENDING_DAYS } from "~/domains/shops/storefront.server";
+import { shopTrending, TRENDING_DAYS } from "~/domains/shops/shop-products.server";
 import { handleParams, product, trendingQuery } from "./schemas";
 
 export const loader = endpoint({

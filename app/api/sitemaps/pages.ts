@@ -1,6 +1,7 @@
 // `GET /sitemap-pages.xml` (SPEC 4.8 Sitemaps): public share pages; also served at the site root.
 import { endpoint, route } from "~/api/endpoint.server";
 import { pagesSitemap } from "~/domains/sitemaps/sitemaps.server";
+import { sitemapResponse } from "./document";
 import { SITEMAP_DESCRIPTION, sitemapQuery } from "./schemas";
 
 export const loader = endpoint({
@@ -14,7 +15,7 @@ export const loader = endpoint({
       produces: "application/xml",
       example: {},
     },
-    ({ query }) => pagesSitemap(query.page ?? null),
+    async ({ query }) => sitemapResponse(await pagesSitemap(query.page ?? null), "application/xml"),
   ),
 });
 export const action = loader;

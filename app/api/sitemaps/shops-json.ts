@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { shopsSitemapJson } from "~/domains/sitemaps/sitemaps.server";
+import { sitemapResponse } from "./document";
 import { sitemapQuery } from "./schemas";
 
 export const loader = endpoint({
@@ -19,7 +20,7 @@ export const loader = endpoint({
       }),
       example: {},
     },
-    ({ query }) => shopsSitemapJson(query.page ?? null),
+    async ({ query }) => sitemapResponse(await shopsSitemapJson(query.page ?? null), "application/json"),
   ),
 });
 export const action = loader;

@@ -1,6 +1,7 @@
 // `GET /sitemap-shops.xml` (SPEC 4.8 Sitemaps): published shop pages; also served at the site root.
 import { endpoint, route } from "~/api/endpoint.server";
 import { shopsSitemap } from "~/domains/sitemaps/sitemaps.server";
+import { sitemapResponse } from "./document";
 import { SITEMAP_DESCRIPTION, sitemapQuery } from "./schemas";
 
 export const loader = endpoint({
@@ -14,7 +15,7 @@ export const loader = endpoint({
       produces: "application/xml",
       example: {},
     },
-    ({ query }) => shopsSitemap(query.page ?? null),
+    async ({ query }) => sitemapResponse(await shopsSitemap(query.page ?? null), "application/xml"),
   ),
 });
 export const action = loader;

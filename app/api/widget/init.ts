@@ -1,5 +1,5 @@
 import { bearerToken, endpoint, json, route } from "~/api/endpoint.server";
-import { initUsageHeaders, initWidget } from "~/domains/widget/init.server";
+import { initWidget } from "~/domains/widget/init.server";
 import { widgetInitSchema } from "~/domains/widget/schemas";
 import { objectBody, lenientString } from "~/lib/api/schemas";
 import { z } from "zod";
@@ -42,3 +42,12 @@ export const loader = endpoint({
   ),
 });
 export const action = loader;
+
+/** `X-Usage-*` headers of the init response (SPEC 8.2 rule 5); "unlimited" where the plan has no limit. */
+function initUsageHeaders(usage: { total: number; limit: number | null }): Record<string, string> {
+  return {
+    "X-Usage-Total": String(usage.total),
+    "X-Usage-Limit": usage.limit === null ? "unlimited" : String(usage.limit),
+    "X-Usage-Remaining": usage.limit === null ? "unlimited" : String(Math.max(0, usage.limit - usage.total)),
+  };
+}

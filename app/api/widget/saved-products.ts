@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoint, route, SHOPPER } from "~/api/endpoint.server";
-import { parseLocale } from "~/domains/lists/serialize";
+import { parseLocale } from "~/api/locale.server";
 import { localeQuery, savedProductSchema } from "~/domains/lists/schemas";
 import { savedProductsForWidget } from "~/domains/widget/saved-products.server";
 

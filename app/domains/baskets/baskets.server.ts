@@ -8,12 +8,13 @@ import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { FetchError } from "~/lib/net/guarded-fetch.server";
 import { httpUrlSchema, isHttpUrl, isPlainObject, parseOrThrow } from "~/lib/api/schemas";
 import { log, errorFields } from "~/lib/log.server";
-import { getPlan } from "~/domains/metering/plans";
-import { allowedDomainsOf } from "~/domains/keys/keys.server";
+import { getPlan } from "~/domains/plans/plans";
+import { allowedDomainsOf } from "~/domains/keys/key-rules";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { enqueue } from "~/domains/outbox/outbox.server";
 import { newWebhookSecret, postWebhook } from "~/domains/outbox/webhook.server";
-import type { PartnerPrincipal } from "~/api/endpoint.server";
+import type { WebhookRecipients } from "~/domains/outbox/worker.server";
+import type { PartnerPrincipal } from "~/domains/partners/principal";
 
 export const BASKET_ID_PREFIX = "bkt_";
 /** 128 random bits, like share tokens (GUIDE section 8). */
@@ -236,6 +237,9 @@ export async function basketWebhookTarget(publicId: string): Promise<{ url: stri
   if (!getPlan(basket.partner.plan)?.webhooks) return { missing: `plan ${basket.partner.plan} has no webhooks` };
   return { url: basket.webhookUrl, secret: basket.webhookSecret };
 }
+
+/** The outbox's webhook messages name their basket in `basket_id` (see enqueue above). */
+export const BASKET_WEBHOOKS: WebhookRecipients = { field: "basket_id", target: basketWebhookTarget };
 
 /** `POST /partner/baskets/{id}/test-webhook`: one signed call now, answered with the receiver's status. */
 export async function testBasketWebhook(partnerId: number, publicId: string | undefined) {

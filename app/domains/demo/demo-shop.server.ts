@@ -5,7 +5,8 @@
 // and e-mail address.
 import { db } from "~/db.server";
 import { env } from "~/env.server";
-import { allowedDomainsOf, createApiKey, normalizeDomain, setAllowList } from "~/domains/keys/keys.server";
+import { createApiKey, normalizeDomain, setAllowList } from "~/domains/keys/keys.server";
+import { allowedDomainsOf } from "~/domains/keys/key-rules";
 import { createPartner } from "~/domains/partners/partners.server";
 
 export const DEMO_PARTNER = { name: "Demo shop", email: "demo-shop@example.com" } as const;

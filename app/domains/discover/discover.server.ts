@@ -11,7 +11,7 @@ import { all, exec, statement } from "~/db/sql.server";
 import { safeImageUrl } from "~/lib/api/schemas";
 import { occasionTitle } from "~/domains/lists/serialize";
 import { cached } from "./cache.server";
-import { productCards } from "./catalogue.server";
+import { productCards } from "./public-products.server";
 import { daysBetween, nextDate } from "./seasons";
 
 const DAY_MS = 86_400_000;

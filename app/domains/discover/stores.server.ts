@@ -5,7 +5,7 @@
 import { db } from "~/db.server";
 import { notFound } from "~/lib/api/errors";
 import { cached } from "./cache.server";
-import { productCards } from "./catalogue.server";
+import { productCards } from "./public-products.server";
 import type { Page } from "./discover.server";
 
 const catalogue = { isManual: false, sourceDomain: { not: null } };

@@ -19,7 +19,7 @@ import { db, type Prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { catchUp, onChange, signalChange, signalsLive } from "~/db/change-signals.server";
 import { onSiblingMessage, tellSiblings } from "~/lib/sibling-bus.server";
-import { allowedDomainsOf } from "./keys.server";
+import { allowedDomainsOf } from "./key-rules";
 
 const CONFIG_SELECT = {
   id: true,

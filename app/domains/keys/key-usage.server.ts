@@ -3,10 +3,9 @@
 // read with the key itself as credential.
 import { db } from "~/db.server";
 import { ApiError, notFound, unauthorized } from "~/lib/api/errors";
-import { getRequestPlan } from "~/domains/metering/plans";
+import { effectiveRequestPlan, getRequestPlan } from "~/domains/plans/plans";
 import { localCounts } from "~/domains/metering/request-counter.server";
-import { effectiveRequestPlan } from "~/domains/widget/request-plan";
-import { isKeyUsable } from "~/domains/widget/init.server";
+import { isKeyUsable } from "./key-rules";
 
 /** Same rounding as the X-Usage-Overage header. */
 const roundOverage = (amount: number) => Number(amount.toFixed(4));

@@ -10,6 +10,7 @@ import { assertPartnerExists } from "~/domains/partners/partners.server";
 import { localCounts } from "~/domains/metering/request-counter.server";
 import { noteKeyStatus } from "./key-status.server";
 import { invalidateKeyConfig } from "./key-config.server";
+import { allowedDomainsOf } from "./key-rules";
 
 export type KeyEnvironment = "test" | "live";
 export const KEY_ENVIRONMENTS: readonly KeyEnvironment[] = ["test", "live"];
@@ -93,10 +94,6 @@ export function normalizeAllowList(entries: readonly string[]): string[] {
 }
 
 /** The stored Json column as a string array (tolerates anything else as empty). */
-export function allowedDomainsOf(row: { allowedDomains: unknown }): string[] {
-  return Array.isArray(row.allowedDomains) ? row.allowedDomains.filter((d): d is string => typeof d === "string") : [];
-}
-
 export function apiKeyJson(row: ApiKeyRow) {
   return {
     id: row.id,
@@ -105,7 +102,7 @@ export function apiKeyJson(row: ApiKeyRow) {
     status: row.status,
     allowed_domains: allowedDomainsOf(row),
     created_at: row.createdAt.toISOString(),
-    // The key's own plan; "trial" means it follows the partner's plan (see widget/request-plan).
+    // The key's own plan; "trial" means it follows the partner's plan (see plans/plans.ts).
     request_plan: row.requestPlan,
     rotated_to_id: row.rotatedToId,
     grace_expires_at: row.graceExpiresAt?.toISOString() ?? null,

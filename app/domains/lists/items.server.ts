@@ -6,9 +6,11 @@ import { ApiError, badRequest, notFound } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { isUniqueViolation } from "~/db/errors";
 import { listWithRole, parseItemId } from "./access.server";
-import { hostedProduct, type Locale } from "./serialize";
+import { hostedProduct } from "./serialize";
+import { type Locale } from "~/domains/products/localization";
 import { publicList } from "./lists.server";
 import { readListItems } from "./items-query.server";
+import { deleteOrphanManualProducts } from "~/domains/products/manual-products.server";
 import { notifyItemPurchased } from "~/domains/consumer/notifications.server";
 
 /** What HostedProduct and SavedProduct are made from. */
@@ -80,12 +82,6 @@ export async function setPurchasedAsMember(token: string | undefined, rawItemId:
 export async function setPurchasedPublic(token: string | undefined, rawItemId: string | undefined, body: unknown) {
   const list = await publicList(token);
   return setPurchased(list, parseItemId(rawItemId), parsePurchased(body), null);
-}
-
-/** Manual products belong to one user and live only while an item uses them. */
-export async function deleteOrphanManualProducts(productIds: number[]) {
-  if (productIds.length === 0) return;
-  await db.product.deleteMany({ where: { id: { in: productIds }, isManual: true, items: { none: {} } } });
 }
 
 // ---------------------------------------------------------------- item edits

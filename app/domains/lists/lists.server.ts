@@ -6,12 +6,13 @@ import { exec, one, statement } from "~/db/sql.server";
 import { isUniqueViolation } from "~/db/errors";
 import { badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { recordListView, recordShare } from "~/domains/metering/actions.server";
-import type { ListViewer } from "~/domains/metering/list-viewer.server";
+import type { ListViewer } from "~/domains/metering/actions.server";
 import { log, errorFields } from "~/lib/log.server";
 import type { Identity } from "~/domains/identity/identity.server";
 import { listWithRole, requireToken, type ListRole } from "./access.server";
-import { hostedList, hostedListDetail, localeLanguage, occasionTitle, type Locale, type ListRow } from "./serialize";
-import { deleteOrphanManualProducts } from "./items.server";
+import { hostedList, hostedListDetail, occasionTitle, type ListRow } from "./serialize";
+import { localeLanguage, type Locale } from "~/domains/products/localization";
+import { deleteOrphanManualProducts } from "~/domains/products/manual-products.server";
 
 
 /** 144 random bits from the CSPRNG (GUIDE section 8 asks for at least 128). */

@@ -9,7 +9,7 @@ import { isUniqueViolation } from "~/db/errors";
 import { log } from "~/lib/log.server";
 import { findPlatformShop, shopHosts } from "~/domains/shops/platform-webhooks.server";
 import { items, record, shopifyId, text } from "~/domains/shops/payload";
-import type { PlatformWebhook } from "~/domains/shops/webhook-route.server";
+import type { PlatformWebhook } from "~/domains/shops/webhook-deliveries.server";
 import { verifyWishRef, WISH_REF_PARAM, WISH_REF_PROPERTY } from "./wish-ref.server";
 
 const REF_NAMES = new Set([WISH_REF_PROPERTY, WISH_REF_PARAM]);

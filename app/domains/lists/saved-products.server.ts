@@ -1,7 +1,8 @@
 // Everything a user has saved, across the lists they own.
 import { db } from "~/db.server";
 import { itemInclude } from "./items.server";
-import { savedProduct, type Locale } from "./serialize";
+import { savedProduct } from "./serialize";
+import { type Locale } from "~/domains/products/localization";
 
 
 /** `POST /hosted/saved-products`: no domain filter. */

@@ -1,59 +1,12 @@
 // The API shapes of lists and items (SPEC 2.1–2.3), from database rows.
 // Localized values follow the caller's market/lang with sensible fallbacks.
 import { safeImageUrl } from "~/lib/api/schemas";
-
-export interface Localization {
-  market: string;
-  title: string;
-  description: string;
-  imageUrl: string | null;
-  originalImageUrl: string | null;
-  priceMinor: number | null;
-  currency: string | null;
-  compareAtPriceMinor?: number | null;
-}
-
-/** The requested locale: `market` (de-DE) wins, else `lang` (de). */
-export interface Locale {
-  market?: string;
-  lang?: string;
-}
-
-export function parseLocale(url: URL): Locale {
-  const market = url.searchParams.get("market")?.trim() || undefined;
-  const lang = url.searchParams.get("lang")?.trim().toLowerCase() || undefined;
-  return { market, lang };
-}
-
-const language = (market: string) => market.split(/[-_]/)[0]!.toLowerCase();
-
-/** The language asked for: `lang`, else the market's. */
-export function localeLanguage(locale: Locale): string | undefined {
-  return locale.lang ?? (locale.market ? language(locale.market) : undefined);
-}
+import { localeLanguage, pickLocalization, pickPrice, type Locale, type Localization } from "~/domains/products/localization";
 
 /** German for `de`, English otherwise. */
 export function occasionTitle(occasion: { titleDe: string; titleEn: string } | null, locale: Locale): string {
   if (!occasion) return "";
   return localeLanguage(locale) === "de" ? occasion.titleDe : occasion.titleEn;
-}
-
-/** Exact market, then same language, then the market-less entry, then any. */
-export function pickLocalization<T extends { market: string }>(entries: T[], locale: Locale): T | undefined {
-  if (entries.length <= 1) return entries[0];
-  const wantLang = localeLanguage(locale);
-  return (
-    (locale.market && entries.find((e) => e.market.toLowerCase() === locale.market!.toLowerCase())) ||
-    (wantLang && entries.find((e) => e.market && language(e.market) === wantLang)) ||
-    entries.find((e) => e.market === "") ||
-    entries[0]
-  );
-}
-
-/** The price in the chosen market, else the first market that has one. */
-function pickPrice(entries: Localization[], chosen: Localization | undefined) {
-  const withPrice = chosen?.priceMinor != null ? chosen : entries.find((e) => e.priceMinor != null);
-  return { priceMinor: withPrice?.priceMinor ?? null, currency: withPrice?.currency ?? null };
 }
 
 export interface OwnerRow {

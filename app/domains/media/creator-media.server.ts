@@ -12,6 +12,7 @@ import { parseDatabaseUrl } from "~/db/url";
 import { baseUrl, env } from "~/env.server";
 import { ApiError, badRequest, notFound } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
+import { getPlan } from "~/domains/plans/plans";
 import { overPixelLimit } from "~/lib/images/raster.server";
 import {
   completeObject,
@@ -41,7 +42,8 @@ export const MEDIA_MIMES = Object.keys(MEDIA_TYPES) as [MediaMime, ...MediaMime[
 export const MEDIA_STATUSES = ["ready", "active", "hidden", "rejected"] as const;
 /** Videos that count against the Creator Free quota: finalised and not rejected. */
 const QUOTA_STATUSES = ["ready", "active", "hidden"];
-export const FREE_PLAN_VIDEO_LIMIT = 5;
+/** The Free plan is the one with a video limit (the plan table holds it). */
+const FREE_PLAN_VIDEO_LIMIT = getPlan("free")!.readyVideoLimit!;
 
 /** `media/<shopId>/<32 hex>.<ext>`: the only storage paths there are. */
 export const STORAGE_PATH = /^media\/\d{1,15}\/[0-9a-f]{32}\.(jpg|png|webp|mp4|mov)$/;

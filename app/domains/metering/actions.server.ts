@@ -10,13 +10,22 @@ import { env } from "~/env.server";
 import { ApiError } from "~/lib/api/errors";
 import { addressUnit, clientAddress } from "~/lib/api/client-address";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
-import { getPlan, type Plan } from "./plans";
+import { getPlan, type Plan } from "~/domains/plans/plans";
 import { currentPeriod } from "./usage";
-import type { ListViewer } from "./list-viewer.server";
 
 type ActionKind = "save" | "share" | "list_view";
 
 export const LIST_VIEW_WINDOW_MS = 10 * 60 * 1000;
+
+/** Who views a public list (listViewer in list-viewer.server.ts tells from the request). */
+export interface ListViewer {
+  /** Dedup identity: `u:<userId>`, `c:<cookie id>` or `a:<address>`. */
+  key: string;
+  /** The address unit the per-address cap applies to (IPv4, or IPv6 /64). */
+  address: string;
+  /** A Set-Cookie header value when the request carried no valid viewer cookie. */
+  setCookie: string | null;
+}
 /**
  * At most this many list_view counts per list, client address (IPv4, or
  * IPv6 /64) and window, whatever viewers it presents: fresh cookies and new

@@ -18,20 +18,11 @@ import { env } from "~/env.server";
 import { addressUnit, clientAddress } from "~/lib/api/client-address";
 import { authenticateUserToken } from "~/domains/identity/identity.server";
 import { getEncryptionKey } from "~/domains/secrets/secrets.server";
-import { LIST_VIEW_WINDOW_MS } from "./actions.server";
+import { LIST_VIEW_WINDOW_MS, type ListViewer } from "./actions.server";
 import type { WithHeaders } from "~/lib/api/http";
 
 export const VIEWER_COOKIE = "wl_viewer";
 const COOKIE_MAX_AGE_S = 365 * 86_400;
-
-export interface ListViewer {
-  /** Dedup identity: `u:<userId>`, `c:<cookie id>` or `a:<address>`. */
-  key: string;
-  /** The address unit the per-address cap applies to (IPv4, or IPv6 /64). */
-  address: string;
-  /** A Set-Cookie header value when the request carried no valid viewer cookie. */
-  setCookie: string | null;
-}
 
 let cookieKey: Buffer | undefined;
 async function signingKey(): Promise<Buffer> {

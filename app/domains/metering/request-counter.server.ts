@@ -7,7 +7,7 @@
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
-import { getRequestPlan, REQUEST_PLANS } from "./plans";
+import { getRequestPlan, REQUEST_PLANS } from "~/domains/plans/plans";
 
 interface KeyState {
   month: string;
@@ -38,8 +38,20 @@ function stateOf(apiKeyId: number, now: Date): KeyState {
   return s;
 }
 
-/** Counts one request of the key and returns the headers for its response. */
-export function countRequest(apiKeyId: number, requestPlanId: string, now = new Date()): Record<string, string> {
+/** Where a key stands after a request (the X-RateLimit-* / X-Usage-* headers show it). */
+export interface RequestUsage {
+  perMinute: number;
+  minuteRemaining: number;
+  /** When the minute window ends. */
+  resetAt: Date;
+  month: number;
+  monthlyCalls: number;
+  /** In the SPEC's currency units. */
+  overage: number;
+}
+
+/** Counts one request of the key and returns where the key stands. */
+export function countRequest(apiKeyId: number, requestPlanId: string, now = new Date()): RequestUsage {
   const s = stateOf(apiKeyId, now);
   s.monthPending++;
   s.minutePending++;
@@ -47,22 +59,22 @@ export function countRequest(apiKeyId: number, requestPlanId: string, now = new 
     const k = `${apiKeyId}|${window}`;
     pending.set(k, (pending.get(k) ?? 0) + 1);
   }
-  return usageHeaders(s, requestPlanId, now);
+  return usageOf(s, requestPlanId, now);
 }
 
-function usageHeaders(s: KeyState, requestPlanId: string, now: Date): Record<string, string> {
+function usageOf(s: KeyState, requestPlanId: string, now: Date): RequestUsage {
   const plan = getRequestPlan(requestPlanId) ?? REQUEST_PLANS[0]!;
   const minute = s.minuteBase + s.minutePending;
   const month = s.monthBase + s.monthPending;
   const reset = new Date(Math.floor(now.getTime() / 60_000) * 60_000 + 60_000);
   const overage = (Math.max(0, month - plan.monthlyCalls) / 1000) * plan.overagePer1000;
   return {
-    "X-RateLimit-Limit": String(plan.perMinute),
-    "X-RateLimit-Remaining": String(Math.max(0, plan.perMinute - minute)),
-    "X-RateLimit-Reset": reset.toISOString(),
-    "X-Usage-Month": String(month),
-    "X-Usage-Limit": String(plan.monthlyCalls),
-    "X-Usage-Overage": overage.toFixed(4),
+    perMinute: plan.perMinute,
+    minuteRemaining: Math.max(0, plan.perMinute - minute),
+    resetAt: reset,
+    month,
+    monthlyCalls: plan.monthlyCalls,
+    overage,
   };
 }
 

@@ -3,7 +3,7 @@
 import { db } from "~/db.server";
 import { ApiError } from "~/lib/api/errors";
 import { getPartner } from "~/domains/partners/partners.server";
-import { getPlan } from "./plans";
+import { getPlan } from "~/domains/plans/plans";
 import { computeUsageRecord, currentPeriod, NO_USAGE } from "./usage";
 
 export { currentPeriod } from "./usage";

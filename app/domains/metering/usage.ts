@@ -1,6 +1,6 @@
 // The usage record of SPEC 2.7 as a pure computation over one month's
 // counter and the plan table, so it can be tested without a database.
-import { nextPlan, upgradeCheaperFromActions, type Plan } from "./plans";
+import { nextPlan, upgradeCheaperFromActions, type Plan } from "~/domains/plans/plans";
 
 export interface UsagePeriod {
   /** `YYYY-MM`, the key of UsageCounter.period. */

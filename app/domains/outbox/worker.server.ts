@@ -13,7 +13,6 @@ import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
 import { FetchError } from "~/lib/net/guarded-fetch.server";
-import { basketWebhookTarget } from "~/domains/baskets/baskets.server";
 import { postWebhook } from "./webhook.server";
 
 const LEASE_MS = 5 * 60_000;
@@ -25,6 +24,18 @@ const WEBHOOK_TIMEOUT_MS = 10_000;
 // queue for busy targets cannot make one pass run for ever.
 const PAGE = 50;
 const SCAN_LIMIT = 500;
+
+/**
+ * Who receives webhook messages, registered by the domain that enqueues them
+ * (the outbox knows no business domain): the payload field naming the
+ * recipient (`{[field]: id, body}`) and the recipient's current URL and secret.
+ */
+export interface WebhookRecipients {
+  field: string;
+  target(id: string): Promise<{ url: string; secret: string } | { missing: string }>;
+}
+
+let recipients: WebhookRecipients | null = null;
 
 /** A failure that retrying cannot fix (malformed message, webhook removed). */
 class PermanentFailure extends Error {}
@@ -104,11 +115,12 @@ function asMail(payload: unknown): Mail {
 
 async function deliverWebhook(message: Claimed): Promise<void> {
   const p = (message.payload ?? {}) as Record<string, unknown>;
-  if (typeof p.basket_id !== "string" || p.body === undefined) {
-    throw new PermanentFailure("webhook payload needs basket_id and body");
+  const field = recipients!.field;
+  if (typeof p[field] !== "string" || p.body === undefined) {
+    throw new PermanentFailure(`webhook payload needs ${field} and body`);
   }
-  // The basket's current URL and secret: a rotated URL receives pending messages too.
-  const target = await basketWebhookTarget(p.basket_id);
+  // The recipient's current URL and secret: a rotated URL receives pending messages too.
+  const target = await recipients!.target(p[field]);
   if ("missing" in target) throw new PermanentFailure(target.missing);
   let status: number;
   try {
@@ -217,18 +229,18 @@ function start(message: Due, target: string): void {
 }
 
 /**
- * Where a webhook goes, by host: one receiver's slots whatever baskets point
- * at it. Messages whose basket or URL is unusable share one target; their
+ * Where a webhook goes, by host: one receiver's slots whatever recipients
+ * point at it. Messages whose recipient or URL is unusable share one target; their
  * delivery fails at once.
  */
 async function webhookTarget(payload: unknown, known: Map<string, string>): Promise<string> {
-  const basketId = (payload as { basket_id?: unknown } | null)?.basket_id;
-  if (typeof basketId !== "string") return "webhook:unusable";
-  let target = known.get(basketId);
+  const recipientId = (payload as Record<string, unknown> | null)?.[recipients!.field];
+  if (typeof recipientId !== "string") return "webhook:unusable";
+  let target = known.get(recipientId);
   if (target === undefined) {
-    const found = await basketWebhookTarget(basketId);
+    const found = await recipients!.target(recipientId);
     target = "missing" in found ? "webhook:unusable" : webhookHost(found.url);
-    known.set(basketId, target);
+    known.set(recipientId, target);
   }
   return target;
 }
@@ -253,6 +265,8 @@ let stopping = false;
  * passing over messages whose target is busy.
  */
 async function fillLane(emails: boolean): Promise<void> {
+  // Without registered recipients (a process that only drains e-mail) webhook messages stay pending.
+  if (!emails && !recipients) return;
   const lane = emails ? emailLane : webhookLane;
   const known = new Map<string, string>();
   let after: { at: Date; id: number } | null = null;
@@ -312,7 +326,8 @@ async function outboxIdle(): Promise<void> {
   while (inFlight.size) await Promise.all(inFlight.values());
 }
 
-export function startOutboxWorker(): void {
+export function startOutboxWorker(webhooks: WebhookRecipients): void {
+  recipients = webhooks;
   if (timer) return;
   stopping = false;
   timer = setInterval(() => void runOutboxOnce(), env.OUTBOX_POLL_MS);

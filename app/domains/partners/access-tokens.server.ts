@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { db, type Prisma } from "~/db.server";
 import { badRequest, notFound } from "~/lib/api/errors";
-import type { PartnerRole } from "./members.server";
+import type { PartnerRole } from "./principal";
 import { assertPartnerExists } from "./partners.server";
 
 export const PAT_PREFIX = "wpat_";

@@ -8,8 +8,7 @@ import { z } from "zod";
 import { revokeAccessTokensCreatedBy } from "./access-tokens.server";
 import { partnerJson } from "./partners.server";
 
-export const PARTNER_ROLES = ["owner", "member"] as const;
-export type PartnerRole = (typeof PARTNER_ROLES)[number];
+import type { PartnerRole } from "./principal";
 
 /** Who calls a members route: a portal user (userId) or a personal access token (userId null). */
 export interface MemberCaller {

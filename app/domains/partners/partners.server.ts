@@ -4,7 +4,7 @@ import { z } from "zod";
 import { db } from "~/db.server";
 import { badRequest, notFound } from "~/lib/api/errors";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
-import { isPlanId, PLAN_IDS, type PlanId } from "~/domains/metering/plans";
+import { isPlanId, PLAN_IDS, type PlanId } from "~/domains/plans/plans";
 
 interface PartnerRow {
   id: number;

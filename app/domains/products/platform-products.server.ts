@@ -1,5 +1,5 @@
 // products/create, products/update, products/delete: the shop's platform is
-// an entitled source of facts about its own products (catalog.server.ts). The
+// an entitled source of facts about its own products (product-facts.server.ts). The
 // catalogue entry is the product page on the shop's primary domain
 // (`https://<primary>/products/<handle>`); an entry under the myshopify domain
 // (saved from there) is kept up to date too.
@@ -8,9 +8,9 @@ import { exec, run, statement, transaction } from "~/db/sql.server";
 import { isHttpUrl } from "~/lib/api/schemas";
 import { findPlatformShop, shopHosts } from "~/domains/shops/platform-webhooks.server";
 import { currencyCode, items, minorUnits, record, shopifyId, text, type Fields } from "~/domains/shops/payload";
-import type { PlatformWebhook } from "~/domains/shops/webhook-route.server";
+import type { PlatformWebhook } from "~/domains/shops/webhook-deliveries.server";
 import { canonicalUrl } from "./canonical-url";
-import { recordCatalogFacts, upsertProduct, withStoredImage, type ProductFacts } from "./catalog.server";
+import { recordCatalogFacts, upsertProduct, withStoredImage, type ProductFacts } from "./product-facts.server";
 
 // The platform speaks for its product: availability, its id, and the entry's
 // source (so an entry shoppers saved first joins the shop's catalogue).

@@ -3,8 +3,9 @@ import { db } from "~/db.server";
 import { badRequest, notFound } from "~/lib/api/errors";
 import { listWithRole, parseItemId } from "~/domains/lists/access.server";
 import { itemInclude } from "~/domains/lists/items.server";
-import { hostedProduct, type Locale } from "~/domains/lists/serialize";
-import { recordMarketFacts } from "./catalog.server";
+import { hostedProduct } from "~/domains/lists/serialize";
+import { type Locale } from "~/domains/products/localization";
+import { recordMarketFacts } from "./product-facts.server";
 import { scrapeProduct } from "./scraper.server";
 
 /** `POST /hosted/lists/{token}/items/{itemId}/rescrape`: owner or editor. */

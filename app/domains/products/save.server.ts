@@ -16,7 +16,7 @@ import {
   type ProductFacts,
   type ProductSource,
   type StoredFacts,
-} from "./catalog.server";
+} from "./product-facts.server";
 import { scrapeProduct } from "./scraper.server";
 
 const NO_SOURCE: ProductSource = { partnerId: null, shopId: null, domain: null };

@@ -5,7 +5,7 @@
 // (subscription.server.ts).
 import { forbidden } from "~/lib/api/errors";
 import { getPartner } from "~/domains/partners/partners.server";
-import { getPlan } from "~/domains/metering/plans";
+import { getPlan } from "~/domains/plans/plans";
 import type { AdminGraphql } from "./admin-graphql.server";
 import { fetchShopInfo, writeShopMetafields } from "./provisioning.server";
 

@@ -4,10 +4,10 @@
 // lists belong to the shoppers, not to the shop, and are never touched here.
 import { db } from "~/db.server";
 import type { Prisma } from "~/db.server";
-import type { PlatformWebhook } from "./webhook-route.server";
+import type { PlatformWebhook } from "./webhook-deliveries.server";
 import { findPlatformShop } from "./platform-webhooks.server";
 import { items, record, shopifyId } from "./payload";
-import { allowedDomainsOf } from "~/domains/keys/keys.server";
+import { allowedDomainsOf } from "~/domains/keys/key-rules";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 
 /** The confirmations of one customer of a shop: by customer id, or by the orders named. */

@@ -1,9 +1,9 @@
 // What the admin's home and plans pages show about a shop: plan, trial,
 // usage of the month, the plans on offer and the setup checklist.
 import { db } from "~/db.server";
-import { getPlan } from "~/domains/metering/plans";
+import { getPlan } from "~/domains/plans/plans";
 import { usageRecord } from "~/domains/metering/usage.server";
-import { BILLING_PLANS } from "./billing-plans";
+import { BILLING_PLANS } from "~/domains/plans/billing-plans";
 
 const DAY_MS = 86_400_000;
 

@@ -1,9 +1,10 @@
 // What the shop's platform tells us about the shop itself (docs/shopify.md "Shopify
 // webhooks"): app/uninstalled and shop/update.
 import { db } from "~/db.server";
-import { allowedDomainsOf, normalizeAllowList, normalizeDomain } from "~/domains/keys/keys.server";
+import { normalizeAllowList, normalizeDomain } from "~/domains/keys/keys.server";
+import { allowedDomainsOf } from "~/domains/keys/key-rules";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
-import type { PlatformWebhook } from "./webhook-route.server";
+import type { PlatformWebhook } from "./webhook-deliveries.server";
 import { currencyCode, record, text } from "./payload";
 
 export const findPlatformShop = (domain: string) => db.platformShop.findUnique({ where: { domain } });

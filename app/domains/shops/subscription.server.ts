@@ -10,11 +10,11 @@ import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { billingIsTest, env } from "~/env.server";
 import { badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
-import { getPlan, type PlanId } from "~/domains/metering/plans";
+import { getPlan, type PlanId } from "~/domains/plans/plans";
 import { adminQuery, type AdminGraphql } from "./admin-graphql.server";
-import { billingPlanByName } from "./billing-plans";
+import { billingPlanByName, SOLD_PLANS } from "~/domains/plans/billing-plans";
 import { fetchShopInfo, writeShopMetafields } from "./provisioning.server";
-import type { PlatformWebhook } from "./webhook-route.server";
+import type { PlatformWebhook } from "./webhook-deliveries.server";
 
 export interface ShopifySubscription {
   /** gid://shopify/AppSubscription/… */
@@ -41,7 +41,7 @@ export async function fetchActiveSubscriptions(graphql: AdminGraphql): Promise<S
 /** Statuses after which a subscription no longer pays for a plan. */
 const ENDED = new Set(["CANCELLED", "DECLINED", "EXPIRED"]);
 /** Plans a Shopify subscription sells; a partner on another plan (Enterprise) is never downgraded by Shopify. */
-const SOLD_PLANS = new Set<string>(["starter", "growth", "scale"]);
+const SOLD = new Set<string>(SOLD_PLANS);
 const RANK: Record<string, number> = { starter: 1, growth: 2, scale: 3 };
 
 export interface SyncOptions {
@@ -78,7 +78,7 @@ async function activate(shop: ShopWithPartner, sub: ShopifySubscription, plan: P
 }
 
 async function end(shop: ShopWithPartner, opts: SyncOptions): Promise<SyncResult> {
-  const downgrade = SOLD_PLANS.has(shop.partner.plan);
+  const downgrade = SOLD.has(shop.partner.plan);
   await db.$transaction([
     ...(downgrade
       ? [db.partner.update({ where: { id: shop.partnerId }, data: { plan: "free", planChangedAt: new Date() } })]

@@ -8,8 +8,8 @@
 // Sitemap protocol rules: at most SITEMAP_URLS_PER_FILE (50,000) URLs a file;
 // with more, the bare address answers a <sitemapindex> of `?page=N` files.
 // Rows are read in id order in batches (index ranges, never the whole table)
-// and written to the response as they are read, so no file is ever held in
-// memory whole.
+// and yielded as text chunks as they are read (app/api/sitemaps streams them
+// to the response), so no file is ever held in memory whole.
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { notFound } from "~/lib/api/errors";
@@ -118,27 +118,6 @@ async function* rowsOf<R extends Row>(source: Source<R>, offset: number, take: n
   }
 }
 
-/** A stream of text chunks, pulled as the client reads. */
-function streamOf(chunks: AsyncGenerator<string>): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  return new ReadableStream({
-    async pull(controller) {
-      try {
-        const { value, done } = await chunks.next();
-        if (done) controller.close();
-        else controller.enqueue(encoder.encode(value));
-      } catch (err) {
-        controller.error(err);
-      }
-    },
-    async cancel() {
-      await chunks.return(undefined);
-    },
-  });
-}
-
-const XML_HEADERS = { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600" };
-
 const noSuchPage = () => notFound("not_found", "No such sitemap page");
 
 async function* indexXml(path: string, pages: number, latest: Date | null): AsyncGenerator<string> {
@@ -188,30 +167,26 @@ async function* shopsJson(offset: number, take: number, next: string | null): As
 }
 
 /** `/sitemap-pages.xml[?page=N]`. */
-export async function pagesSitemap(page: string | null): Promise<Response> {
+export async function pagesSitemap(page: string | null): Promise<AsyncGenerator<string>> {
   const plan = await planSitemap(pagesSource, page);
   if (!plan) throw noSuchPage();
-  const body = plan.kind === "index" ? indexXml(pagesSource.path, plan.pages, plan.latest) : pagesXml(plan.offset, plan.take);
-  return new Response(streamOf(body), { headers: XML_HEADERS });
+  return plan.kind === "index" ? indexXml(pagesSource.path, plan.pages, plan.latest) : pagesXml(plan.offset, plan.take);
 }
 
 /** `/sitemap-shops.xml[?page=N]`. */
-export async function shopsSitemap(page: string | null): Promise<Response> {
+export async function shopsSitemap(page: string | null): Promise<AsyncGenerator<string>> {
   const plan = await planSitemap(shopsSource, page);
   if (!plan) throw noSuchPage();
-  const body = plan.kind === "index" ? indexXml(shopsSource.path, plan.pages, plan.latest) : shopsXml(plan.offset, plan.take);
-  return new Response(streamOf(body), { headers: XML_HEADERS });
+  return plan.kind === "index" ? indexXml(shopsSource.path, plan.pages, plan.latest) : shopsXml(plan.offset, plan.take);
 }
 
 /**
  * `/sitemap-shops.json[?page=N]`: `{shops: [{handle, name, url, lastmod}], next?}`, the same
  * files as the XML (page 1 when no page is given); `next` is the next file's address.
  */
-export async function shopsSitemapJson(page: string | null): Promise<Response> {
+export async function shopsSitemapJson(page: string | null): Promise<AsyncGenerator<string>> {
   const plan = await planSitemap(shopsSource, page ?? "1");
   if (!plan || plan.kind !== "file") throw noSuchPage();
   const next = plan.page < plan.pages ? `${site()}/sitemap-shops.json?page=${plan.page + 1}` : null;
-  return new Response(streamOf(shopsJson(plan.offset, plan.take, next)), {
-    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=3600" },
-  });
+  return shopsJson(plan.offset, plan.take, next);
 }

@@ -6,19 +6,11 @@ import { ApiError, badRequest, forbidden } from "~/lib/api/errors";
 import { touchKeyUsed } from "~/domains/keys/keys.server";
 import { keyConfig } from "~/domains/keys/key-config.server";
 import { widgetKeyWorks } from "~/domains/keys/key-status.server";
-import { getPlan } from "~/domains/metering/plans";
-import { effectiveRequestPlan } from "./request-plan";
+import { ALLOWLIST_RULE_DATE, isKeyUsable } from "~/domains/keys/key-rules";
+import { effectiveRequestPlan, getPlan } from "~/domains/plans/plans";
 import { currentPeriod } from "~/domains/metering/usage";
 import { issueWidgetToken, newWidgetSessionId, WIDGET_TOKEN_MINUTES } from "./token.server";
 import { originAllowed, originHost } from "./origin";
-
-/** Live keys created after this instant must have an allowed domain (SPEC 9). */
-export const ALLOWLIST_RULE_DATE = new Date("2026-09-01T00:00:00Z");
-
-/** A key works while active, and a rotated key until its grace period ends. */
-export function isKeyUsable(key: { status: string; graceExpiresAt: Date | null }, now = new Date()): boolean {
-  return key.status === "active" || (key.status === "rotated" && key.graceExpiresAt !== null && key.graceExpiresAt > now);
-}
 
 // The month's action count (the X-Usage-* headers and `overage`): the one read init makes per request.
 const MONTH_TOTAL = statement<{ total: number }>(
@@ -107,14 +99,5 @@ export async function initWidget({ publicKey, body: input }: InitRequest) {
         : null,
       sid,
     },
-  };
-}
-
-/** `X-Usage-*` headers of the init response (SPEC 8.2 rule 5); "unlimited" where the plan has no limit. */
-export function initUsageHeaders(usage: { total: number; limit: number | null }): Record<string, string> {
-  return {
-    "X-Usage-Total": String(usage.total),
-    "X-Usage-Limit": usage.limit === null ? "unlimited" : String(usage.limit),
-    "X-Usage-Remaining": usage.limit === null ? "unlimited" : String(Math.max(0, usage.limit - usage.total)),
   };
 }

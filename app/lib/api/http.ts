@@ -1,5 +1,5 @@
 // The small request and reply the API core works on, independent of the
-// server in front of it: the lean node:http path (app/lib/api/node-adapter.server.ts)
+// server in front of it: the node:http path (app/lib/api/node-adapter.server.ts)
 // builds them straight from IncomingMessage/ServerResponse, the Remix
 // resource route (app/lib/api/web-adapter.server.ts) from a Web Request.
 // No Web Request/Response objects on the hot path: creating one costs more

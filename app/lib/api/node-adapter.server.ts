@@ -1,4 +1,4 @@
-// The API core straight on node:http (the lean server, app/server/main.ts):
+// The API core straight on node:http (the node:http path, app/server/main.ts):
 // IncomingMessage in, ServerResponse out, with no Web Request/Response in
 // between.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";

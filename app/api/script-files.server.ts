@@ -1,10 +1,10 @@
 // GET /sdk/v1/{widget,basket-integration}.js (the v1 alias) and their
-// content-hashed copies (SPEC 9) as an ApiReply: answered by the lean server
+// content-hashed copies (SPEC 9) as an ApiReply: answered by the node:http path
 // without Remix (handleSdkRequest) and by the Remix route
 // app/routes/sdk.v1.$file.ts (remix vite:dev).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { errorReply } from "~/api/endpoint.server";
-import { ALIAS_CACHE_CONTROL, PINNED_CACHE_CONTROL, sdkScript } from "~/domains/sdk/scripts.server";
+import { errorReply } from "~/http/error-reply.server";
+import { ALIAS_CACHE_CONTROL, PINNED_CACHE_CONTROL, sdkScript } from "~/domains/shop-scripts/shop-scripts.server";
 import { ReplyHeaders, type ApiReply } from "~/lib/api/http";
 import { notFound } from "~/lib/api/errors";
 import { sendReply } from "~/lib/api/node-adapter.server";
@@ -39,7 +39,7 @@ export async function sdkScriptReply(
 }
 
 /**
- * The lean server's path for GET/HEAD under /sdk/v1/: false (nothing sent)
+ * The node:http path for GET/HEAD under /sdk/v1/: false (nothing sent)
  * when the rest is not one file name, which Remix then answers as before.
  */
 export function handleSdkRequest(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> | false {

@@ -1,4 +1,4 @@
-// The merchant's control of its storefront pages (partner routes
+// The merchant's control of its shop pages (partner routes
 // `/partner/shops/*`): handle, published flag, description and curated lists.
 // Another partner's shop answers 404 `not_found`, as if it did not exist; a
 // `member` (not an `owner`) of the partner may read but not change (403
@@ -9,7 +9,8 @@ import { db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { freeHandle, handleBase, HANDLE_PATTERN, isReservedHandle } from "./handles.server";
-import { shopListJson, shopPageUrl } from "./storefront.server";
+import { shopListJson } from "./shop-lists.server";
+import { shopPageUrl } from "./shop-pages.server";
 
 /** Ids are 32-bit integers on PostgreSQL. */
 const MAX_ID = 2_147_483_647;

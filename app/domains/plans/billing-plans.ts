@@ -3,7 +3,7 @@
 // -20%, all with the 14-day trial. Free is no subscription at all. Pure
 // module: the Shopify configuration, the plans page and the subscription sync
 // all read the subscription names from here.
-import { getPlan, YEARLY_DISCOUNT_PERCENT, type PlanId } from "~/domains/metering/plans";
+import { getPlan, YEARLY_DISCOUNT_PERCENT, type PlanId } from "./plans";
 
 export type BillingInterval = "monthly" | "yearly";
 
@@ -17,7 +17,8 @@ export interface BillingPlan {
   trialDays: number;
 }
 
-const SOLD: readonly PlanId[] = ["starter", "growth", "scale"];
+/** The plans sold as subscriptions (Free is none, Enterprise is a contract). */
+export const SOLD_PLANS: readonly PlanId[] = ["starter", "growth", "scale"];
 
 function billingPlan(plan: PlanId, interval: BillingInterval): BillingPlan {
   const p = getPlan(plan)!;
@@ -27,7 +28,7 @@ function billingPlan(plan: PlanId, interval: BillingInterval): BillingPlan {
   return { name: interval === "monthly" ? p.name : `${p.name} (yearly)`, plan, interval, amountUsd, trialDays: p.trialDays };
 }
 
-export const BILLING_PLANS: readonly BillingPlan[] = SOLD.flatMap((id) => [
+export const BILLING_PLANS: readonly BillingPlan[] = SOLD_PLANS.flatMap((id) => [
   billingPlan(id, "monthly"),
   billingPlan(id, "yearly"),
 ]);

@@ -6,7 +6,7 @@ import { db } from "~/db.server";
 import { all, exec, statement } from "~/db/sql.server";
 import { badRequest, notFound } from "~/lib/api/errors";
 import { safeImageUrl } from "~/lib/api/schemas";
-import { pickLocalization } from "~/domains/lists/serialize";
+import { pickLocalization } from "~/domains/products/localization";
 
 /** `{productId}`: a positive integer, else 400 `invalid_product_id`. */
 export function parseProductId(value: string | undefined): number {

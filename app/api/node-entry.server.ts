@@ -3,7 +3,7 @@
 // ApiReply → ServerResponse.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { apiRequestOfNode, sendReply } from "~/lib/api/node-adapter.server";
-import { dispatchApi } from "~/lib/api/router.server";
+import { dispatchApi } from "~/api/router.server";
 
 /** `pathname` (raw, starting with /api/v1) and `search` as the server split req.url; the context carries the client's address. */
 export async function handleApiRequest(

@@ -1,6 +1,6 @@
-// The plans of SPEC 8.1 and the per-key request plans of SPEC 8.3, as data.
-// Pure module (no database): the usage computation, the CLI and the tests
-// all read the same table.
+// The plans of SPEC 8.1 and the per-key request plans of SPEC 8.3, as data:
+// every plan limit lives in this table. Pure module (no database): the usage
+// computation, billing, the CLI and the tests all read the same table.
 
 export type PlanId = "free" | "starter" | "growth" | "scale" | "enterprise";
 
@@ -23,6 +23,13 @@ export interface Plan {
   trialDays: number;
   /** The branding badge can be switched off on paid plans only. */
   canHideBadge: boolean;
+  /**
+   * The per-key request plan (SPEC 8.3) of the partner's keys that have none
+   * of their own. SPEC leaves the mapping from shop plans open.
+   */
+  requestPlan: RequestPlanId;
+  /** Creator media: ready videos per shop (SPEC 7.5); null = no limit. */
+  readyVideoLimit: number | null;
 }
 
 // Ordered from the smallest plan up; nextPlan relies on the order.
@@ -39,6 +46,8 @@ export const PLANS: readonly Plan[] = [
     serverKeys: false,
     trialDays: 0,
     canHideBadge: false,
+    requestPlan: "trial",
+    readyVideoLimit: 5,
   },
   {
     id: "starter",
@@ -52,6 +61,8 @@ export const PLANS: readonly Plan[] = [
     serverKeys: false,
     trialDays: 14,
     canHideBadge: true,
+    requestPlan: "starter-api",
+    readyVideoLimit: null,
   },
   {
     id: "growth",
@@ -65,6 +76,8 @@ export const PLANS: readonly Plan[] = [
     serverKeys: false,
     trialDays: 14,
     canHideBadge: true,
+    requestPlan: "pro-api",
+    readyVideoLimit: null,
   },
   {
     id: "scale",
@@ -78,6 +91,8 @@ export const PLANS: readonly Plan[] = [
     serverKeys: true,
     trialDays: 14,
     canHideBadge: true,
+    requestPlan: "business-api",
+    readyVideoLimit: null,
   },
   {
     // Individual contract: treated as unlimited, no list price, no overage rate.
@@ -92,6 +107,8 @@ export const PLANS: readonly Plan[] = [
     serverKeys: true,
     trialDays: 0,
     canHideBadge: true,
+    requestPlan: "enterprise-api",
+    readyVideoLimit: null,
   },
 ];
 
@@ -168,4 +185,9 @@ export const DEFAULT_REQUEST_PLAN: RequestPlanId = "trial";
 
 export function getRequestPlan(id: string): RequestPlan | undefined {
   return REQUEST_PLANS.find((p) => p.id === id);
+}
+
+/** The request plan a key runs on: its own when set (not the default), else its partner's plan's. */
+export function effectiveRequestPlan(keyPlan: string, partnerPlan: string): string {
+  return keyPlan !== DEFAULT_REQUEST_PLAN ? keyPlan : (getPlan(partnerPlan)?.requestPlan ?? DEFAULT_REQUEST_PLAN);
 }

@@ -1,32 +1,16 @@
 // The shape every `/webhooks/*` route shares: Shopify's signature check
 // (`authenticate.webhook`: wrong HMAC → 401, missing headers → 400, not POST →
 // 405), the topic the route is for, once-only processing by webhook id and by
-// the signed payload, and SPEC error bodies throughout. A route names its
-// topics and handler.
+// the signed payload (domains/shops/webhook-deliveries.server.ts), and SPEC
+// error bodies throughout. A route names its topics and its domain handler.
 import { createHash } from "node:crypto";
 import { json } from "@remix-run/node";
-import { errorResponse } from "~/api/endpoint.server";
-import { db } from "~/db.server";
-import { isUniqueViolation } from "~/db/errors";
+import type { AdminGraphql } from "~/domains/shops/admin-graphql.server";
+import { claimDelivery, releaseDelivery, type PlatformWebhook, type WebhookHandler } from "~/domains/shops/webhook-deliveries.server";
+import { errorResponse } from "~/http/error-reply.server";
 import { ApiError, badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { log } from "~/lib/log.server";
 import { shopify } from "~/shopify.server";
-import type { AdminGraphql } from "./admin-graphql.server";
-
-export interface PlatformWebhook {
-  /** `orders/create` style (lowercase, slash), whatever form the header used. */
-  topic: string;
-  /** The shop's `<store>.myshopify.com` domain, from the signed request. */
-  shop: string;
-  webhookId: string;
-  /** SHA-256 (hex) of the topic and the raw body: the delivery's identity that the HMAC covers. */
-  payloadDigest: string;
-  payload: unknown;
-  /** The shop's Admin API, when the app holds an offline session for it. */
-  graphql?: AdminGraphql;
-}
-
-export type WebhookHandler = (hook: PlatformWebhook) => Promise<void>;
 
 /** `ORDERS_CREATE` and `orders/create` both become `orders/create`. */
 export function topicName(topic: string): string {
@@ -72,32 +56,6 @@ async function verified(request: Request): Promise<PlatformWebhook> {
   }
 }
 
-// Shopify stops retrying a delivery after 48 hours; ids are kept far longer, then forgotten.
-const KEEP_IDS_MS = 30 * 86_400_000;
-const PRUNE_EVERY_MS = 3_600_000;
-let lastPrune = 0;
-
-/**
- * Records the delivery; false when it was processed before (or is being
- * processed now), by its webhook id or by its signed payload (the same body
- * resent under another id).
- */
-async function claim(hook: PlatformWebhook): Promise<boolean> {
-  try {
-    await db.processedWebhook.create({
-      data: { webhookId: hook.webhookId.slice(0, 200), topic: hook.topic, shopDomain: hook.shop, payloadDigest: hook.payloadDigest },
-    });
-    if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
-      lastPrune = Date.now();
-      await db.processedWebhook.deleteMany({ where: { processedAt: { lt: new Date(Date.now() - KEEP_IDS_MS) } } });
-    }
-    return true;
-  } catch (err) {
-    if (isUniqueViolation(err)) return false;
-    throw err;
-  }
-}
-
 /**
  * The answer to a webhook delivery for `topics` (loader and action of a
  * webhook route: GET and friends get the library's 405, or 404 while the app
@@ -109,7 +67,7 @@ export async function receiveWebhook(request: Request, topics: readonly string[]
     if (!topics.includes(hook.topic)) {
       throw badRequest("invalid_topic", `This address receives ${topics.join(", ")}, not ${hook.topic}`);
     }
-    if (!(await claim(hook))) {
+    if (!(await claimDelivery(hook))) {
       log.info("webhook duplicate", { topic: hook.topic, shop: hook.shop, webhookId: hook.webhookId });
       return json({ ok: true, duplicate: true });
     }
@@ -117,7 +75,7 @@ export async function receiveWebhook(request: Request, topics: readonly string[]
       await handle(hook);
     } catch (err) {
       // Not processed: let Shopify's retry do it again.
-      await db.processedWebhook.delete({ where: { webhookId: hook.webhookId.slice(0, 200) } }).catch(() => undefined);
+      await releaseDelivery(hook);
       throw err;
     }
     log.info("webhook processed", { topic: hook.topic, shop: hook.shop, webhookId: hook.webhookId });
