@@ -124,8 +124,7 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/feedback/ideas", "api/consumer/feedback-ideas.ts"],
   ["api/v1/feedback/ratings", "api/consumer/feedback-ratings.ts"],
 
-  // Intake: list import, image proxy, analytics, partner bootstrap and roles (issue 11; SPEC 7.3-7.6)
-  // (intake-block)
+  // List import, image proxy, analytics, partner bootstrap and roles (SPEC 7.3-7.6)
   ["api/v1/imports", "api/imports/imports.ts"],
   ["api/v1/imports/sync", "api/imports/sync.ts"],
   ["api/v1/imports/:id", "api/imports/import.ts"],

@@ -1,4 +1,4 @@
-// The conventions every API route follows (issue 2, section 4).
+// The conventions every API route follows (SPEC section 4).
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedApi, type Api } from "../support/api.ts";
 

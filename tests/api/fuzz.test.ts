@@ -1,4 +1,4 @@
-// Property-based fuzzing of every route of app/routes.ts (issue 7 item 6):
+// Property-based fuzzing of every route of app/api/route-table.ts:
 // any method, malformed path parameters and hostile JSON bodies, with and
 // without credentials, must never give a 5xx, and every error must be the
 // SPEC error body `{error: string, …}`.

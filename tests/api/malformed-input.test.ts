@@ -1,4 +1,4 @@
-// Malformed input (issue 7 item 6): undecodable paths, lone surrogates, deep
+// Malformed input: undecodable paths, lone surrogates, deep
 // JSON and cross-origin page writes get a 4xx with the SPEC error body, never
 // a 500, and nothing is written before validation passes.
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // The published API description (SPEC 9): GET /openapi.json is a valid
-// OpenAPI 3.1 document, lists exactly the routes of app/routes.ts with the
+// OpenAPI 3.1 document, lists exactly the routes of app/api/route-table.ts with the
 // methods the server answers, and its example requests get answers that
 // match the documented schemas. GET /endpoints is the human summary.
 import { Validator } from "@seriousme/openapi-schema-validator";
@@ -66,7 +66,7 @@ describe("GET /openapi.json", () => {
     expect(takesShopper("/widget/lists", "post")).toBe(false);
   });
 
-  it("lists exactly the paths of app/routes.ts, each with the methods the server answers", async () => {
+  it("lists exactly the paths of app/api/route-table.ts, each with the methods the server answers", async () => {
     expect(Object.keys(doc.paths).sort()).toEqual(tableRoutes.map(([path]) => docPath(path)).sort());
     for (const [path] of tableRoutes) {
       // The server's own answer to a preflight names the route's methods.

@@ -1,4 +1,4 @@
-// HTTP hygiene (issue 7 item 8): every HTML page has a CSP whose
+// HTTP hygiene: every HTML page has a CSP whose
 // frame-ancestors lets only the Shopify admin embed /app/*, and nobody embed
 // dialogs, share pages or anything else; pages that carry tokens send no
 // Referer; every response, JSON and static files included, has nosniff.

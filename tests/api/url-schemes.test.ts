@@ -1,4 +1,4 @@
-// Stored URLs (issue 7 item 7): every URL a user supplies is an absolute
+// Stored URLs: every URL a user supplies is an absolute
 // http(s) URL (images may also be the service's own /media/images/… path);
 // javascript:, data:, vbscript: and other relative paths are refused with
 // 400 invalid_input, and what was stored before is not served.

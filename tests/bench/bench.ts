@@ -1,4 +1,4 @@
-// `npm run bench` (GUIDE section 7, issue 10): starts the built server on a
+// `npm run bench` (GUIDE section 7): starts the built server on a
 // fresh database and drives every scenario of scenarios.ts with autocannon,
 // in rounds that each measure the framework ceiling too (GET /api/v1/, no
 // database, no auth). On SQLite the reference server (reference-server.ts:
@@ -44,7 +44,7 @@ import {
 import { seedScale, SCALE, type SeedReport } from "./scale-seed.ts";
 import { CEILING, SCENARIOS, type Scenario } from "./scenarios.ts";
 
-/** Issue 10's targets. */
+/** The benchmark's targets. */
 const TARGET = {
   /** app ÷ reference, same round: the trivial route, and every other route the reference answers. */
   referenceCeiling: 0.3,

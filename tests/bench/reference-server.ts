@@ -1,4 +1,4 @@
-// The benchmark's reference (GUIDE section 7, issue 10): what this machine can
+// The benchmark's reference (GUIDE section 7): what this machine can
 // do for the hot routes. Bare node:http, better-sqlite3 prepared statements
 // prepared once, node:crypto ES256, no framework and no log line. It answers
 // the requests `npm run bench` sends with the same rows read and written and

@@ -1,4 +1,4 @@
-// Scale mode's grown database (issue 10): ≈ 200k list items spread over many
+// Scale mode's grown database: ≈ 200k list items spread over many
 // users, lists and products, 1M request-counter rows, 1M usage dedup keys and
 // 1M price points, written beside the bench's own fixtures (whose lists keep
 // their 50 items). Each table is one INSERT … SELECT over a number series

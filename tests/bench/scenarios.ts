@@ -43,7 +43,7 @@ export interface Scenario {
    */
   setup?: (api: BenchApi, target: BenchApi) => Promise<RequestSpec>;
   /**
-   * A hot route (issue 10): after each full-speed run, also driven at a
+   * A hot route: after each full-speed run, also driven at a
    * constant half of the rate it reached (p99 target 20 ms), and held to the
    * scale-mode target. Not for chained scenarios.
    */

@@ -1,4 +1,4 @@
-// The consumer's own account (issue 11, SPEC 7.6): profile, preferences,
+// The consumer's own account (SPEC 7.6): profile, preferences,
 // deletion; and the user token every consumer route requires.
 import { describe, expect, it } from "vitest";
 import { failWrites, sql } from "../support/sql.ts";

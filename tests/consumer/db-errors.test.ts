@@ -1,6 +1,6 @@
 // Read failures of the consumer routes are 500 db_error, and a notification
 // that cannot be written never fails the action behind it: tables of this
-// server's own database are dropped (issue 11, SPEC 7.6).
+// server's own database are dropped (SPEC 7.6).
 import { describe, expect, it } from "vitest";
 import { sql } from "../support/sql.ts";
 import { addManualItem, consumerServer, createList, makeFriends } from "./support.ts";

@@ -1,4 +1,4 @@
-// Feedback (issue 11, SPEC 7.6): ideas and ratings with categories.
+// Feedback (SPEC 7.6): ideas and ratings with categories.
 import { describe, expect, it } from "vitest";
 import { failWrites, sql } from "../support/sql.ts";
 import { consumerServer } from "./support.ts";

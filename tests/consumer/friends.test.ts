@@ -1,4 +1,4 @@
-// Friends (issue 11, SPEC 7.6): requests, invite codes, unfriending, the
+// Friends (SPEC 7.6): requests, invite codes, unfriending, the
 // list; friends made by following a shared list (SPEC 4.3) are the same set.
 import { describe, expect, it } from "vitest";
 import { failWrites, sql } from "../support/sql.ts";

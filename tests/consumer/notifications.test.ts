@@ -1,4 +1,4 @@
-// The notification feed (issue 11, SPEC 7.6): friend requests, accepted
+// The notification feed (SPEC 7.6): friend requests, accepted
 // requests, lists shared with me, items bought from my lists (respecting the
 // owner's spoiler protection); reading, marking read, deleting.
 import { describe, expect, it } from "vitest";

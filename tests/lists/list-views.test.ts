@@ -1,4 +1,4 @@
-// list_view metering against inflation (issue 7 item 3): who counts as a
+// list_view metering against inflation: who counts as a
 // viewer of a public list, and how many views one client address can produce.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, sharedApi, type Api } from "../support/api.ts";

@@ -1,4 +1,4 @@
-// The operator CLI `wish` (issue 3): real CLI processes against a fresh
+// The operator CLI `wish`: real CLI processes against a fresh
 // database. Fixtures the CLI does not need to create (partners on a given
 // plan, usage counters) are written in-process with the app's client; the
 // "token stored only as a hash" check reads the database with the raw driver.

@@ -1,4 +1,4 @@
-// Issue 7 item 5: `kill -9` in the middle of saves leaves whole saves or
+// `kill -9` in the middle of saves leaves whole saves or
 // none. The save is one transaction (product, catalogue facts, usage count,
 // item, list timestamp), so after a crash the usage count equals the items
 // saved, no product is left without an item, and every item has a title; a

@@ -1,4 +1,4 @@
-// Static files of build/client (issue 10): served from an in-memory index
+// Static files of build/client: served from an in-memory index
 // built at boot (app/server/static-files.ts), with year-long caching for
 // hashed assets, ETag revalidation, HEAD, compressed copies, and nothing
 // outside the index ever reachable.

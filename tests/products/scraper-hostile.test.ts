@@ -1,4 +1,4 @@
-// Hostile product pages (issue 7 item 1): pages built to make the scraper's
+// Hostile product pages: pages built to make the scraper's
 // parsing slow or crash must be answered within a bounded time, with a 200
 // scrape result and never a 500, while the server keeps answering
 // /health quickly; a save of such a URL still stores it (SPEC 2.6), also when

@@ -1,4 +1,4 @@
-// The theme app extension (issue 9, extensions/wishlist): theme-check with no
+// The theme app extension (extensions/wishlist): theme-check with no
 // offences, the block schemas (what theme-check does not check), both blocks
 // rendered with liquidjs and a sample Shopify context, and the rendered
 // storefront in Chromium with the real widget.js and basket-integration.js of

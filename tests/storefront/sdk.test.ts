@@ -1,4 +1,4 @@
-// The shop-page scripts (issue 8, SPEC 4.7, 6.1, 9; docs/storefront-protocol.md):
+// The shop-page scripts (SPEC 4.7, 6.1, 9; docs/storefront-protocol.md):
 // built sizes, how they are served, and widget.js / basket-integration.js in
 // real Chromium on a shop origin (*.shop.test) cross-origin to the app. The
 // hosted pages are stand-ins served at the app's real /dialog/* addresses by

@@ -1,5 +1,5 @@
 // The key configuration behind `POST /widget/init` is cached in process
-// (issue 10; app/domains/keys/key-config.server.ts) and verified tokens are
+// (app/domains/keys/key-config.server.ts) and verified tokens are
 // cached until they expire (identity/jwt.server.ts). What must still hold:
 // a change made through this instance (API, admin, webhooks) shows at the
 // next init; a change made elsewhere (the CLI, another instance) within

@@ -1,4 +1,4 @@
-// Image proxy (issue 11, SPEC 7.3/7.5): re-serves a remote image fetched
+// Image proxy (SPEC 7.3/7.5): re-serves a remote image fetched
 // through the guarded fetcher (public addresses, ports 80/443, redirects
 // re-checked), within a size and time cap. The type is read from the bytes
 // (JPEG, PNG, GIF, WebP, AVIF), never from the origin's header, and the

@@ -1,4 +1,4 @@
-// Partner bootstrap and portal roles (issue 11): a portal user creates or
+// Partner bootstrap and portal roles: a portal user creates or
 // fetches their partner; owners manage who else may act for it.
 // Roles: `owner` (manages members, everything else) and `member` (acts on
 // partner routes, reads the member list). A partner always keeps one owner.

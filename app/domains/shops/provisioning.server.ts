@@ -1,4 +1,4 @@
-// What an install sets up (issue 9): a partner on Free, the platform shop
+// What an install sets up: a partner on Free, the platform shop
 // (trialing, 14 days), a live public key allowed on the shop's domains, a
 // basket configuration, and the shop metafields the theme app extension reads.
 // It runs from Shopify's afterAuth hook, which fires again after a reinstall
