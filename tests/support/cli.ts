@@ -32,11 +32,13 @@ export async function wishRaw(databaseUrl: string, args: string[], env: Record<s
 }
 
 /**
- * The server's anon key: the one it stored (a read, where a `wish config`
- * process would cost half a second of CPU), else through `wish config`, which
- * creates it as the server would.
+ * The server's anon key, read where the server stores it. A request with a
+ * wrong key first makes a fresh server load (and so store) it: cheaper than a
+ * `wish config` process (half a second of CPU), which is the fallback, e.g.
+ * for a server whose key comes from ANON_KEY.
  */
 export async function anonKeyOf(server: { url: string; databaseUrl: string }): Promise<string> {
+  await (await fetch(`${server.url}/api/v1/auth/user`, { headers: { apikey: "not-the-key" } })).arrayBuffer();
   const [stored] = await sql<{ value: string }>(server.databaseUrl, `SELECT "value" FROM "AppSecret" WHERE "name" = 'anon_key'`);
   return stored?.value ?? (await wish(server.databaseUrl, ["config"], { APP_URL: server.url })).config.anon_key;
 }
