@@ -2,7 +2,7 @@
 // failure prints `{error, message}` on stderr and exits non-zero (2 for
 // usage errors, 1 otherwise). Uses the same DATABASE_URL as the app and
 // applies pending migrations first; only `wish init` may create a database.
-// Compiled to build/cli/wish.mjs by app/cli/build.mjs.
+// Compiled to build/cli/wish.mjs by app/node-build.mjs.
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { commands, CliError, INIT_COMMAND } from "./commands.ts";
