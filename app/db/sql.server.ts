@@ -32,6 +32,17 @@ export type Param = string | number | boolean | Date | null;
 /** How to read a column: Prisma's storage differs by database (0/1 vs boolean, ISO text vs timestamp, bigint vs number). */
 type ColumnKind = "date" | "bool";
 
+/**
+ * How each date and boolean column of a row is read: required for every one
+ * of them, so a row type with a Date or boolean the statement would hand back
+ * undecoded is a type error.
+ */
+export type ColumnKinds<Row> = {
+  [K in keyof Row as NonNullable<Row[K]> extends Date ? K : never]-?: "date";
+} & {
+  [K in keyof Row as NonNullable<Row[K]> extends boolean ? K : never]-?: "bool";
+};
+
 export interface Statement<Row> {
   name: string;
   /** PostgreSQL text with $1…$n placeholders and quoted identifiers; the same SQL runs on SQLite. */
@@ -45,19 +56,50 @@ const names = new Set<string>();
 
 /**
  * Declares a statement. `columns` names the result columns that are dates or
- * booleans; integers come back as numbers on both databases.
+ * booleans (all of them, by the row type); integers come back as numbers on
+ * both databases. Row types derive from the Prisma models (`fields`, `Pick`).
  */
 export function statement<Row = Record<string, unknown>>(
   name: string,
   text: string,
-  columns: Partial<Record<keyof Row, ColumnKind>> = {},
+  ...[columns = {} as ColumnKinds<Row>]: {} extends ColumnKinds<Row> ? [columns?: ColumnKinds<Row>] : [columns: ColumnKinds<Row>]
 ): Statement<Row> {
   if (names.has(name)) throw new Error(`statement ${name} declared twice`);
   names.add(name);
   const order: number[] = [];
   const sqliteText = text.replace(/\$(\d+)/g, (_, n: string) => (order.push(Number(n) - 1), "?"));
-  return { name, text, columns, sqlite: { text: sqliteText, order } };
+  return { name, text, columns: columns as unknown as Partial<Record<keyof Row, ColumnKind>>, sqlite: { text: sqliteText, order } };
 }
+
+/**
+ * Columns of one Prisma model, as a statement selects them: the SELECT list
+ * is written from the names and the row type is the model's (`Pick`), so a
+ * column the model lacks is a type error, and so is a row field the SELECT
+ * does not read.
+ */
+export class Fields<Row> {
+  declare readonly row: Row;
+  constructor(readonly names: readonly (keyof Row & string)[]) {}
+
+  /** `"a", "b"`, or qualified by a table alias: `w."a", w."b"`. */
+  sql(alias?: string): string {
+    return this.names.map((n) => (alias ? `${alias}."${n}"` : `"${n}"`)).join(", ");
+  }
+
+  /** Prisma's `select` of the same columns, for the path that reads them with Prisma. */
+  select(): { [K in keyof Row]: true } {
+    return Object.fromEntries(this.names.map((n) => [n, true])) as { [K in keyof Row]: true };
+  }
+}
+
+/** `fields<Product>()("id", "brand")`: the columns and, as its row type, `Pick<Product, "id" | "brand">`. */
+export const fields =
+  <Model>() =>
+  <const K extends keyof Model & string>(...names: K[]): Fields<Pick<Model, K>> =>
+    new Fields<Pick<Model, K>>(names);
+
+/** The row type of a column list. */
+export type RowOf<F> = F extends Fields<infer Row> ? Row : never;
 
 /** One step of work: a statement with its parameters and what to return. */
 interface Step {
