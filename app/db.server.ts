@@ -21,8 +21,15 @@ const require = createRequire(import.meta.url);
 
 export type { Prisma } from "../node_modules/.wishlist-db/sqlite/index.js";
 // Model row types, from which the prepared statements' rows derive (app/db/sql.server.ts).
-export type * as Models from "../node_modules/.wishlist-db/sqlite/index.js";
-export type { ListItem, Product, ProductLocalization, User, Wishlist } from "../node_modules/.wishlist-db/sqlite/index.js";
+export type {
+  ListItem,
+  Occasion,
+  Product,
+  ProductLocalization,
+  SignInThrottle,
+  User,
+  Wishlist,
+} from "../node_modules/.wishlist-db/sqlite/index.js";
 export type Db = SqliteClient.PrismaClient;
 
 export function createDb(databaseUrl: string): Db {

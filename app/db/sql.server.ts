@@ -92,11 +92,15 @@ export class Fields<Row> {
   }
 }
 
+type DecodedValue<V> = V extends bigint ? number : V;
+/** A model's row as the statements read it: BigInt columns come back as numbers (see decodeRow). */
+export type Decoded<Row> = { [K in keyof Row]: DecodedValue<Row[K]> };
+
 /** `fields<Product>()("id", "brand")`: the columns and, as its row type, `Pick<Product, "id" | "brand">`. */
 export const fields =
   <Model>() =>
-  <const K extends keyof Model & string>(...names: K[]): Fields<Pick<Model, K>> =>
-    new Fields<Pick<Model, K>>(names);
+  <const K extends keyof Model & string>(...names: K[]): Fields<Decoded<Pick<Model, K>>> =>
+    new Fields<Decoded<Pick<Model, K>>>(names);
 
 /** The row type of a column list. */
 export type RowOf<F> = F extends Fields<infer Row> ? Row : never;

@@ -14,7 +14,7 @@ import { signedInUser } from "~/domains/identity/site-session.server";
 import { linkPreview, type LinkPreview } from "~/domains/previews/link-preview.server";
 import { analyticsPageTokenOrNull } from "~/domains/analytics/page-token.server";
 import { describePublicList, publicList } from "./lists.server";
-import { readListItems } from "./items-query.server";
+import { readListItems } from "./items.sql.server";
 import { setPurchasedPublic } from "./items.server";
 import { hostedProduct } from "./serialize";
 import { shopAccent, type ShopAccent } from "~/storefront/accent";
