@@ -24,9 +24,14 @@ export type { Prisma } from "../node_modules/.wishlist-db/sqlite/index.js";
 export type {
   ListItem,
   Occasion,
+  OutboxMessage,
+  Partner,
+  PlatformShop,
   Product,
   ProductLocalization,
   SignInThrottle,
+  UsageCounter,
+  UsageDedup,
   User,
   Wishlist,
 } from "../node_modules/.wishlist-db/sqlite/index.js";
