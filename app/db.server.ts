@@ -22,10 +22,12 @@ const require = createRequire(import.meta.url);
 export type { Prisma } from "../node_modules/.wishlist-db/sqlite/index.js";
 // Model row types, from which the prepared statements' rows derive (app/db/sql.server.ts).
 export type {
+  BasketConfig,
   ListItem,
   Occasion,
   OutboxMessage,
   Partner,
+  PricePoint,
   PlatformShop,
   Product,
   ProductLocalization,

@@ -7,7 +7,9 @@
 // (null on the last page). Products are ordered newest first by id (an index
 // range, no offset); curated lists and follows page by position.
 import { db } from "~/db.server";
-import { all, exec, one, statement, type Statement } from "~/db/sql.server";
+import { productPageRows, shopByHandle, shopTrendingProducts, type PageRow, type ShopRow } from "./shops.sql.server";
+
+export type { ShopRow } from "./shops.sql.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { env } from "~/env.server";
 import { ApiError, badRequest, notFound } from "~/lib/api/errors";
@@ -19,20 +21,6 @@ const caseInsensitive = parseDatabaseUrl(env.DATABASE_URL).kind === "postgresql"
 
 export const TRENDING_DAYS = 7;
 const DAY = 86_400_000;
-
-export interface ShopRow {
-  id: number;
-  partnerId: number;
-  domain: string;
-  name: string | null;
-  primaryDomain: string | null;
-  handle: string | null;
-  published: boolean;
-  description: string;
-  active: boolean;
-  installedAt: Date;
-  updatedAt: Date;
-}
 
 export const shopPageUrl = (handle: string) => `${siteUrl()}/shops/${encodeURIComponent(handle)}`;
 
@@ -52,16 +40,9 @@ export function storefrontJson(shop: ShopRow, followerCount: number) {
 
 const notFoundShop = (what: string) => notFound("shop_not_found", `No published shop ${what}`);
 
-const SHOP_BY_HANDLE = statement<ShopRow>(
-  "storefront_shop_by_handle",
-  `SELECT "id", "partnerId", "domain", "name", "primaryDomain", "handle", "published", "description", "active", "installedAt", "updatedAt"
-     FROM "PlatformShop" WHERE "handle" = $1`,
-  { published: "bool", active: "bool", installedAt: "date", updatedAt: "date" },
-);
-
 /** The published, installed shop of a handle, or 404 `shop_not_found`. */
 export async function publishedShop(handle: string | undefined): Promise<ShopRow> {
-  const shop = handle ? await exec(one(SHOP_BY_HANDLE, handle)) : undefined;
+  const shop = handle ? await shopByHandle(handle) : undefined;
   if (!shop || !shop.published || !shop.active) throw notFoundShop(JSON.stringify(handle ?? ""));
   return shop;
 }
@@ -166,34 +147,6 @@ async function productPage(
   };
 }
 
-// A page of the shop's products (the Product(sourceShopId, productType, id) and
-// (sourceShopId, id) index ranges) with all their localizations, in one statement.
-interface PageRow {
-  id: number;
-  canonicalUrl: string | null;
-  brand: string | null;
-  productType: string | null;
-  available: unknown;
-  createdAt: Date;
-  market: string | null;
-  title: string | null;
-  description: string | null;
-  imageUrl: string | null;
-  originalImageUrl: string | null;
-  priceMinor: number | null;
-  currency: string | null;
-  compareAtPriceMinor: number | null;
-}
-const pageSql = (filter: string) =>
-  `SELECT p."id", p."canonicalUrl", p."brand", p."productType", p."available", p."createdAt",
-          l."market", l."title", l."description", l."imageUrl", l."originalImageUrl", l."priceMinor", l."currency", l."compareAtPriceMinor"
-     FROM (SELECT "id", "canonicalUrl", "brand", "productType", "available", "createdAt" FROM "Product"
-            WHERE "sourceShopId" = $1 AND "id" < $2${filter} ORDER BY "id" DESC LIMIT $3) p
-     LEFT JOIN "ProductLocalization" l ON l."productId" = p."id"
-    ORDER BY p."id" DESC`;
-const PRODUCT_PAGE = statement<PageRow>("storefront_products", pageSql(""), { createdAt: "date" });
-const CATEGORY_PAGE = statement<PageRow>("storefront_category_products", pageSql(` AND "productType" = $4`), { createdAt: "date" });
-
 function productsOfRows(rows: PageRow[]): ProductWithLocalizations[] {
   const products: ProductWithLocalizations[] = [];
   for (const r of rows) {
@@ -223,9 +176,7 @@ function productsOfRows(rows: PageRow[]): ProductWithLocalizations[] {
 export async function shopProducts(handle: string | undefined, query: PageQuery & Locale & { category?: string }) {
   const shop = await publishedShop(handle);
   const before = idCursor(query.cursor) ?? MAX_ID;
-  const statementOf: Statement<PageRow> = query.category ? CATEGORY_PAGE : PRODUCT_PAGE;
-  const params = query.category ? [shop.id, before, query.limit + 1, query.category] : [shop.id, before, query.limit + 1];
-  const rows = productsOfRows(await exec(all(statementOf, ...params)));
+  const rows = productsOfRows(await productPageRows(shop.id, before, query.limit + 1, query.category));
   const more = rows.length > query.limit;
   const shown = more ? rows.slice(0, query.limit) : rows;
   return {
@@ -266,22 +217,10 @@ export async function shopCategories(handle: string | undefined) {
   return { categories };
 }
 
-// Saves of the shop's products in the window: the shop's products by
-// Product(sourceShopId, id), then each one's recent saves by ListItem(productId, addedAt).
-const TRENDING = statement<{ productId: number; saves: number }>(
-  "shop_trending",
-  `SELECT i."productId" AS "productId", COUNT(*) AS "saves"
-     FROM "Product" p JOIN "ListItem" i ON i."productId" = p."id"
-    WHERE p."sourceShopId" = $1 AND i."addedAt" >= $2
-    GROUP BY i."productId"
-    ORDER BY COUNT(*) DESC, i."productId" DESC
-    LIMIT $3`,
-);
-
 /** The shop's products saved most in the last 7 days. */
 export async function shopTrending(handle: string | undefined, query: Locale & { limit: number }, now = new Date()) {
   const shop = await publishedShop(handle);
-  const ranked = await exec(all(TRENDING, shop.id, new Date(now.getTime() - TRENDING_DAYS * DAY), query.limit));
+  const ranked = await shopTrendingProducts(shop.id, new Date(now.getTime() - TRENDING_DAYS * DAY), query.limit);
   const rows = await db.product.findMany({ where: { id: { in: ranked.map((r) => r.productId) } }, include: productInclude });
   const byId = new Map(rows.map((p) => [p.id, p]));
   return {
