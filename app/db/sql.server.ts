@@ -62,7 +62,7 @@ const names = new Set<string>();
 export function statement<Row = Record<string, unknown>>(
   name: string,
   text: string,
-  ...[columns = {} as ColumnKinds<Row>]: {} extends ColumnKinds<Row> ? [columns?: ColumnKinds<Row>] : [columns: ColumnKinds<Row>]
+  ...[columns = {} as ColumnKinds<Row>]: [keyof ColumnKinds<Row>] extends [never] ? [columns?: ColumnKinds<Row>] : [columns: ColumnKinds<Row>]
 ): Statement<Row> {
   if (names.has(name)) throw new Error(`statement ${name} declared twice`);
   names.add(name);

@@ -4,7 +4,6 @@
 // Every statement is prepared once (catalog.sql.server.ts): saves run them.
 import { transaction, type Op } from "~/db/sql.server";
 import {
-  findProduct,
   insertPricePoint,
   insertProduct,
   productKeyByUrl,
