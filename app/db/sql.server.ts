@@ -85,11 +85,6 @@ export class Fields<Row> {
   sql(alias?: string): string {
     return this.names.map((n) => (alias ? `${alias}."${n}"` : `"${n}"`)).join(", ");
   }
-
-  /** Prisma's `select` of the same columns, for the path that reads them with Prisma. */
-  select(): { [K in keyof Row]: true } {
-    return Object.fromEntries(this.names.map((n) => [n, true])) as { [K in keyof Row]: true };
-  }
 }
 
 type DecodedValue<V> = V extends bigint ? number : V;
