@@ -1,15 +1,17 @@
-// Hot statements on the driver, prepared once (issue 10). Prisma stays for
-// the schema, migrations, the admin and cold paths; its query compiler
-// rebuilds a plan on every call (≈ 0.6 ms a statement), which dominated the
-// cost of the routes every shop page calls. Here a statement is SQL text
-// written once, prepared once per connection, and decoded by the columns it
-// declares, on both databases:
+// Hot statements on the driver, prepared once. Prisma stays for the schema,
+// migrations, the admin and cold paths; its query compiler rebuilds a plan on
+// every call (≈ 0.6 ms a statement), which dominated the cost of the routes
+// every shop page calls. Here a statement is SQL text written once, prepared
+// once per connection, and decoded by the columns it declares, on both
+// databases. Statements are declared only in the domains' statement modules
+// (`*.sql.server.ts`, docs/decisions/0002-prepared-statements-beside-prisma.md),
+// with row types from the Prisma models (`fields`).
 //
 // - SQLite: Prisma's own better-sqlite3 connection (so the two never wait on
-//   each other's write lock; app/db.server.ts owns it), statements cached. Writes commit synchronously:
-//   a transaction runs start to end in one turn of the event loop, so nothing
-//   else can slip into it (and it waits while a Prisma interactive
-//   transaction holds the connection).
+//   each other's write lock; app/db.server.ts owns it), statements cached.
+//   Writes commit synchronously: a transaction runs start to end in one turn
+//   of the event loop, so nothing else can slip into it (and it waits while a
+//   Prisma interactive transaction holds the connection).
 // - PostgreSQL: the pool Prisma's adapter uses too (app/db.server.ts), with
 //   named statements (parsed once per connection), transactions on one pooled
 //   client.
