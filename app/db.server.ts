@@ -1,22 +1,42 @@
-// The Prisma client for whichever database DATABASE_URL names. Both clients
-// are generated from the same schema (npm run db:generate), so the SQLite
+// The database connections of this process, owned here and nowhere else: the
+// Prisma client for whichever database DATABASE_URL names, and what the
+// prepared statements (app/db/sql.server.ts) run on — Prisma's own SQLite
+// connection, or the one PostgreSQL pool both share. Both clients are
+// generated from the same schema (npm run db:generate), so the SQLite
 // client's type stands for both. They live in node_modules/.wishlist-db/, a
 // dot-folder npm never prunes, and are loaded with require() because ESM
 // cannot name a dot-folder package.
 import { createRequire } from "node:module";
+import type BetterSqlite3 from "better-sqlite3";
+import pg from "pg";
 import type * as SqliteClient from "../node_modules/.wishlist-db/sqlite/index.js";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { env } from "~/env.server";
+import { env, poolSizePerWorker } from "~/env.server";
+import { configureAvailability, databaseDown, LOCK_WAIT_WHILE_DOWN_MS } from "~/db/availability.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { log } from "~/lib/log.server";
-import { postgresPool, postgresTimeouts, shareSqliteConnection } from "~/db/sql.server";
 
 const require = createRequire(import.meta.url);
 
 export type { Prisma } from "../node_modules/.wishlist-db/sqlite/index.js";
-// Model row types, e.g. for the prepared statements' rows (app/db/sql.server.ts).
-export type { ListItem, Product, ProductLocalization, User, Wishlist } from "../node_modules/.wishlist-db/sqlite/index.js";
+// Model row types, from which the prepared statements' rows derive (app/db/sql.server.ts).
+export type {
+  BasketConfig,
+  ListItem,
+  Occasion,
+  OutboxMessage,
+  Partner,
+  PricePoint,
+  PlatformShop,
+  Product,
+  ProductLocalization,
+  SignInThrottle,
+  UsageCounter,
+  UsageDedup,
+  User,
+  Wishlist,
+} from "../node_modules/.wishlist-db/sqlite/index.js";
 export type Db = SqliteClient.PrismaClient;
 
 export function createDb(databaseUrl: string): Db {
@@ -43,28 +63,180 @@ export function createDb(databaseUrl: string): Db {
   return client;
 }
 
+// ---------------------------------------------------------------- SQLite: Prisma's one connection
+
+let sharedSqlite: BetterSqlite3.Database | null = null;
+/** Prisma's interactive transactions, open or waiting for the adapter's lock: each settles when it ends. */
+const prismaTransactions = new Set<Promise<void>>();
+
 /**
  * The adapter's connection, adjusted once it opens:
- * - handed to the hot statements (app/db/sql.server.ts), so both use one;
+ * - shared with the hot statements, so both use one (they never wait on each
+ *   other's write lock);
  * - its transactions `BEGIN IMMEDIATE` (it sends a deferred `BEGIN`). With
  *   several processes on one file (WEB_CONCURRENCY, instances), a deferred
  *   transaction that reads and then writes fails with SQLITE_BUSY at once when
  *   another process wrote meanwhile; an immediate one takes the write lock up
- *   front, so it waits (busy timeout) instead.
+ *   front, so it waits (busy timeout) instead;
+ * - each interactive transaction announces its end, for the statements that
+ *   wait for it (sqliteConnection).
  */
 function sharingConnection(factory: PrismaBetterSQLite3): PrismaBetterSQLite3 {
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
-    const client = (adapter as unknown as { client: Parameters<typeof shareSqliteConnection>[0] }).client;
+    const client = (adapter as unknown as { client: BetterSqlite3.Database }).client;
     const prepare = client.prepare.bind(client);
     client.prepare = ((sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql)) as typeof client.prepare;
-    shareSqliteConnection(client);
+    const startTransaction = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => {
+      // Announced before it waits for the adapter's lock and sends BEGIN, so no statement can slip in.
+      let ended!: () => void;
+      const end = new Promise<void>((resolve) => (ended = resolve));
+      const finish = () => {
+        prismaTransactions.delete(end);
+        ended();
+      };
+      prismaTransactions.add(end);
+      try {
+        const transaction = await startTransaction(isolationLevel);
+        const { commit, rollback } = transaction;
+        transaction.commit = () => commit.call(transaction).finally(finish);
+        transaction.rollback = () => rollback.call(transaction).finally(finish);
+        return transaction;
+      } catch (err) {
+        finish();
+        throw err;
+      }
+    };
+    sharedSqlite = client;
+    client.pragma(`busy_timeout = ${databaseDown() ? LOCK_WAIT_WHILE_DOWN_MS : env.DATABASE_CONNECT_TIMEOUT_MS}`);
     return adapter;
   };
   return factory;
 }
 
+/** Prisma's SQLite connection if it is open, for checks that must not wait (app/db/change-signals.server.ts). */
+export function currentSqliteConnection(): BetterSqlite3.Database | null {
+  return sharedSqlite?.open ? sharedSqlite : null;
+}
+
+/**
+ * Prisma's SQLite connection (opened if Prisma has not opened it yet), once
+ * no Prisma interactive transaction holds it: the hot statements run on it
+ * between Prisma's transactions, never inside one.
+ */
+export async function sqliteConnection(): Promise<BetterSqlite3.Database> {
+  if (!sharedSqlite?.open) await db.$connect();
+  const connection = sharedSqlite;
+  if (!connection?.open) throw new Error("Prisma's SQLite connection is not available");
+  while (connection.inTransaction && prismaTransactions.size) await Promise.race(prismaTransactions);
+  return connection;
+}
+
+// ---------------------------------------------------------------- PostgreSQL: one pool
+
+/**
+ * Every PostgreSQL call is bounded, for Prisma's pool and this one: waiting
+ * for a connection (a free one, or opening one), and each statement. The
+ * server cancels a slow statement itself (statement_timeout, the connection
+ * stays usable); the client stops waiting a moment later (query_timeout),
+ * for a server that does not answer at all.
+ */
+export function postgresTimeouts() {
+  return {
+    connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS,
+    statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS,
+    query_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS + 1000,
+  };
+}
+
+let sharedPool: pg.Pool | null = null;
+
+/**
+ * This process's PostgreSQL pool: Prisma's adapter and the hot statements
+ * share it, so a worker holds at most poolSizePerWorker() connections however
+ * the work divides between them (DATABASE_POOL_SIZE).
+ */
+export function postgresPool(): pg.Pool {
+  if (sharedPool) return sharedPool;
+  const target = parseDatabaseUrl(env.DATABASE_URL);
+  if (target.kind !== "postgresql") throw new Error("DATABASE_URL is not a PostgreSQL URL");
+  sharedPool = new pg.Pool({ connectionString: target.url, max: poolSizePerWorker(env), allowExitOnIdle: true, ...postgresTimeouts() });
+  // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
+  sharedPool.on("error", () => {});
+  return sharedPool;
+}
+
+// ---------------------------------------------------------------- the process's client
+
 // One client per process, also across dev-server reloads.
 const globalForDb = globalThis as unknown as { __wishDb?: Db };
 export const db: Db = (globalForDb.__wishDb ??= createDb(env.DATABASE_URL));
+
+/** At shutdown (app/server/main.ts, after the last request and background job): Prisma, then the pool it shares. */
+export async function closeDatabase(): Promise<void> {
+  await db.$disconnect();
+  const pool = sharedPool;
+  sharedPool = null;
+  if (pool && !pool.ended) await pool.end();
+}
+
+// ---------------------------------------------------------------- whether it answers
+
+const PROBE = `SELECT 1 FROM "_prisma_migrations" LIMIT 1`;
+
+/** SQLite: takes the write lock and lets go of it, waiting at most `lockWaitMs` for another process's. */
+async function probeSqlite(lockWaitMs: number): Promise<void> {
+  const connection = await sqliteConnection();
+  const wait = connection.pragma("busy_timeout", { simple: true }) as number;
+  connection.pragma(`busy_timeout = ${lockWaitMs}`);
+  try {
+    connection.prepare("BEGIN IMMEDIATE").run();
+    connection.prepare(PROBE).all();
+  } finally {
+    if (connection.inTransaction) connection.prepare("ROLLBACK").run();
+    connection.pragma(`busy_timeout = ${wait}`);
+  }
+}
+
+/** PostgreSQL: a connection and one read. */
+async function probePostgres(timeoutMs: number): Promise<void> {
+  const client = await postgresPool().connect();
+  try {
+    await client.query({ text: PROBE, query_timeout: timeoutMs } as pg.QueryConfig);
+    client.release();
+  } catch (err) {
+    client.release(err as Error);
+    throw err;
+  }
+}
+
+/**
+ * Whether the database answers within `timeoutMs` (PostgreSQL: a connection
+ * and one read; SQLite: the write lock, which another process may hold;
+ * while an outage lasts it waits only briefly for it). Rejects otherwise.
+ */
+export async function probeDatabase(timeoutMs: number): Promise<void> {
+  if (parseDatabaseUrl(env.DATABASE_URL).kind === "sqlite") return probeSqlite(databaseDown() ? LOCK_WAIT_WHILE_DOWN_MS : timeoutMs);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`The database did not answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })), timeoutMs);
+  });
+  // The probe itself stays bounded by the pool's connection timeout and its own query timeout.
+  const probe = probePostgres(timeoutMs);
+  probe.catch(() => {});
+  try {
+    await Promise.race([probe, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+configureAvailability({
+  probe: () => probeDatabase(env.DATABASE_HEALTH_TIMEOUT_MS),
+  setLockWait: (ms) => {
+    if (sharedSqlite?.open) sharedSqlite.pragma(`busy_timeout = ${ms}`);
+  },
+  normalLockWait: env.DATABASE_CONNECT_TIMEOUT_MS,
+});

@@ -64,7 +64,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
 };
 
 export { startBackgroundJobs, stopBackgroundJobs } from "~/background.server";
-export { closeDatabase } from "~/db/close.server";
+export { closeDatabase } from "~/db.server";
 export { handleApiRequest } from "~/api/node-entry.server";
 export { handleSdkRequest } from "~/api/script-files.server";
 export { handleSharePageRequest } from "~/api/share-page.server";

@@ -61,10 +61,8 @@ async function main() {
   // Other processes learn of what the command changed before it disconnects.
   const { settleChangeSignals } = await import("~/db/change-signals.server");
   await settleChangeSignals();
-  const { db } = await import("~/db.server");
-  await db.$disconnect();
-  const { closeSql } = await import("~/db/sql.server");
-  await closeSql();
+  const { closeDatabase } = await import("~/db.server");
+  await closeDatabase();
 }
 
 main().catch((err) => {

@@ -25,7 +25,7 @@ interface Hooks {
 let hooks: Hooks | null = null;
 let outage: { since: number; failures: number; lastLogged: number; timer: NodeJS.Timeout; probing: boolean } | null = null;
 
-/** Called once by the database layer (app/db/sql.server.ts). */
+/** Called once by the database layer (app/db.server.ts). */
 export function configureAvailability(h: Hooks): void {
   hooks = h;
 }

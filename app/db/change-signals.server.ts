@@ -20,10 +20,9 @@
 // and its signal).
 import type BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
-import { db } from "~/db.server";
+import { currentSqliteConnection, db } from "~/db.server";
 import { env } from "~/env.server";
 import { parseDatabaseUrl } from "~/db/url";
-import { currentSqliteConnection } from "~/db/sql.server";
 import { errorFields, log } from "~/lib/log.server";
 
 export type ChangeTopic = "key-status" | "key-config" | "revoked-sessions";

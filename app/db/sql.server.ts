@@ -1,25 +1,28 @@
-// Hot statements on the driver, prepared once (issue 10). Prisma stays for
-// the schema, migrations, the admin and cold paths; its query compiler
-// rebuilds a plan on every call (≈ 0.6 ms a statement), which dominated the
-// cost of the routes every shop page calls. Here a statement is SQL text
-// written once, prepared once per connection, and decoded by the columns it
-// declares, on both databases:
+// Hot statements on the driver, prepared once. Prisma stays for the schema,
+// migrations, the admin and cold paths; its query compiler rebuilds a plan on
+// every call (≈ 0.6 ms a statement), which dominated the cost of the routes
+// every shop page calls. Here a statement is SQL text written once, prepared
+// once per connection, and decoded by the columns it declares, on both
+// databases. Statements are declared only in the domains' statement modules
+// (`*.sql.server.ts`, docs/decisions/0002-prepared-statements-beside-prisma.md),
+// with row types from the Prisma models (`fields`).
 //
 // - SQLite: Prisma's own better-sqlite3 connection (so the two never wait on
-//   each other's write lock), statements cached. Writes commit synchronously:
-//   a transaction runs start to end in one turn of the event loop, so nothing
-//   else can slip into it (and it waits while a Prisma interactive
-//   transaction holds the connection).
-// - PostgreSQL: a pg pool of its own with named statements (parsed once per
-//   connection), transactions on one pooled client.
+//   each other's write lock; app/db.server.ts owns it), statements cached.
+//   Writes commit synchronously: a transaction runs start to end in one turn
+//   of the event loop, so nothing else can slip into it (and it waits while a
+//   Prisma interactive transaction holds the connection).
+// - PostgreSQL: the pool Prisma's adapter uses too (app/db.server.ts), with
+//   named statements (parsed once per connection), transactions on one pooled
+//   client.
 //
 // Work is written once for both as generator functions over `one`, `all` and
 // `run` (`const row = yield* one(STATEMENT, id)`), run with `exec` (each
 // statement on its own) or `transaction` (all or nothing).
 import type BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
-import { env, poolSizePerWorker } from "~/env.server";
-import { configureAvailability, databaseDown, LOCK_WAIT_WHILE_DOWN_MS } from "~/db/availability.server";
+import { env } from "~/env.server";
+import { postgresPool, sqliteConnection } from "~/db.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { log } from "~/lib/log.server";
 
@@ -30,6 +33,17 @@ export type Param = string | number | boolean | Date | null;
 
 /** How to read a column: Prisma's storage differs by database (0/1 vs boolean, ISO text vs timestamp, bigint vs number). */
 type ColumnKind = "date" | "bool";
+
+/**
+ * How each date and boolean column of a row is read: required for every one
+ * of them, so a row type with a Date or boolean the statement would hand back
+ * undecoded is a type error.
+ */
+export type ColumnKinds<Row> = {
+  [K in keyof Row as NonNullable<Row[K]> extends Date ? K : never]-?: "date";
+} & {
+  [K in keyof Row as NonNullable<Row[K]> extends boolean ? K : never]-?: "bool";
+};
 
 export interface Statement<Row> {
   name: string;
@@ -44,19 +58,49 @@ const names = new Set<string>();
 
 /**
  * Declares a statement. `columns` names the result columns that are dates or
- * booleans; integers come back as numbers on both databases.
+ * booleans (all of them, by the row type); integers come back as numbers on
+ * both databases. Row types derive from the Prisma models (`fields`, `Pick`).
  */
 export function statement<Row = Record<string, unknown>>(
   name: string,
   text: string,
-  columns: Partial<Record<keyof Row, ColumnKind>> = {},
+  ...[columns = {} as ColumnKinds<Row>]: [keyof ColumnKinds<Row>] extends [never] ? [columns?: ColumnKinds<Row>] : [columns: ColumnKinds<Row>]
 ): Statement<Row> {
   if (names.has(name)) throw new Error(`statement ${name} declared twice`);
   names.add(name);
   const order: number[] = [];
   const sqliteText = text.replace(/\$(\d+)/g, (_, n: string) => (order.push(Number(n) - 1), "?"));
-  return { name, text, columns, sqlite: { text: sqliteText, order } };
+  return { name, text, columns: columns as unknown as Partial<Record<keyof Row, ColumnKind>>, sqlite: { text: sqliteText, order } };
 }
+
+/**
+ * Columns of one Prisma model, as a statement selects them: the SELECT list
+ * is written from the names and the row type is the model's (`Pick`), so a
+ * column the model lacks is a type error, and so is a row field the SELECT
+ * does not read.
+ */
+export class Fields<Row> {
+  declare readonly row: Row;
+  constructor(readonly names: readonly (keyof Row & string)[]) {}
+
+  /** `"a", "b"`, or qualified by a table alias: `w."a", w."b"`. */
+  sql(alias?: string): string {
+    return this.names.map((n) => (alias ? `${alias}."${n}"` : `"${n}"`)).join(", ");
+  }
+}
+
+type DecodedValue<V> = V extends bigint ? number : V;
+/** A model's row as the statements read it: BigInt columns come back as numbers (see decodeRow). */
+export type Decoded<Row> = { [K in keyof Row]: DecodedValue<Row[K]> };
+
+/** `fields<Product>()("id", "brand")`: the columns and, as its row type, `Pick<Product, "id" | "brand">`. */
+export const fields =
+  <Model>() =>
+  <const K extends keyof Model & string>(...names: K[]): Fields<Decoded<Pick<Model, K>>> =>
+    new Fields<Decoded<Pick<Model, K>>>(names);
+
+/** The row type of a column list. */
+export type RowOf<F> = F extends Fields<infer Row> ? Row : never;
 
 /** One step of work: a statement with its parameters and what to return. */
 interface Step {
@@ -102,17 +146,15 @@ const sqliteParam = (p: Param) => (p instanceof Date ? p.toISOString().replace("
 class SqliteDriver {
   private prepared = new Map<string, BetterSqlite3.Statement>();
   private preparedOn: BetterSqlite3.Database | null = null;
-  constructor(private readonly connection: () => Promise<BetterSqlite3.Database>) {}
 
+  /** Prisma's connection, between its transactions (app/db.server.ts). */
   private async ready(): Promise<BetterSqlite3.Database> {
-    const db = await this.connection();
+    const db = await sqliteConnection();
     if (db !== this.preparedOn) {
       // Prisma reconnected: statements belong to the connection that prepared them.
       this.prepared.clear();
       this.preparedOn = db;
     }
-    // A Prisma interactive transaction is open on the shared connection: wait for it to end.
-    while (db.inTransaction) await new Promise((resolve) => setTimeout(resolve, 1));
     return db;
   }
 
@@ -142,20 +184,6 @@ class SqliteDriver {
     return this.drive(await this.ready(), op);
   }
 
-  /** Takes the write lock and lets go of it, waiting at most `lockWaitMs` for another process's. */
-  async probe(lockWaitMs: number): Promise<void> {
-    const db = await this.ready();
-    const wait = db.pragma("busy_timeout", { simple: true }) as number;
-    db.pragma(`busy_timeout = ${lockWaitMs}`);
-    try {
-      db.prepare("BEGIN IMMEDIATE").run();
-      db.prepare(PROBE).all();
-    } finally {
-      if (db.inTransaction) db.prepare("ROLLBACK").run();
-      db.pragma(`busy_timeout = ${wait}`);
-    }
-  }
-
   async transaction<T>(op: Op<T>): Promise<T> {
     const db = await this.ready();
     // IMMEDIATE takes the write lock up front (waiting out other processes for the busy timeout), so the commit cannot fail on it.
@@ -182,42 +210,10 @@ const PG_TYPES = {
   },
 } as pg.CustomTypesConfig;
 
-/**
- * Every PostgreSQL call is bounded, for Prisma's pool and this one: waiting
- * for a connection (a free one, or opening one), and each statement. The
- * server cancels a slow statement itself (statement_timeout, the connection
- * stays usable); the client stops waiting a moment later (query_timeout),
- * for a server that does not answer at all.
- */
-export function postgresTimeouts() {
-  return {
-    connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS,
-    statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS,
-    query_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS + 1000,
-  };
-}
-
-const PROBE = `SELECT 1 FROM "_prisma_migrations" LIMIT 1`;
-
-let sharedPool: pg.Pool | null = null;
-
-/**
- * This process's PostgreSQL pool: Prisma's adapter (db.server.ts) and the hot
- * statements share it, so a worker holds at most poolSizePerWorker()
- * connections however the work divides between them (DATABASE_POOL_SIZE).
- */
-export function postgresPool(): pg.Pool {
-  if (sharedPool) return sharedPool;
-  const target = parseDatabaseUrl(env.DATABASE_URL);
-  if (target.kind !== "postgresql") throw new Error("DATABASE_URL is not a PostgreSQL URL");
-  sharedPool = new pg.Pool({ connectionString: target.url, max: poolSizePerWorker(env), allowExitOnIdle: true, ...postgresTimeouts() });
-  // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
-  sharedPool.on("error", () => {});
-  return sharedPool;
-}
-
 class PostgresDriver {
-  readonly pool = postgresPool();
+  get pool(): pg.Pool {
+    return postgresPool();
+  }
 
   private async step(client: pg.Pool | pg.PoolClient, { statement, params, mode }: Step): Promise<unknown> {
     logQuery?.(statement.text);
@@ -260,17 +256,6 @@ class PostgresDriver {
       client.release(failed instanceof Error && /read timeout/i.test(failed.message) ? failed : undefined);
     }
   }
-
-  async probe(timeoutMs: number): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query({ text: PROBE, query_timeout: timeoutMs, types: PG_TYPES } as pg.QueryConfig);
-      client.release();
-    } catch (err) {
-      client.release(err as Error);
-      throw err;
-    }
-  }
 }
 
 // ---------------------------------------------------------------- the driver of DATABASE_URL
@@ -278,40 +263,14 @@ class PostgresDriver {
 interface Driver {
   exec<T>(op: Op<T>): Promise<T>;
   transaction<T>(op: Op<T>): Promise<T>;
-  probe(timeoutMs: number): Promise<void>;
 }
 
 let driver: Driver | null = null;
-let sharedSqlite: BetterSqlite3.Database | null = null;
-
-/**
- * Called by db.server.ts with the better-sqlite3 connection Prisma's adapter
- * opened, so hot statements share it.
- */
-export function shareSqliteConnection(db: BetterSqlite3.Database): void {
-  sharedSqlite = db;
-  db.pragma(`busy_timeout = ${databaseDown() ? LOCK_WAIT_WHILE_DOWN_MS : env.DATABASE_CONNECT_TIMEOUT_MS}`);
-}
-
-/** Prisma's SQLite connection if it is open, for checks that must not wait (app/db/change-signals.server.ts). */
-export function currentSqliteConnection(): BetterSqlite3.Database | null {
-  return sharedSqlite?.open ? sharedSqlite : null;
-}
-
-/** Prisma's SQLite connection, opened if Prisma has not opened it yet. */
-async function sqliteConnection(): Promise<BetterSqlite3.Database> {
-  if (!sharedSqlite?.open) {
-    const { db } = await import("~/db.server");
-    await db.$connect();
-  }
-  if (!sharedSqlite?.open) throw new Error("Prisma's SQLite connection is not available");
-  return sharedSqlite;
-}
 
 function currentDriver(): Driver {
   if (driver) return driver;
   const target = parseDatabaseUrl(env.DATABASE_URL);
-  driver = target.kind === "postgresql" ? new PostgresDriver() : new SqliteDriver(sqliteConnection);
+  driver = target.kind === "postgresql" ? new PostgresDriver() : new SqliteDriver();
   return driver;
 }
 
@@ -320,41 +279,3 @@ export const exec = <T>(op: Op<T>): Promise<T> => currentDriver().exec(op);
 
 /** Runs `op` as one transaction: all its writes commit together or none does. */
 export const transaction = <T>(op: Op<T>): Promise<T> => currentDriver().transaction(op);
-
-/**
- * Whether the database answers within `timeoutMs` (PostgreSQL: a connection
- * and one read; SQLite: the write lock, which another process may hold;
- * while an outage lasts it waits only briefly for it). Rejects otherwise.
- */
-export async function probeDatabase(timeoutMs: number): Promise<void> {
-  const current = currentDriver();
-  if (current instanceof SqliteDriver) return current.probe(databaseDown() ? LOCK_WAIT_WHILE_DOWN_MS : timeoutMs);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`The database did not answer within ${timeoutMs} ms`), { code: "ETIMEDOUT" })), timeoutMs);
-  });
-  // The probe itself stays bounded by the pool's connection timeout and its own query timeout.
-  const probe = current.probe(timeoutMs);
-  probe.catch(() => {});
-  try {
-    await Promise.race([probe, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-configureAvailability({
-  probe: () => probeDatabase(env.DATABASE_HEALTH_TIMEOUT_MS),
-  setLockWait: (ms) => {
-    if (sharedSqlite?.open) sharedSqlite.pragma(`busy_timeout = ${ms}`);
-  },
-  normalLockWait: env.DATABASE_CONNECT_TIMEOUT_MS,
-});
-
-/** Closes the PostgreSQL pool, Prisma's too (SQLite's connection is Prisma's and closes with it). */
-export async function closeSql(): Promise<void> {
-  const pool = sharedPool;
-  sharedPool = null;
-  driver = null;
-  if (pool && !pool.ended) await pool.end();
-}

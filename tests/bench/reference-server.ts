@@ -121,7 +121,7 @@ const q = {
       "ownPriceMinor" = excluded."ownPriceMinor", "ownCurrency" = excluded."ownCurrency"
     RETURNING "id", "addedAt" = @now AS "added"`),
   touchList: db.prepare(`UPDATE "Wishlist" SET "updatedAt" = ? WHERE "id" = ?`),
-  // lists/lists.server.ts publicList (the list, its owner and its item count) and lists/items-query.server.ts.
+  // lists/lists.server.ts publicList (the list, its owner and its item count) and lists/items.sql.server.ts.
   publicList: db.prepare(`
     SELECT w."id", w."sharePublic", w."ownerId", (SELECT COUNT(*) FROM "ListItem" c WHERE c."wishlistId" = w."id") AS "itemCount"
     FROM "Wishlist" w WHERE w."shareToken" = ?`),
@@ -276,7 +276,7 @@ function publicItems(token: string, search: URLSearchParams): Reply {
   const list = q.publicList.get(token) as { id: number; sharePublic: number; ownerId: string } | undefined;
   if (!list || !list.sharePublic) return refuse(404, "not_found");
   q.owner.get(list.ownerId);
-  // Grouped into items as items-query.server.ts does, then the app's own serializer.
+  // Grouped into items as items.sql.server.ts does, then the app's own serializer.
   const items = new Map<number, ItemRow>();
   for (const r of q.items.all(list.id) as any[]) {
     let item = items.get(r.itemId);

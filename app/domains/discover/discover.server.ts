@@ -7,7 +7,7 @@
 // shopper's manual product.
 import { db } from "~/db.server";
 import { appOrigin } from "~/env.server";
-import { all, exec, statement } from "~/db/sql.server";
+import { catalogueMarkets, curatedListIds, occasionProducts, trendingProducts } from "./discover.sql.server";
 import { safeImageUrl } from "~/lib/api/schemas";
 import { occasionTitle } from "~/domains/lists/serialize";
 import { cached } from "./cache.server";
@@ -34,26 +34,8 @@ export interface TrendingQuery {
   limit: number;
 }
 
-// The window's saves by a range of ListItem(addedAt, productId); each product
-// and its localization in the market by primary key. MATERIALIZED keeps the
-// planner on the window's range (on small tables SQLite would rather walk the
-// productId index to skip the GROUP BY sort: the whole table); the product
-// is looked up per counted row (a join could be planned as a merge over the
-// whole Product index).
-const TRENDING = statement<{ productId: number; saves: number }>(
-  "discover_trending",
-  `WITH "recent" AS MATERIALIZED (SELECT "productId" FROM "ListItem" WHERE "addedAt" >= $1),
-   "counted" AS MATERIALIZED (SELECT "productId", COUNT(*) AS "saves" FROM "recent" GROUP BY "productId")
-   SELECT "productId", "saves" FROM "counted"
-   WHERE (SELECT p."isManual" FROM "Product" p WHERE p."id" = "counted"."productId") = false
-     AND ($2 = '' OR EXISTS (SELECT 1 FROM "ProductLocalization" l WHERE l."productId" = "counted"."productId" AND l."market" = $2))
-   ORDER BY "saves" DESC, "productId" DESC LIMIT $3`,
-);
-
-const MARKETS = statement<{ market: string }>("discover_markets", `SELECT DISTINCT "market" FROM "ProductLocalization"`);
-
 /** The markets the catalogue holds localizations for (cached like the rankings). */
-const knownMarkets = () => cached("markets", async () => new Set((await exec(all(MARKETS))).map((r) => r.market)));
+const knownMarkets = () => cached("markets", async () => new Set((await catalogueMarkets()).map((r) => r.market)));
 
 /** The most saved products of the last `days` days (in `market`: products the catalogue holds for it). */
 export async function trending({ days, market, limit }: TrendingQuery) {
@@ -64,7 +46,7 @@ export async function trending({ days, market, limit }: TrendingQuery) {
   }
   const ranking = await cached(`trending:${days}:${market ?? ""}`, async () => {
     const computedAt = new Date();
-    const rows = await exec(all(TRENDING, since(days), market ?? "", RANKED));
+    const rows = await trendingProducts(since(days), market ?? "", RANKED);
     const saves = new Map(rows.map((r) => [r.productId, r.saves]));
     const cards = await productCards(rows.map((r) => r.productId), market);
     return { computedAt: computedAt.toISOString(), products: cards.map((c) => ({ ...c, saves: saves.get(c.id) ?? 0 })) };
@@ -125,16 +107,6 @@ export interface CuratedQuery {
   limit: number;
 }
 
-// The window's saves (ListItem(addedAt, …) range), their lists by primary key.
-const CURATED = statement<{ wishlistId: number; saves: number }>(
-  "discover_curated_lists",
-  `WITH "recent" AS MATERIALIZED (SELECT "wishlistId" FROM "ListItem" WHERE "addedAt" >= $1)
-   SELECT "recent"."wishlistId", COUNT(*) AS "saves"
-   FROM "recent" JOIN "Wishlist" w ON w."id" = "recent"."wishlistId"
-   WHERE w."sharePublic" = true AND ($2 = '' OR w."occasionSlug" = $2)
-   GROUP BY "recent"."wishlistId" ORDER BY "saves" DESC, "recent"."wishlistId" DESC LIMIT $3`,
-);
-
 /** Public lists with the most saves in the last `days` days (optionally of one occasion). */
 export async function curatedLists({ days, occasion, lang, limit }: CuratedQuery) {
   // An unknown occasion has no lists: answered without a computation (bounded cache keys).
@@ -143,7 +115,7 @@ export async function curatedLists({ days, occasion, lang, limit }: CuratedQuery
   }
   const ranking = await cached(`curated:${days}:${occasion ?? ""}:${lang ?? ""}`, async () => {
     const computedAt = new Date();
-    const rows = await exec(all(CURATED, since(days), occasion ?? "", RANKED));
+    const rows = await curatedListIds(since(days), occasion ?? "", RANKED);
     const [lists, occasions] = await Promise.all([loadLists(rows.map((r) => r.wishlistId)), occasionsBySlug()]);
     const byId = new Map(lists.map((l) => [l.id, l]));
     const cards = rows.flatMap((r) => {
@@ -195,15 +167,6 @@ export interface SeasonalQuery extends OccasionQuery {
   limit: number;
 }
 
-// The public lists of an occasion by Wishlist(occasionSlug, sharePublic), their items by list.
-const OCCASION_PRODUCTS = statement<{ productId: number; saves: number }>(
-  "discover_occasion_products",
-  `SELECT i."productId", COUNT(*) AS "saves"
-   FROM "Wishlist" w JOIN "ListItem" i ON i."wishlistId" = w."id" JOIN "Product" p ON p."id" = i."productId"
-   WHERE w."occasionSlug" = $1 AND w."sharePublic" = true AND p."isManual" = false
-   GROUP BY i."productId" ORDER BY "saves" DESC, i."productId" DESC LIMIT $2`,
-);
-
 /**
  * The dated occasions of the next `days` days, soonest first, each with its
  * most saved products and its most recently updated public lists.
@@ -219,7 +182,7 @@ export async function seasonal({ date, market, lang, days, limit }: SeasonalQuer
     const occasions = await Promise.all(
       upcoming.map(async ({ o, next }) => {
         const [products, lists] = await Promise.all([
-          exec(all(OCCASION_PRODUCTS, o.slug, limit)),
+          occasionProducts(o.slug, limit),
           db.wishlist.findMany({
             where: { occasionSlug: o.slug, sharePublic: true, items: { some: {} } },
             orderBy: [{ updatedAt: "desc" }, { id: "desc" }],

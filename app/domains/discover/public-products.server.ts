@@ -3,7 +3,7 @@
 // catalogue facts: manual products (a shopper's own typed entries) and the
 // saver's own facts on list items are never shown here.
 import { db } from "~/db.server";
-import { all, exec, statement } from "~/db/sql.server";
+import { searchProductIds } from "./discover.sql.server";
 import { badRequest, notFound } from "~/lib/api/errors";
 import { safeImageUrl } from "~/lib/api/schemas";
 import { pickLocalization } from "~/domains/products/localization";
@@ -110,18 +110,6 @@ export async function productDetail(productIdParam: string | undefined, market: 
   };
 }
 
-// Case-insensitive title match on both databases (lower() on each side;
-// Prisma's `contains` is case-sensitive on PostgreSQL). A title search reads
-// the localizations table; the page is bounded by LIMIT.
-const SEARCH = statement<{ id: number }>(
-  "discover_product_search",
-  `SELECT p."id" FROM "Product" p
-   WHERE p."isManual" = false AND EXISTS (
-     SELECT 1 FROM "ProductLocalization" l
-     WHERE l."productId" = p."id" AND lower(l."title") LIKE $1 ESCAPE '\\' AND ($2 = '' OR l."market" = $2))
-   ORDER BY p."id" DESC LIMIT $3 OFFSET $4`,
-);
-
 const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export interface SearchQuery {
@@ -133,7 +121,7 @@ export interface SearchQuery {
 
 /** `GET /discover/search` and `GET /products/search`: products whose title contains `q`, newest first. */
 export async function searchProducts({ q, market, limit, offset }: SearchQuery) {
-  const rows = await exec(all(SEARCH, likePattern(q), market ?? "", limit + 1, offset));
+  const rows = await searchProductIds(likePattern(q), market ?? "", limit + 1, offset);
   const ids = rows.slice(0, limit).map((r) => r.id);
   return {
     q,

@@ -4,14 +4,14 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { z } from "zod";
-import { db, type Prisma } from "~/db.server";
-import { exec, one, statement } from "~/db/sql.server";
+import { db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { env } from "~/env.server";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { signToken, unverifiedIssuer, verifyToken } from "./jwt.server";
 import { isSessionRevoked, noteRevokedSessions } from "./session-revocations.server";
 import { admitSignIn } from "./sign-in-throttle.server";
+import { userById, type UserRow } from "./identity.sql.server";
 import { DUMMY_HASH, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from "./passwords.server";
 
 /** Who a valid user token speaks for. */
@@ -27,17 +27,6 @@ export interface Identity {
    */
   partnerScope?: number;
 }
-
-type UserRow = Prisma.UserGetPayload<{
-  select: { id: true; email: true; isAnonymous: true; createdAt: true; updatedAt: true; lastSignInAt: true };
-}>;
-
-// `GET /auth/user` runs on every page load of a signed-in client: a prepared statement (app/db/sql.server.ts).
-const USER_BY_ID = statement<UserRow>(
-  "user_by_id",
-  `SELECT "id", "email", "isAnonymous", "createdAt", "updatedAt", "lastSignInAt" FROM "User" WHERE "id" = $1`,
-  { isAnonymous: "bool", createdAt: "date", updatedAt: "date", lastSignInAt: "date" },
-);
 
 // ---------------------------------------------------------------- tokens
 
@@ -84,7 +73,7 @@ export type Session = Awaited<ReturnType<typeof sessionBody>>;
  * rotates, so any number of pages may ask at once. Null when the user is gone.
  */
 export async function accessTokenOfSession(userId: string, sessionId: string) {
-  const user = await exec(one(USER_BY_ID, userId));
+  const user = await userById(userId);
   if (!user) return null;
   const { refresh_token: _unused, ...session } = await sessionBody(user, sessionId, "");
   return session;
@@ -240,7 +229,7 @@ export async function noteRevokedSessionsOf(userId: string, at: Date): Promise<v
  */
 export async function currentUser(identity: Identity) {
   if (identity.sessionId && (await isSessionRevoked(identity.sessionId))) return null;
-  const user = await exec(one(USER_BY_ID, identity.userId));
+  const user = await userById(identity.userId);
   return user ? userJson(user) : null;
 }
 

@@ -2,31 +2,14 @@
 // everything; an editor may read and change items; a viewer (follower) may
 // only read. Everyone else gets 403 `forbidden`; unknown lists 404.
 // The list and the caller's membership are read in one prepared statement
-// (app/db/sql.server.ts): every item route and every save starts here.
+// (lists.sql.server.ts): every item route and every save starts here.
 import type { Wishlist } from "~/db.server";
-import { exec, one, statement } from "~/db/sql.server";
 import { badRequest, forbidden, notFound } from "~/lib/api/errors";
+import { listWithMemberById, listWithMemberByToken, type ListWithMember } from "./lists.sql.server";
 
 export type ListRole = "owner" | "editor" | "viewer";
 
 const rank: Record<ListRole, number> = { viewer: 1, editor: 2, owner: 3 };
-
-type ListWithMember = Wishlist & { memberRole: string | null };
-
-const LIST_COLUMNS = `w."id", w."shareToken", w."ownerId", w."name", w."description", w."imagePath", w."sharePublic",
-  w."occasionSlug", w."defaultKey", w."createdAt", w."updatedAt", m."role" AS "memberRole"`;
-/** The list found by `column` = $1, with the membership of user $2. */
-const listWithMember = (name: string, column: "shareToken" | "id") =>
-  statement<ListWithMember>(
-    name,
-    `SELECT ${LIST_COLUMNS}
-     FROM "Wishlist" w LEFT JOIN "WishlistMember" m ON m."wishlistId" = w."id" AND m."userId" = $2
-     WHERE w."${column}" = $1`,
-    { sharePublic: "bool", createdAt: "date", updatedAt: "date" },
-  );
-
-const LIST_BY_TOKEN = listWithMember("list_by_token_with_member", "shareToken");
-const LIST_BY_ID = listWithMember("list_by_id_with_member", "id");
 
 function split(row: ListWithMember | undefined, userId: string): { list: Wishlist; role: ListRole | null } | null {
   if (!row) return null;
@@ -36,7 +19,7 @@ function split(row: ListWithMember | undefined, userId: string): { list: Wishlis
 
 /** The list with this numeric id and the user's role on it (null: no role); null for an unknown list. */
 export async function listAndRoleById(wishlistId: number, userId: string) {
-  return split(await exec(one(LIST_BY_ID, wishlistId, userId)), userId);
+  return split(await listWithMemberById(wishlistId, userId), userId);
 }
 
 export function requireToken(token: string | undefined): string {
@@ -46,7 +29,7 @@ export function requireToken(token: string | undefined): string {
 
 /** The list behind a share token, if the user has at least `minimum` role on it. */
 export async function listWithRole(token: string | undefined, userId: string, minimum: ListRole, deniedCode = "forbidden") {
-  const found = split(await exec(one(LIST_BY_TOKEN, requireToken(token), userId)), userId);
+  const found = split(await listWithMemberByToken(requireToken(token), userId), userId);
   if (!found) throw notFound("not_found", "List not found");
   const { list, role } = found;
   if (!role || rank[role] < rank[minimum]) {

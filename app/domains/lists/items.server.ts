@@ -6,22 +6,18 @@ import { ApiError, badRequest, notFound } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { isUniqueViolation } from "~/db/errors";
 import { listWithRole, parseItemId } from "./access.server";
-import { hostedProduct } from "./serialize";
+import { hostedProduct, ITEM_PRODUCT_COLUMNS, selectOf } from "./serialize";
 import { type Locale } from "~/domains/products/localization";
 import { publicList } from "./lists.server";
-import { readListItems } from "./items-query.server";
+import { readListItems } from "./items.sql.server";
 import { deleteOrphanManualProducts } from "~/domains/products/manual-products.server";
 import { notifyItemPurchased } from "~/domains/consumer/notifications.server";
 
-/** What HostedProduct and SavedProduct are made from. */
+/** What HostedProduct and SavedProduct are made from: HostedProduct's product columns (serialize.ts) and SavedProduct's. */
 export const itemInclude = {
   product: {
     select: {
-      id: true,
-      canonicalUrl: true,
-      brand: true,
-      rating: true,
-      reviewCount: true,
+      ...selectOf(ITEM_PRODUCT_COLUMNS),
       isManual: true,
       productType: true,
       tags: true,

@@ -1,8 +1,7 @@
 // Hosted lists: create, read, update, delete, the user's default list, and
 // the public (share-token) view of a list.
 import { randomBytes } from "node:crypto";
-import { db, type User, type Wishlist } from "~/db.server";
-import { exec, one, statement } from "~/db/sql.server";
+import { db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { recordListView, recordShare } from "~/domains/metering/actions.server";
@@ -13,6 +12,7 @@ import { listWithRole, requireToken, type ListRole } from "./access.server";
 import { hostedList, hostedListDetail, occasionTitle, type ListRow } from "./serialize";
 import { localeLanguage, type Locale } from "~/domains/products/localization";
 import { deleteOrphanManualProducts } from "~/domains/products/manual-products.server";
+import { publicListByToken } from "./lists.sql.server";
 
 
 /** 144 random bits from the CSPRNG (GUIDE section 8 asks for at least 128). */
@@ -155,32 +155,9 @@ export async function initUser(identity: Identity, locale: Locale) {
   return { ok: true, user: { id: user.id, is_anonymous: user.isAnonymous }, list: await presentOne(list, "owner") };
 }
 
-type PublicListRow = Omit<Wishlist, "defaultKey"> &
-  Pick<User, "displayName" | "username" | "email" | "avatarUrl" | "isPremium"> & {
-    itemCount: number;
-    occasionTitleDe: string | null;
-    occasionTitleEn: string | null;
-  };
-
-// The list, its owner, its occasion and its item count (from that list's rows,
-// index on wishlistId) in one statement: every share link opened reads it.
-const PUBLIC_LIST = statement<PublicListRow>(
-  "public_list_by_token",
-  `SELECT w."id", w."shareToken", w."ownerId", w."name", w."description", w."imagePath", w."sharePublic", w."occasionSlug",
-          w."createdAt", w."updatedAt",
-          u."displayName", u."username", u."email", u."avatarUrl", u."isPremium",
-          o."titleDe" AS "occasionTitleDe", o."titleEn" AS "occasionTitleEn",
-          (SELECT COUNT(*) FROM "ListItem" c WHERE c."wishlistId" = w."id") AS "itemCount"
-   FROM "Wishlist" w
-   JOIN "User" u ON u."id" = w."ownerId"
-   LEFT JOIN "Occasion" o ON o."slug" = w."occasionSlug"
-   WHERE w."shareToken" = $1`,
-  { sharePublic: "bool", isPremium: "bool", createdAt: "date", updatedAt: "date" },
-);
-
 /** A public list by share token; private and unknown lists are indistinguishable (404). */
 export async function publicList(token: string | undefined) {
-  const row = await exec(one(PUBLIC_LIST, requireToken(token)));
+  const row = await publicListByToken(requireToken(token));
   if (!row || !row.sharePublic) throw notFound("not_found", "List not found");
   const { displayName, username, email, avatarUrl, isPremium, itemCount, occasionTitleDe, occasionTitleEn, ...list } = row;
   return {

@@ -12,7 +12,7 @@ import { env } from "~/env.server";
 import { isHttpUrl, safeImageUrl } from "~/lib/api/schemas";
 import type { Identity } from "~/domains/identity/identity.server";
 import { listsOfUser, occasions } from "./lists.server";
-import { readListItems } from "./items-query.server";
+import { readListItems } from "./items.sql.server";
 import { hostedProduct, ownerName } from "./serialize";
 import { formatPrice } from "./share-page.server";
 import { myListsTexts, type MyListsLang } from "./my-lists-texts";

@@ -1,7 +1,44 @@
 // The API shapes of lists and items (SPEC 2.1–2.3), from database rows.
 // Localized values follow the caller's market/lang with sensible fallbacks.
+import type { ListItem, Product, ProductLocalization } from "~/db.server";
 import { safeImageUrl } from "~/lib/api/schemas";
 import { localeLanguage, pickLocalization, pickPrice, type Locale, type Localization } from "~/domains/products/localization";
+
+/** Prisma's `select` of these columns. */
+export const selectOf = <const K extends string>(columns: readonly K[]) =>
+  Object.fromEntries(columns.map((c) => [c, true])) as { [C in K]: true };
+
+// The columns HostedProduct is made from, whichever path reads the item: the
+// list's items statement (items.sql.server.ts) selects exactly these, Prisma
+// reads (itemInclude) at least these. A new field is added here and in the
+// serializer, nowhere else.
+export const ITEM_COLUMNS = [
+  "id",
+  "wishlistId",
+  "purchased",
+  "priority",
+  "sourceLabel",
+  "priceOverrideMinor",
+  "currencyOverride",
+  // The saver's own facts: shown before the catalogue's (products/save.server.ts).
+  "ownTitle",
+  "ownDescription",
+  "ownImageUrl",
+  "ownPriceMinor",
+  "ownCurrency",
+  "addedAt",
+] as const satisfies readonly (keyof ListItem)[];
+export const ITEM_PRODUCT_COLUMNS = ["id", "canonicalUrl", "brand", "rating", "reviewCount"] as const satisfies readonly (keyof Product)[];
+export const LOCALIZATION_COLUMNS = [
+  "market",
+  "title",
+  "description",
+  "imageUrl",
+  "originalImageUrl",
+  "priceMinor",
+  "currency",
+  "compareAtPriceMinor",
+] as const satisfies readonly (keyof ProductLocalization)[];
 
 /** German for `de`, English otherwise. */
 export function occasionTitle(occasion: { titleDe: string; titleEn: string } | null, locale: Locale): string {
@@ -82,30 +119,9 @@ export function hostedListDetail(
   };
 }
 
-export interface ItemRow {
-  id: number;
-  wishlistId: number;
-  purchased: boolean;
-  priority: number | null;
-  sourceLabel: string | null;
-  priceOverrideMinor: number | null;
-  currencyOverride: string | null;
-  /** The saver's own facts: shown before the catalogue's (products/save.server.ts). */
-  ownTitle: string | null;
-  ownDescription: string | null;
-  ownImageUrl: string | null;
-  ownPriceMinor: number | null;
-  ownCurrency: string | null;
-  addedAt: Date;
-  product: {
-    id: number;
-    canonicalUrl: string | null;
-    brand: string | null;
-    rating: number | null;
-    reviewCount: number | null;
-    localizations: Localization[];
-  };
-}
+export type ItemRow = Pick<ListItem, (typeof ITEM_COLUMNS)[number]> & {
+  product: Pick<Product, (typeof ITEM_PRODUCT_COLUMNS)[number]> & { localizations: Localization[] };
+};
 
 /** HostedProduct (SPEC 2.3). */
 export function hostedProduct(item: ItemRow, locale: Locale) {

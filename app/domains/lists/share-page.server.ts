@@ -8,13 +8,13 @@
 // reads back from the order's landing URL (wish-ref.server.ts). The HTML is
 // share-page-view.ts; the HTTP side app/api/share-page.server.ts.
 import { MAX_URL_LENGTH, safeImageUrl } from "~/lib/api/schemas";
-import { one, exec, statement } from "~/db/sql.server";
+import { newestBasketColor } from "~/domains/baskets/baskets.sql.server";
 import { listViewer } from "~/domains/metering/list-viewer.server";
 import { signedInUser } from "~/domains/identity/site-session.server";
 import { linkPreview, type LinkPreview } from "~/domains/previews/link-preview.server";
 import { analyticsPageTokenOrNull } from "~/domains/analytics/page-token.server";
 import { describePublicList, publicList } from "./lists.server";
-import { readListItems } from "./items-query.server";
+import { readListItems } from "./items.sql.server";
 import { setPurchasedPublic } from "./items.server";
 import { hostedProduct } from "./serialize";
 import { shopAccent, type ShopAccent } from "~/hosted-pages/accent";
@@ -94,12 +94,6 @@ function httpHost(url: string | null): string | null {
   }
 }
 
-// The partner's newest basket configuration, as POST /widget/init picks it (key-config.server.ts).
-const BASKET_COLOR = statement<{ primaryColor: string }>(
-  "share_page_basket_color",
-  `SELECT "primaryColor" FROM "BasketConfig" WHERE "partnerId" = $1 ORDER BY "createdAt" DESC, "id" DESC LIMIT 1`,
-);
-
 /** The single partner every item comes from (its supplier, else the installed shop its link leads to), or null. */
 function onePartner(items: { supplier: number | null; shop: InstalledShop | null }[]): number | null {
   let partner: number | null = null;
@@ -141,7 +135,7 @@ export async function sharePage(args: {
   for (const e of entries) if (e.host) e.shop = shops.get(e.host) ?? null;
   const sign = shops.size > 0 ? await wishRefSigner() : null;
   const partnerId = onePartner(entries);
-  const basket = partnerId === null ? undefined : await exec(one(BASKET_COLOR, partnerId));
+  const basket = partnerId === null ? undefined : await newestBasketColor(partnerId);
 
   const page: SharePage = {
     lang: args.lang,

@@ -5,7 +5,7 @@
 // item to mark purchased. The signature (HMAC-SHA256 with a server secret,
 // 128 bits) means an order can only name items we handed a reference out for.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { all, exec, statement, type Op } from "~/db/sql.server";
+import { activeShopsOfHosts } from "~/domains/shops/shops.sql.server";
 import { getWishRefKey } from "~/domains/secrets/secrets.server";
 
 /** URL parameter on share-page product links. */
@@ -46,32 +46,6 @@ export function withWishRef(url: string, ref: string): string {
   }
 }
 
-// Active shops among up to HOST_SLOTS hosts (unused slots are null, which matches nothing): one prepared statement per share page.
-// Equalities joined by OR, not `IN (…)`: SQLite builds a temporary table for every IN list of two or more values,
-// which made this lookup of a few rows cost ten times as much (about 25 µs against 2.5 µs).
-const HOST_SLOTS = 8;
-const slots = (column: string) => Array.from({ length: HOST_SLOTS }, (_, i) => `"${column}" = $${i + 1}`).join(" OR ");
-interface ShopRow {
-  domain: string;
-  primaryDomain: string | null;
-  name: string | null;
-  partnerId: number;
-}
-const SHOPS_OF_HOSTS = statement<ShopRow>(
-  "active_shops_of_hosts",
-  `SELECT "domain", "primaryDomain", "name", "partnerId" FROM "PlatformShop"
-   WHERE "active" = true AND (${slots("domain")} OR ${slots("primaryDomain")})`,
-);
-
-function* shopsOf(hosts: string[]): Op<ShopRow[]> {
-  const shops = [];
-  for (let i = 0; i < hosts.length; i += HOST_SLOTS) {
-    const chunk = hosts.slice(i, i + HOST_SLOTS);
-    shops.push(...(yield* all(SHOPS_OF_HOSTS, ...chunk, ...Array<null>(HOST_SLOTS - chunk.length).fill(null))));
-  }
-  return shops;
-}
-
 /** A shop that has the app installed (active), as a product link's host names it. */
 export interface InstalledShop {
   name: string | null;
@@ -88,7 +62,7 @@ export async function installedShopsOf(hosts: Iterable<string>): Promise<Map<str
   const unique = [...new Set(hosts)];
   const byHost = new Map<string, InstalledShop>();
   if (unique.length === 0) return byHost;
-  for (const shop of await exec(shopsOf(unique))) {
+  for (const shop of await activeShopsOfHosts(unique)) {
     const entry = { name: shop.name, partnerId: shop.partnerId };
     byHost.set(shop.domain, entry);
     if (shop.primaryDomain) byHost.set(shop.primaryDomain, entry);

@@ -3,15 +3,16 @@
 // month are written with single atomic statements, so concurrent requests
 // on any number of instances neither lose nor double counts; the Free plan's
 // cap is enforced by the same statement. The statements are prepared once
-// (app/db/sql.server.ts): a save counts inside its own transaction, and list
+// (actions.sql.server.ts): a save counts inside its own transaction, and list
 // views count on share-page reads.
-import { all, exec, one, run, statement, transaction, type Op } from "~/db/sql.server";
+import { transaction, type Op } from "~/db/sql.server";
 import { env } from "~/env.server";
 import { ApiError } from "~/lib/api/errors";
 import { addressUnit, clientAddress } from "~/lib/api/client-address";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { getPlan, type Plan } from "~/domains/plans/plans";
 import { currentPeriod } from "./usage";
+import { claimSaverSave, claimAddressSave, countDay, countMonth, insertDedupKey, latestItemPartner, partnerPlan } from "./actions.sql.server";
 
 type ActionKind = "save" | "share" | "list_view";
 
@@ -41,11 +42,6 @@ export const VIEWS_PER_ADDRESS = 3;
  */
 export const SAVE_WINDOW_MS = 60 * 60 * 1000;
 
-const PARTNER_PLAN = statement<{ plan: string; email: string; name: string }>(
-  "partner_plan",
-  `SELECT "plan", "email", "name" FROM "Partner" WHERE "id" = $1`,
-);
-
 /** Whose actions are counted: the partner, its plan, and where its usage e-mails go. */
 interface Metered {
   id: number;
@@ -55,37 +51,10 @@ interface Metered {
 }
 
 async function meteredPartner(partnerId: number): Promise<Metered | null> {
-  const partner = await exec(one(PARTNER_PLAN, partnerId));
+  const partner = await partnerPlan(partnerId);
   const plan = partner && getPlan(partner.plan);
   return plan ? { id: partnerId, plan, email: partner.email, name: partner.name } : null;
 }
-
-// One statement: insert the month's row or add to it, unless capped. The
-// WHERE of ON CONFLICT is evaluated on the locked, latest row version.
-// With all amounts 0 it only asks, on the locked row, whether the cap is reached.
-const COUNT_MONTH = statement<{ total: number }>(
-  "usage_count_month",
-  `INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total")
-   VALUES ($1, $2, $3, $4, $5, $7)
-   ON CONFLICT ("partnerId", "period") DO UPDATE SET
-     "saves" = "UsageCounter"."saves" + excluded."saves",
-     "shares" = "UsageCounter"."shares" + excluded."shares",
-     "listViews" = "UsageCounter"."listViews" + excluded."listViews",
-     "total" = "UsageCounter"."total" + excluded."total"
-   WHERE "UsageCounter"."total" < $6
-   RETURNING "total"`,
-);
-
-// The day's row feeds the admin's usage chart.
-const COUNT_DAY = statement(
-  "usage_count_day",
-  `INSERT INTO "UsageDay" ("partnerId", "day", "saves", "shares", "listViews")
-   VALUES ($1, $2, $3, $4, $5)
-   ON CONFLICT ("partnerId", "day") DO UPDATE SET
-     "saves" = "UsageDay"."saves" + excluded."saves",
-     "shares" = "UsageDay"."shares" + excluded."shares",
-     "listViews" = "UsageDay"."listViews" + excluded."listViews"`,
-);
 
 /**
  * Adds `amount` (1, or 0 to only check the cap) actions to the partner's
@@ -95,33 +64,13 @@ const COUNT_DAY = statement(
  */
 function* increment(partnerId: number, kind: ActionKind, cap: number | null, amount = 1, now = new Date()): Op<number | null> {
   const { period } = currentPeriod(now);
-  const d = [kind === "save" ? amount : 0, kind === "share" ? amount : 0, kind === "list_view" ? amount : 0];
+  const d: [number, number, number] = [kind === "save" ? amount : 0, kind === "share" ? amount : 0, kind === "list_view" ? amount : 0];
   // Uncapped = the column's own maximum (INTEGER); a larger bound overflows PostgreSQL's parameter.
-  const counted = yield* one(COUNT_MONTH, partnerId, period, ...d, cap ?? 2_147_483_647, amount);
+  const counted = yield* countMonth(partnerId, period, d, cap ?? 2_147_483_647, amount);
   if (!counted) return null;
-  if (amount > 0) yield* run(COUNT_DAY, partnerId, now.toISOString().slice(0, 10), ...d);
+  if (amount > 0) yield* countDay(partnerId, now.toISOString().slice(0, 10), d);
   return counted.total;
 }
-
-// Claims one counted save of the window: the saver's ($1, capped at $4) and
-// the list and product's key ($2, once: two saves racing to add the same item
-// count once) in one statement, then the address's (CLAIM_ADDRESS). A cap is
-// checked on the locked, latest row, so no bound is ever passed; the address
-// is asked only for a save its saver may still make, so one busy account does
-// not use up the address's saves.
-const CLAIM_SAVER = statement<{ dedupKey: string }>(
-  "usage_save_claim_saver",
-  `INSERT INTO "UsageDedup" ("dedupKey", "partnerId", "uses") VALUES ($1, $3, 1), ($2, $3, 1)
-   ON CONFLICT ("dedupKey") DO UPDATE SET "uses" = "UsageDedup"."uses" + 1
-   WHERE "UsageDedup"."uses" < CASE "UsageDedup"."dedupKey" WHEN $1 THEN $4 ELSE 1 END
-   RETURNING "dedupKey"`,
-);
-const CLAIM_ADDRESS = statement(
-  "usage_save_claim_address",
-  `INSERT INTO "UsageDedup" ("dedupKey", "partnerId", "uses") VALUES ($1, $2, 1)
-   ON CONFLICT ("dedupKey") DO UPDATE SET "uses" = "UsageDedup"."uses" + 1
-   WHERE "UsageDedup"."uses" < $3`,
-);
 
 /** Who saves: the account, and the client address unit (IPv4, or IPv6 /64) it saves from. */
 export interface Saver {
@@ -162,8 +111,7 @@ export async function saveMeter(partnerId: number | null) {
       let counted = false;
       if (item.added) {
         const window = Math.floor(now.getTime() / SAVE_WINDOW_MS);
-        const claimed = yield* all(
-          CLAIM_SAVER,
+        const claimed = yield* claimSaverSave(
           `saveuser:${partnerId}:${saver.userId}:${window}`,
           `saveitem:${item.listId}:${item.productId}:${window}`,
           partnerId,
@@ -171,7 +119,7 @@ export async function saveMeter(partnerId: number | null) {
         );
         counted =
           claimed.length === 2 &&
-          (yield* run(CLAIM_ADDRESS, `saveaddr:${partnerId}:${saver.address}:${window}`, partnerId, env.SAVES_PER_ADDRESS)) > 0;
+          (yield* claimAddressSave(`saveaddr:${partnerId}:${saver.address}:${window}`, partnerId, env.SAVES_PER_ADDRESS)) > 0;
       }
       // Not an action: nothing to count, and only a capped plan has to be asked whether it is paused.
       if (!counted && cap === null) return null;
@@ -191,26 +139,11 @@ export async function saveMeter(partnerId: number | null) {
   };
 }
 
-// The item's own partner, else its product's (the index on wishlistId, addedAt finds the newest).
-const LATEST_ITEM_PARTNER = statement<{ itemPartnerId: number | null; productPartnerId: number | null }>(
-  "latest_item_partner",
-  `SELECT i."sourcePartnerId" AS "itemPartnerId", p."sourcePartnerId" AS "productPartnerId"
-   FROM "ListItem" i JOIN "Product" p ON p."id" = i."productId"
-   WHERE i."wishlistId" = $1
-   ORDER BY i."addedAt" DESC, i."id" DESC
-   LIMIT 1`,
-);
-
 /** The partner that supplied the most recently added item of the list (SPEC 8: attribution). */
 export async function attributedPartner(wishlistId: number): Promise<number | null> {
-  const latest = await exec(one(LATEST_ITEM_PARTNER, wishlistId));
+  const latest = await latestItemPartner(wishlistId);
   return latest ? (latest.itemPartnerId ?? latest.productPartnerId) : null;
 }
-
-const INSERT_DEDUP_KEY = statement(
-  "usage_dedup_key",
-  `INSERT INTO "UsageDedup" ("dedupKey", "partnerId") VALUES ($1, $2) ON CONFLICT ("dedupKey") DO NOTHING`,
-);
 
 /**
  * Counts an action once per dedup key: the key's row is inserted in the same
@@ -225,10 +158,10 @@ async function countOnce(kind: "share" | "list_view", wishlistId: number, dedupK
   const queued: string[] = [];
   await transaction(
     (function* (): Op<void> {
-      if ((yield* run(INSERT_DEDUP_KEY, dedupKey, partnerId)) === 0) return;
+      if ((yield* insertDedupKey(dedupKey, partnerId)) === 0) return;
       if (slotKeys.length) {
         let claimed = false;
-        for (const slot of slotKeys) if ((claimed = (yield* run(INSERT_DEDUP_KEY, slot, partnerId)) > 0)) break;
+        for (const slot of slotKeys) if ((claimed = (yield* insertDedupKey(slot, partnerId)) > 0)) break;
         if (!claimed) return;
       }
       const total = yield* increment(partnerId, kind, null);

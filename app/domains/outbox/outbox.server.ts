@@ -3,8 +3,9 @@
 // blocks or fails the request that caused them.
 import { db, type Prisma } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
-import { run, statement, type Op } from "~/db/sql.server";
+import type { Op } from "~/db/sql.server";
 import { badRequest } from "~/lib/api/errors";
+import { queueMessage } from "./outbox.sql.server";
 
 export interface OutboxEntry {
   kind: "email" | "webhook";
@@ -27,21 +28,13 @@ export async function enqueue(entry: OutboxEntry): Promise<boolean> {
   }
 }
 
-// A message with a dedupKey that is already queued is skipped, not an error: the transaction goes on.
-const QUEUE_MESSAGE = statement(
-  "outbox_queue",
-  `INSERT INTO "OutboxMessage" ("kind", "topic", "dedupKey", "payload", "status", "attempts", "nextAttemptAt", "createdAt")
-   VALUES ($1, $2, $3, $4, 'pending', 0, $5, $5)
-   ON CONFLICT ("dedupKey") DO NOTHING`,
-);
-
 /**
  * Queues a message as a step of a transaction (app/db/sql.server.ts), so it
  * commits with what caused it or not at all; false when one with the same
  * dedupKey was queued before.
  */
 export function* enqueueStep(entry: OutboxEntry): Op<boolean> {
-  return (yield* run(QUEUE_MESSAGE, entry.kind, entry.topic, entry.dedupKey ?? null, JSON.stringify(entry.payload), new Date())) > 0;
+  return (yield* queueMessage(entry.kind, entry.topic, entry.dedupKey ?? null, JSON.stringify(entry.payload), new Date())) > 0;
 }
 
 export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;

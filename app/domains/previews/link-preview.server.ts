@@ -3,7 +3,7 @@
 // same whichever of the two was shared.
 import { env } from "~/env.server";
 import { describePublicList, publicList } from "~/domains/lists/lists.server";
-import { readListItems } from "~/domains/lists/items-query.server";
+import { readListItems } from "~/domains/lists/items.sql.server";
 import { hostedProduct } from "~/domains/lists/serialize";
 import { shareTexts, type ShareLang } from "~/domains/lists/share-texts";
 import { cardFile, listCard } from "./og-image.server";

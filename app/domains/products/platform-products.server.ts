@@ -4,22 +4,14 @@
 // (`https://<primary>/products/<handle>`); an entry under the myshopify domain
 // (saved from there) is kept up to date too.
 import { db } from "~/db.server";
-import { exec, run, statement, transaction } from "~/db/sql.server";
+import { exec, transaction } from "~/db/sql.server";
 import { isHttpUrl } from "~/lib/api/schemas";
 import { findPlatformShop, shopHosts } from "~/domains/shops/platform-webhooks.server";
 import { currencyCode, items, minorUnits, record, shopifyId, text, type Fields } from "~/domains/shops/payload";
 import type { PlatformWebhook } from "~/domains/shops/webhook-deliveries.server";
 import { canonicalUrl } from "./canonical-url";
 import { recordCatalogFacts, upsertProduct, withStoredImage, type ProductFacts } from "./product-facts.server";
-
-// The platform speaks for its product: availability, its id, and the entry's
-// source (so an entry shoppers saved first joins the shop's catalogue).
-const PLATFORM_STATE = statement(
-  "product_platform_state",
-  `UPDATE "Product" SET "available" = $2, "rawProductId" = $3, "updatedAt" = $4,
-     "sourcePartnerId" = $5, "sourceShopId" = $6, "sourceDomain" = $7
-   WHERE "id" = $1`,
-);
+import { recordPlatformState } from "./product-facts.sql.server";
 
 const productUrl = (host: string, handle: string) => canonicalUrl(`https://${host}/products/${encodeURIComponent(handle)}`);
 
@@ -100,7 +92,7 @@ export async function productChanged(hook: PlatformWebhook): Promise<void> {
           yield* recordCatalogFacts(product.id, loc.market, compatible(loc) ? facts : { ...facts, priceMinor: null, compareAtPriceMinor: null });
         }
         const host = new URL(product.canonicalUrl!).hostname; // one of the shop's hosts (the entries were found by them)
-        yield* run(PLATFORM_STATE, product.id, available, id, new Date(), shop.partnerId, shop.id, host);
+        yield* recordPlatformState(product.id, { available, rawProductId: id, updatedAt: new Date(), sourcePartnerId: shop.partnerId, sourceShopId: shop.id, sourceDomain: host });
       })(),
     );
   }

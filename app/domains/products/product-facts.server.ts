@@ -1,11 +1,22 @@
 // The product catalogue: products keyed by canonical URL, their localized
 // title/description/image per market, current price per market and price
 // history. Saves and rescrapes write through here.
-// Every statement is prepared once (app/db/sql.server.ts): saves run them.
-import type { Product, ProductLocalization } from "~/db.server";
-import { exec, one, run, statement, transaction, type Op } from "~/db/sql.server";
+// Every statement is prepared once (product-facts.sql.server.ts): saves run them.
+import { transaction, type Op } from "~/db/sql.server";
+import {
+  insertPricePoint,
+  insertProduct,
+  productKeyByUrl,
+  storedLocalization,
+  updateProductFacts,
+  upsertLocalization,
+  type ProductKey,
+  type StoredLocalization,
+} from "./product-facts.sql.server";
 import { log, errorFields } from "~/lib/log.server";
 import { copyImage } from "~/domains/media/image-store.server";
+
+export { findProduct } from "./product-facts.sql.server";
 
 export interface ProductFacts {
   title?: string | null;
@@ -29,50 +40,21 @@ export interface ProductSource {
 /** Json columns: Prisma stores JSON text on SQLite; PostgreSQL parses the same text into jsonb. */
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
-const PRODUCT_BY_URL = statement<Pick<Product, "id" | "sourcePartnerId"> & { titled: boolean }>(
-  "product_by_url",
-  `SELECT p."id", p."sourcePartnerId",
-          EXISTS (SELECT 1 FROM "ProductLocalization" l WHERE l."productId" = p."id" AND l."title" <> '') AS "titled"
-   FROM "Product" p WHERE p."canonicalUrl" = $1`,
-  { titled: "bool" },
-);
-
-/**
- * The product of a canonical URL, if known, and whether the catalogue holds a
- * titled entry of it in any market (else a save scrapes it again).
- */
-export const findProduct = (canonicalUrl: string) => exec(one(PRODUCT_BY_URL, canonicalUrl));
-
-type ProductKey = Pick<Product, "id" | "rawProductId">;
-
-const PRODUCT_KEY = statement<ProductKey>("product_key_by_url", `SELECT "id", "rawProductId" FROM "Product" WHERE "canonicalUrl" = $1`);
-
-// ON CONFLICT: concurrent first saves meet on one row (the no-op update makes RETURNING give it).
-const INSERT_PRODUCT = statement<ProductKey>(
-  "product_insert",
-  `INSERT INTO "Product" ("canonicalUrl", "brand", "productType", "tags", "rawProductId", "sourcePartnerId", "sourceShopId", "sourceDomain", "createdAt", "updatedAt")
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
-   ON CONFLICT ("canonicalUrl") DO UPDATE SET "canonicalUrl" = excluded."canonicalUrl"
-   RETURNING "id", "rawProductId"`,
-);
-
 /** The product of a canonical URL, created if missing (known products cost one read). */
 export function* upsertProduct(canonicalUrl: string, facts: ProductFacts, source: ProductSource): Op<ProductKey> {
-  const known = yield* one(PRODUCT_KEY, canonicalUrl);
+  const known = yield* productKeyByUrl(canonicalUrl);
   if (known) return known;
-  const created = yield* one(
-    INSERT_PRODUCT,
+  return yield* insertProduct({
     canonicalUrl,
-    facts.brand ?? null,
-    facts.productType ?? null,
-    json(facts.tags),
-    facts.rawProductId ?? null,
-    source.partnerId,
-    source.shopId,
-    source.domain,
-    new Date(),
-  );
-  return created!;
+    brand: facts.brand ?? null,
+    productType: facts.productType ?? null,
+    tags: json(facts.tags),
+    rawProductId: facts.rawProductId ?? null,
+    sourcePartnerId: source.partnerId,
+    sourceShopId: source.shopId,
+    sourceDomain: source.domain,
+    createdAt: new Date(),
+  });
 }
 
 /** Facts whose image is already copied into storage: what a transaction may write without network I/O. */
@@ -86,49 +68,6 @@ export async function withStoredImage(facts: ProductFacts): Promise<StoredFacts>
   return facts.imageUrl ? { ...facts, storedImageUrl: await storedImage(facts.imageUrl) } : facts;
 }
 
-type StoredLocalization = Pick<
-  ProductLocalization,
-  "title" | "description" | "imageUrl" | "originalImageUrl" | "priceMinor" | "currency" | "compareAtPriceMinor"
->;
-
-const LOCALIZATION = statement<StoredLocalization>(
-  "product_localization",
-  `SELECT "title", "description", "imageUrl", "originalImageUrl", "priceMinor", "currency", "compareAtPriceMinor"
-   FROM "ProductLocalization" WHERE "productId" = $1 AND "market" = $2`,
-);
-
-// Inserts the market's entry, or updates the groups of columns whose flag is
-// set ($11 title, $12 description, $13 image, $14 price) and keeps the rest.
-const UPSERT_LOCALIZATION = statement(
-  "product_localization_upsert",
-  `INSERT INTO "ProductLocalization" ("productId", "market", "title", "description", "imageUrl", "originalImageUrl",
-     "priceMinor", "currency", "compareAtPriceMinor", "updatedAt")
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-   ON CONFLICT ("productId", "market") DO UPDATE SET
-     "title" = CASE WHEN $11 THEN excluded."title" ELSE "ProductLocalization"."title" END,
-     "description" = CASE WHEN $12 THEN excluded."description" ELSE "ProductLocalization"."description" END,
-     "imageUrl" = CASE WHEN $13 THEN excluded."imageUrl" ELSE "ProductLocalization"."imageUrl" END,
-     "originalImageUrl" = CASE WHEN $13 THEN excluded."originalImageUrl" ELSE "ProductLocalization"."originalImageUrl" END,
-     "priceMinor" = CASE WHEN $14 THEN excluded."priceMinor" ELSE "ProductLocalization"."priceMinor" END,
-     "currency" = CASE WHEN $14 THEN excluded."currency" ELSE "ProductLocalization"."currency" END,
-     "compareAtPriceMinor" = CASE WHEN $14 THEN excluded."compareAtPriceMinor" ELSE "ProductLocalization"."compareAtPriceMinor" END,
-     "updatedAt" = excluded."updatedAt"`,
-);
-
-const INSERT_PRICE_POINT = statement(
-  "price_point_insert",
-  `INSERT INTO "PricePoint" ("productId", "market", "priceMinor", "currency", "compareAtPriceMinor", "recordedAt")
-   VALUES ($1, $2, $3, $4, $5, $6)`,
-);
-
-// Given values replace stored ones (null = keep).
-const UPDATE_PRODUCT_FACTS = statement(
-  "product_facts_update",
-  `UPDATE "Product" SET "brand" = COALESCE($2, "brand"), "productType" = COALESCE($3, "productType"),
-     "tags" = COALESCE($4, "tags"), "updatedAt" = $5
-   WHERE "id" = $1`,
-);
-
 /**
  * Writes what an entitled source (the page's own scrape, the shop's platform)
  * knows about the product in one
@@ -138,7 +77,7 @@ const UPDATE_PRODUCT_FACTS = statement(
  */
 export function* recordCatalogFacts(productId: number, market: string, facts: StoredFacts): Op<void> {
   const now = new Date();
-  const current = yield* one(LOCALIZATION, productId, market);
+  const current = yield* storedLocalization(productId, market);
   const data: Partial<StoredLocalization> = {};
   if (facts.title) data.title = facts.title;
   if (facts.description) data.description = facts.description;
@@ -160,22 +99,25 @@ export function* recordCatalogFacts(productId: number, market: string, facts: St
   }
   if (Object.keys(data).length > 0) {
     const changed = (...keys: (keyof StoredLocalization)[]) => keys.some((key) => key in data);
-    yield* run(
-      UPSERT_LOCALIZATION,
-      productId,
-      market,
-      target.title ?? facts.title ?? "",
-      target.description ?? facts.description ?? "",
-      target.imageUrl ?? null,
-      target.originalImageUrl ?? null,
-      target.priceMinor ?? null,
-      target.currency ?? null,
-      target.compareAtPriceMinor ?? null,
-      now,
-      changed("title"),
-      changed("description"),
-      changed("imageUrl", "originalImageUrl"),
-      changed("priceMinor", "currency", "compareAtPriceMinor"),
+    yield* upsertLocalization(
+      {
+        productId,
+        market,
+        title: target.title ?? facts.title ?? "",
+        description: target.description ?? facts.description ?? "",
+        imageUrl: target.imageUrl ?? null,
+        originalImageUrl: target.originalImageUrl ?? null,
+        priceMinor: target.priceMinor ?? null,
+        currency: target.currency ?? null,
+        compareAtPriceMinor: target.compareAtPriceMinor ?? null,
+        updatedAt: now,
+      },
+      {
+        title: changed("title"),
+        description: changed("description"),
+        image: changed("imageUrl", "originalImageUrl"),
+        price: changed("priceMinor", "currency", "compareAtPriceMinor"),
+      },
     );
   }
   // The history records changes: a price point only when the amount or the
@@ -183,12 +125,19 @@ export function* recordCatalogFacts(productId: number, market: string, facts: St
   // otherwise add a row each).
   const currency = facts.currency ?? current?.currency ?? "EUR";
   if (facts.priceMinor != null && (facts.priceMinor !== current?.priceMinor || currency !== current?.currency)) {
-    yield* run(INSERT_PRICE_POINT, productId, market, facts.priceMinor, currency, facts.compareAtPriceMinor ?? null, now);
+    yield* insertPricePoint({
+      productId,
+      market,
+      priceMinor: facts.priceMinor,
+      currency,
+      compareAtPriceMinor: facts.compareAtPriceMinor ?? null,
+      recordedAt: now,
+    });
   }
   const brand = facts.brand || null;
   const productType = facts.productType || null;
   const tags = facts.tags?.length ? facts.tags : null;
-  if (brand || productType || tags) yield* run(UPDATE_PRODUCT_FACTS, productId, brand, productType, json(tags), now);
+  if (brand || productType || tags) yield* updateProductFacts(productId, brand, productType, json(tags), now);
 }
 
 /** `recordCatalogFacts` outside a save (rescrape, the shop's platform): copies the image first. */

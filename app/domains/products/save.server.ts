@@ -1,11 +1,12 @@
 // Saving a product into a list (SPEC 2.6): `/hosted/save` and `/widget/save`
 // share this pipeline.
-import { one, run, statement, transaction, type Op } from "~/db/sql.server";
+import { transaction, type Op } from "~/db/sql.server";
 import { isDatabaseUnavailable } from "~/db/errors";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { saveMeter, type Saver } from "~/domains/metering/actions.server";
 import { listAndRoleById } from "~/domains/lists/access.server";
+import { touchList, upsertSavedItem } from "~/domains/lists/items.sql.server";
 import { canonicalUrl } from "./canonical-url";
 import type { SaveRequestBody } from "./schemas";
 import {
@@ -76,28 +77,6 @@ export function parseSaveRequest(body: SaveRequestBody) {
   };
 }
 
-// The saver's item, created or updated in place (one per list and product).
-// Metadata and priority a save does not carry keep their stored values.
-// `added`: the row is new (an update keeps the stored addedAt).
-const UPSERT_ITEM = statement<{ id: number; added: boolean }>(
-  "list_item_save",
-  `INSERT INTO "ListItem" ("wishlistId", "productId", "addedByUserId", "market", "offerId", "sourceLabel", "checkoutMeta", "variantId",
-     "sourcePartnerId", "sourceShopId", "sourceDomain", "priority", "ownTitle", "ownDescription", "ownImageUrl", "ownPriceMinor",
-     "ownCurrency", "addedAt")
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
-   ON CONFLICT ("wishlistId", "productId") DO UPDATE SET
-     "addedByUserId" = excluded."addedByUserId", "market" = excluded."market", "offerId" = excluded."offerId",
-     "sourceLabel" = excluded."sourceLabel", "checkoutMeta" = COALESCE(excluded."checkoutMeta", "ListItem"."checkoutMeta"),
-     "variantId" = excluded."variantId", "sourcePartnerId" = excluded."sourcePartnerId", "sourceShopId" = excluded."sourceShopId",
-     "sourceDomain" = excluded."sourceDomain", "priority" = COALESCE(excluded."priority", "ListItem"."priority"),
-     "ownTitle" = excluded."ownTitle", "ownDescription" = excluded."ownDescription", "ownImageUrl" = excluded."ownImageUrl",
-     "ownPriceMinor" = excluded."ownPriceMinor", "ownCurrency" = excluded."ownCurrency"
-   RETURNING "id", "addedAt" = $18 AS "added"`,
-  { added: "bool" },
-);
-
-const TOUCH_LIST = statement("list_touch", `UPDATE "Wishlist" SET "updatedAt" = $2 WHERE "id" = $1`);
-
 /**
  * Saves a product into one of the user's lists (owner or editor).
  *
@@ -155,31 +134,26 @@ export async function saveProduct(saver: Saver, body: SaveRequestBody, channel: 
     const product = yield* upsertProduct(req.canonical, catalog ?? {}, NO_SOURCE);
     if (catalog) yield* recordCatalogFacts(product.id, req.market, catalog);
     stage = "item";
-    const item = yield* one(
-      UPSERT_ITEM,
-      listId,
-      product.id,
-      userId,
-      req.market || null,
-      req.offerId ?? null,
-      req.sourceLabel ?? null,
-      metadata ? JSON.stringify(metadata) : null,
-      variant === undefined || variant === null ? null : String(variant),
-      channel.partnerId,
-      channel.shopId,
-      channel.domain,
-      req.priority ?? null,
-      ownFacts.ownTitle,
-      ownFacts.ownDescription,
-      ownFacts.ownImageUrl,
-      ownFacts.ownPriceMinor,
-      ownFacts.ownCurrency,
-      now,
-    );
+    const item = yield* upsertSavedItem({
+      wishlistId: listId,
+      productId: product.id,
+      addedByUserId: userId,
+      market: req.market || null,
+      offerId: req.offerId ?? null,
+      sourceLabel: req.sourceLabel ?? null,
+      checkoutMeta: metadata ? JSON.stringify(metadata) : null,
+      variantId: variant === undefined || variant === null ? null : String(variant),
+      sourcePartnerId: channel.partnerId,
+      sourceShopId: channel.shopId,
+      sourceDomain: channel.domain,
+      priority: req.priority ?? null,
+      ...ownFacts,
+      addedAt: now,
+    });
     // Counted in this transaction: the count and the item commit together (a 402 rolls everything back).
-    const total = meter ? yield* meter.count(saver, { listId, productId: product.id, added: item!.added }) : null;
-    yield* run(TOUCH_LIST, listId, now);
-    return { productId: product.id, itemId: item!.id, total };
+    const total = meter ? yield* meter.count(saver, { listId, productId: product.id, added: item.added }) : null;
+    yield* touchList(listId, now);
+    return { productId: product.id, itemId: item.id, total };
   }
 
   try {

@@ -4,25 +4,13 @@
 // products, curated lists and follows are in shop-products, shop-lists and
 // shop-follows.
 import { db } from "~/db.server";
-import { exec, one, statement } from "~/db/sql.server";
 import { env } from "~/env.server";
 import { notFound } from "~/lib/api/errors";
+import { shopByHandle, type ShopRow } from "./shops.sql.server";
 
 const siteUrl = () => env.APP_URL.replace(/\/$/, "");
 
-export interface ShopRow {
-  id: number;
-  partnerId: number;
-  domain: string;
-  name: string | null;
-  primaryDomain: string | null;
-  handle: string | null;
-  published: boolean;
-  description: string;
-  active: boolean;
-  installedAt: Date;
-  updatedAt: Date;
-}
+export type { ShopRow };
 
 export const shopPageUrl = (handle: string) => `${siteUrl()}/shops/${encodeURIComponent(handle)}`;
 
@@ -42,16 +30,9 @@ export function shopPageJson(shop: ShopRow, followerCount: number) {
 
 const notFoundShop = (what: string) => notFound("shop_not_found", `No published shop ${what}`);
 
-const SHOP_BY_HANDLE = statement<ShopRow>(
-  "storefront_shop_by_handle",
-  `SELECT "id", "partnerId", "domain", "name", "primaryDomain", "handle", "published", "description", "active", "installedAt", "updatedAt"
-     FROM "PlatformShop" WHERE "handle" = $1`,
-  { published: "bool", active: "bool", installedAt: "date", updatedAt: "date" },
-);
-
 /** The published, installed shop of a handle, or 404 `shop_not_found`. */
 export async function publishedShop(handle: string | undefined): Promise<ShopRow> {
-  const shop = handle ? await exec(one(SHOP_BY_HANDLE, handle)) : undefined;
+  const shop = handle ? await shopByHandle(handle) : undefined;
   if (!shop || !shop.published || !shop.active) throw notFoundShop(JSON.stringify(handle ?? ""));
   return shop;
 }

@@ -1,13 +1,13 @@
 // A shop page's products (SPEC 4.8): newest first, by category, search,
 // categories and the products saved most this week.
 import { db } from "~/db.server";
-import { all, exec, statement, type Statement } from "~/db/sql.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { env } from "~/env.server";
 import { safeImageUrl } from "~/lib/api/schemas";
 import { pickLocalization, type Locale, type Localization } from "~/domains/products/localization";
 import { idCursor, MAX_ID, type PageQuery } from "./paging";
 import { publishedShop } from "./shop-pages.server";
+import { productPageRows, shopTrendingProducts, type PageRow } from "./shops.sql.server";
 
 const caseInsensitive = parseDatabaseUrl(env.DATABASE_URL).kind === "postgresql" ? { mode: "insensitive" } : {};
 
@@ -64,33 +64,6 @@ async function productPage(
   };
 }
 
-// A page of the shop's products (the Product(sourceShopId, productType, id) and
-// (sourceShopId, id) index ranges) with all their localizations, in one statement.
-interface PageRow {
-  id: number;
-  canonicalUrl: string | null;
-  brand: string | null;
-  productType: string | null;
-  available: unknown;
-  createdAt: Date;
-  market: string | null;
-  title: string | null;
-  description: string | null;
-  imageUrl: string | null;
-  originalImageUrl: string | null;
-  priceMinor: number | null;
-  currency: string | null;
-  compareAtPriceMinor: number | null;
-}
-const pageSql = (filter: string) =>
-  `SELECT p."id", p."canonicalUrl", p."brand", p."productType", p."available", p."createdAt",
-          l."market", l."title", l."description", l."imageUrl", l."originalImageUrl", l."priceMinor", l."currency", l."compareAtPriceMinor"
-     FROM (SELECT "id", "canonicalUrl", "brand", "productType", "available", "createdAt" FROM "Product"
-            WHERE "sourceShopId" = $1 AND "id" < $2${filter} ORDER BY "id" DESC LIMIT $3) p
-     LEFT JOIN "ProductLocalization" l ON l."productId" = p."id"
-    ORDER BY p."id" DESC`;
-const PRODUCT_PAGE = statement<PageRow>("storefront_products", pageSql(""), { createdAt: "date" });
-const CATEGORY_PAGE = statement<PageRow>("storefront_category_products", pageSql(` AND "productType" = $4`), { createdAt: "date" });
 
 function productsOfRows(rows: PageRow[]): ProductWithLocalizations[] {
   const products: ProductWithLocalizations[] = [];
@@ -121,9 +94,7 @@ function productsOfRows(rows: PageRow[]): ProductWithLocalizations[] {
 export async function shopProducts(handle: string | undefined, query: PageQuery & Locale & { category?: string }) {
   const shop = await publishedShop(handle);
   const before = idCursor(query.cursor) ?? MAX_ID;
-  const statementOf: Statement<PageRow> = query.category ? CATEGORY_PAGE : PRODUCT_PAGE;
-  const params = query.category ? [shop.id, before, query.limit + 1, query.category] : [shop.id, before, query.limit + 1];
-  const rows = productsOfRows(await exec(all(statementOf, ...params)));
+  const rows = productsOfRows(await productPageRows(shop.id, before, query.limit + 1, query.category));
   const more = rows.length > query.limit;
   const shown = more ? rows.slice(0, query.limit) : rows;
   return {
@@ -166,20 +137,10 @@ export async function shopCategories(handle: string | undefined) {
 
 // Saves of the shop's products in the window: the shop's products by
 // Product(sourceShopId, id), then each one's recent saves by ListItem(productId, addedAt).
-const TRENDING = statement<{ productId: number; saves: number }>(
-  "shop_trending",
-  `SELECT i."productId" AS "productId", COUNT(*) AS "saves"
-     FROM "Product" p JOIN "ListItem" i ON i."productId" = p."id"
-    WHERE p."sourceShopId" = $1 AND i."addedAt" >= $2
-    GROUP BY i."productId"
-    ORDER BY COUNT(*) DESC, i."productId" DESC
-    LIMIT $3`,
-);
-
 /** The shop's products saved most in the last 7 days. */
 export async function shopTrending(handle: string | undefined, query: Locale & { limit: number }, now = new Date()) {
   const shop = await publishedShop(handle);
-  const ranked = await exec(all(TRENDING, shop.id, new Date(now.getTime() - TRENDING_DAYS * DAY), query.limit));
+  const ranked = await shopTrendingProducts(shop.id, new Date(now.getTime() - TRENDING_DAYS * DAY), query.limit);
   const rows = await db.product.findMany({ where: { id: { in: ranked.map((r) => r.productId) } }, include: productInclude });
   const byId = new Map(rows.map((p) => [p.id, p]));
   return {

@@ -1,7 +1,7 @@
 // Service status and health.
 import { env } from "~/env.server";
 import { noteAvailable, noteUnavailable } from "~/db/availability.server";
-import { probeDatabase } from "~/db/sql.server";
+import { probeDatabase } from "~/db.server";
 import { ApiError } from "~/lib/api/errors";
 import { currentCapacity } from "~/lib/http/capacity";
 

@@ -1,7 +1,6 @@
 // `POST /widget/init` (SPEC 4.1, 5, 3): checks the public key, the page's
 // origin against the key's allow-list and the shop's subscription, and mints
 // a widget token. Usage figures of the partner's month ride along.
-import { exec, one, statement } from "~/db/sql.server";
 import { ApiError, badRequest, forbidden } from "~/lib/api/errors";
 import { touchKeyUsed } from "~/domains/keys/keys.server";
 import { keyConfig } from "~/domains/keys/key-config.server";
@@ -9,14 +8,10 @@ import { widgetKeyWorks } from "~/domains/keys/key-status.server";
 import { ALLOWLIST_RULE_DATE, isKeyUsable } from "~/domains/keys/key-rules";
 import { effectiveRequestPlan, getPlan } from "~/domains/plans/plans";
 import { currentPeriod } from "~/domains/metering/usage";
+import { monthTotal } from "~/domains/metering/actions.sql.server";
 import { issueWidgetToken, newWidgetSessionId, WIDGET_TOKEN_MINUTES } from "./token.server";
 import { originAllowed, originHost } from "./origin";
 
-// The month's action count (the X-Usage-* headers and `overage`): the one read init makes per request.
-const MONTH_TOTAL = statement<{ total: number }>(
-  "usage_month_total",
-  `SELECT "total" FROM "UsageCounter" WHERE "partnerId" = $1 AND "period" = $2`,
-);
 
 /** The init body as the route's schema read it: origin trimmed and non-empty; a public_key or sid that is no string is ignored. */
 export interface InitBody {
@@ -70,8 +65,7 @@ export async function initWidget({ publicKey, body: input }: InitRequest) {
     });
   }
 
-  const counter = await exec(one(MONTH_TOTAL, partner.id, currentPeriod(now).period));
-  const total = counter?.total ?? 0;
+  const total = await monthTotal(partner.id, currentPeriod(now).period);
   const limit = plan.includedActions;
   const requestPlan = effectiveRequestPlan(row.requestPlan, partner.plan);
   const sid = input.sid !== undefined && /^[\w-]{16,64}$/.test(input.sid) ? input.sid : newWidgetSessionId();
