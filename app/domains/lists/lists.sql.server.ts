@@ -4,19 +4,9 @@
 import type { Occasion, User, Wishlist } from "~/db.server";
 import { exec, fields, one, statement, type RowOf } from "~/db/sql.server";
 
-const LIST = fields<Wishlist>()(
-  "id",
-  "shareToken",
-  "ownerId",
-  "name",
-  "description",
-  "imagePath",
-  "sharePublic",
-  "occasionSlug",
-  "defaultKey",
-  "createdAt",
-  "updatedAt",
-);
+// What the public view of a list shows; the member's view adds the default-list marker.
+const PUBLIC_COLUMNS = ["id", "shareToken", "ownerId", "name", "description", "imagePath", "sharePublic", "occasionSlug", "createdAt", "updatedAt"] as const;
+const LIST = fields<Wishlist>()(...PUBLIC_COLUMNS, "defaultKey");
 
 export type ListWithMember = RowOf<typeof LIST> & { memberRole: string | null };
 
@@ -36,18 +26,7 @@ const LIST_BY_ID = listWithMember("list_by_id_with_member", "id");
 export const listWithMemberById = (wishlistId: number, userId: string) => exec(one(LIST_BY_ID, wishlistId, userId));
 export const listWithMemberByToken = (token: string, userId: string) => exec(one(LIST_BY_TOKEN, token, userId));
 
-const PUBLIC_LIST_COLUMNS = fields<Wishlist>()(
-  "id",
-  "shareToken",
-  "ownerId",
-  "name",
-  "description",
-  "imagePath",
-  "sharePublic",
-  "occasionSlug",
-  "createdAt",
-  "updatedAt",
-);
+const PUBLIC_LIST_COLUMNS = fields<Wishlist>()(...PUBLIC_COLUMNS);
 const OWNER = fields<User>()("displayName", "username", "email", "avatarUrl", "isPremium");
 
 type PublicListRow = RowOf<typeof PUBLIC_LIST_COLUMNS> &
