@@ -262,7 +262,8 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
     const mine = async () => (await messages(server.databaseUrl)).filter((m) => (m.payload as { to?: string }).to === "owner@lost-threshold.test");
     const sent = await until("both threshold e-mails sent", mine, (rows) => rows.length === 2 && rows.every((m) => m.status === "sent"));
     expect(sent.map((m) => m.topic)).toEqual(["usage.threshold.80", "usage.threshold.100"]);
-    const logged = logLines(server, "email").filter((l) => l.to === "owner@lost-threshold.test");
+    // The log lines travel through a pipe and can trail the rows' status.
+    const logged = await until("both e-mails' log lines", () => logLines(server, "email").filter((l) => l.to === "owner@lost-threshold.test"), (l) => l.length >= 2);
     expect(logged).toHaveLength(2);
     expect(logged.map((l) => l.subject)).toEqual(expect.arrayContaining([expect.stringContaining("80%"), expect.stringContaining("used up")]));
   });
