@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { SERVER_NODE_ARGS } from "../../app/server/node-args.mjs";
-import { freshDatabaseUrl } from "./database.ts";
+import { freshDatabaseUrl, testTmpDir } from "./database.ts";
 import { freePort } from "./net.ts";
 
 export { freePort };
@@ -68,6 +68,8 @@ export async function startServer(extraEnv: Record<string, string> = {}, options
       // Every JSON answer is checked against its route's response schema ("undocumented response").
       CHECK_RESPONSES: "1",
       WEB_CONCURRENCY: String(options.workers ?? 1),
+      // Stored images and cards stay in this run's directory, not the checkout's ./data.
+      DATA_DIR: path.join(testTmpDir, "data"),
       ...extraEnv,
       DATABASE_URL: databaseUrl,
     },
