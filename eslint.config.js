@@ -6,6 +6,9 @@ import tseslint from "typescript-eslint";
 // generic layer app/lib knows nothing of the app but its configuration. (Import
 // circles are found by tests/unit/walls.test.ts with TypeScript's resolver.)
 const HTTP_WING = /^(~\/|(\.\.\/)+)(api|routes|admin|webhooks|http|server)(\/|$)|^~\/(shopify\.server|routes|entry\.server|root)$/.source;
+// A domain function takes and returns plain values: no Request, Response or Headers, as values or types.
+const HTTP_GLOBALS = ["Request", "Response", "Headers"];
+const NO_HTTP_HERE = "A domain knows nothing of HTTP: let the HTTP wing read the request (app/http/cookies.server.ts) and pass plain values.";
 const OUTSIDE_LIB = /^~\/(?!lib\/|env\.server$)/.source;
 
 export default tseslint.config(
@@ -24,6 +27,17 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         { patterns: [{ regex: HTTP_WING, message: "A domain knows nothing of HTTP: take what it needs as arguments, and let the HTTP wing call the domain." }] },
+      ],
+      // Nor of a request or a response as such: the HTTP wing reads headers and cookies and passes plain values
+      // (an outgoing call to another service may use fetch, whose answer it need not name).
+      "no-restricted-globals": ["error", ...HTTP_GLOBALS.map((name) => ({ name, message: NO_HTTP_HERE }))],
+      "@typescript-eslint/no-restricted-types": ["error", { types: Object.fromEntries(HTTP_GLOBALS.map((name) => [name, NO_HTTP_HERE])) }],
+      "no-restricted-syntax": [
+        "error",
+        ...["WithHeaders", "ApiRequest", "ApiReply", "HeaderReader"].map((name) => ({
+          selector: `TSTypeReference > Identifier[name="${name}"]`,
+          message: NO_HTTP_HERE,
+        })),
       ],
     },
   },

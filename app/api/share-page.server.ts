@@ -15,6 +15,8 @@ import { jsonReply, ReplyHeaders, type ApiReply, type ApiRequest } from "~/lib/a
 import { apiRequestOfNode, sendReply } from "~/lib/api/node-adapter.server";
 import { applySecurityHeaders, newNonce } from "~/lib/http/security-headers";
 import { failure } from "~/http/error-reply.server";
+import { readCookie, setCookie, SITE_COOKIE, VIEWER_COOKIE, viewerSignals } from "~/http/cookies.server";
+import { clientAddress } from "~/lib/api/client-address";
 
 const HTML = "text/html; charset=utf-8";
 
@@ -34,10 +36,11 @@ const notFoundReply = (pathname: string, lang: ShareLang) =>
 async function pageReply(request: ApiRequest, context: unknown, lang: ShareLang, token: string, status = 200, failed = false): Promise<ApiReply> {
   const reveal = new URLSearchParams(request.search).get("reveal") === "1";
   try {
-    const { page, setCookie } = await sharePage({ request, context, token, lang, reveal });
+    const visitor = viewerSignals(request, clientAddress(context));
+    const { page, newViewerId } = await sharePage({ visitor, siteToken: readCookie(request, SITE_COOKIE), token, lang, reveal });
     const nonce = newNonce();
     const headers: Record<string, string> = { "cache-control": "private, no-store" };
-    if (setCookie) headers["set-cookie"] = setCookie;
+    if (newViewerId) headers["set-cookie"] = setCookie(VIEWER_COOKIE, newViewerId);
     return htmlReply(request.pathname, status, sharePageHtml(page, { nonce, failed }), headers, nonce);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return notFoundReply(request.pathname, lang);

@@ -19,6 +19,7 @@ import { DONE_CODES, isMyListsLang, myListsTexts, type DoneCode, type MyListsLan
 import type { Identity } from "~/domains/identity/identity.server";
 import { ApiError, badRequest, unauthorized } from "~/lib/api/errors";
 import { clientAddress } from "~/lib/api/client-address";
+import { clearedCookie, readCookie, setCookie, SITE_COOKIE } from "~/http/cookies.server";
 import { MyListsView, type ActionResult } from "~/hosted-pages/my-lists";
 import designCss from "~/hosted-pages/design.css?url";
 import listsCss from "~/styles/lists.css?url";
@@ -47,10 +48,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const doneParam = url.searchParams.get("done");
   const done = DONE_CODES.find((code) => code === doneParam) ?? null;
   const confirmDelete = Number(url.searchParams.get("delete")) || null;
-  const site = await siteSession(request);
+  const site = await siteSession(readCookie(request, SITE_COOKIE));
   const page = site ? await myListsPage(site.identity, lang, reveal) : null;
   const headers: Record<string, string> = { "Cache-Control": PRIVATE };
-  if (site?.setCookie) headers["Set-Cookie"] = site.setCookie;
+  if (site?.renewed) headers["Set-Cookie"] = setCookie(SITE_COOKIE, site.renewed);
   return json({ lang, page, done, reveal, confirmDelete }, { headers });
 }
 
@@ -110,11 +111,12 @@ async function perform(form: PageForm, identity: Identity | null, lang: MyListsL
   const listAnchor = at ? `list-${at}` : "your-lists";
   switch (form.intent) {
     case "sign-in":
-      return { done: "signed-in", setCookie: (await signInOnSite(identity, form, address)).setCookie };
+      return { done: "signed-in", setCookie: setCookie(SITE_COOKIE, (await signInOnSite(identity, form, address)).site) };
     case "sign-up":
-      return { done: "signed-up", setCookie: (await signUpOnSite(identity, form)).setCookie };
+      return { done: "signed-up", setCookie: setCookie(SITE_COOKIE, (await signUpOnSite(identity, form)).site) };
     case "sign-out":
-      return { done: "signed-out", setCookie: await signOutOnSite(identity) };
+      await signOutOnSite(identity);
+      return { done: "signed-out", setCookie: clearedCookie(SITE_COOKIE) };
     case "create-list": {
       const created = await createList(requireUser(identity), { name: form.name, description: form.description });
       return { done: "created", focus: `list-${created.list.db_id}` };
@@ -164,8 +166,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   // Where the page scrolls to afterwards; only ever an element id, never who owns what.
   const at = /^[1-9][0-9]{0,14}$/.test(fields.at ?? "") ? fields.at! : null;
   const headers = new Headers({ "Cache-Control": PRIVATE });
-  const site = await siteSession(request);
-  if (site?.setCookie) headers.set("Set-Cookie", site.setCookie);
+  const site = await siteSession(readCookie(request, SITE_COOKIE));
+  if (site?.renewed) headers.set("Set-Cookie", setCookie(SITE_COOKIE, site.renewed));
   try {
     const outcome = await perform(parseForm(fields), site?.identity ?? null, lang, at, clientAddress(context));
     if (outcome.setCookie) headers.set("Set-Cookie", outcome.setCookie);

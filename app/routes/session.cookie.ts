@@ -5,7 +5,8 @@
 // (app/lib/http/page-guard.ts).
 import { z } from "zod";
 import { endpoint, json, remixRoute, route } from "~/api/endpoint.server";
-import { clearedSiteSessionCookie, siteSessionCookie } from "~/domains/identity/site-session.server";
+import { siteTokenOfAccessToken } from "~/domains/identity/site-session.server";
+import { clearedCookie, setCookie, SITE_COOKIE } from "~/http/cookies.server";
 
 const body = z.object({ access_token: z.string().min(1).max(8192) });
 
@@ -19,14 +20,14 @@ const sessionCookie = endpoint({
       errors: { unauthorized: 401 },
     },
     async ({ body }) => {
-    const { setCookie, expiresAt } = await siteSessionCookie(body.access_token);
-      return json({ ok: true, expires_at: expiresAt }, { headers: { "Set-Cookie": setCookie, "Cache-Control": "no-store" } });
+      const site = await siteTokenOfAccessToken(body.access_token);
+      return json({ ok: true, expires_at: site.expiresAt }, { headers: { "Set-Cookie": setCookie(SITE_COOKIE, site), "Cache-Control": "no-store" } });
     },
   ),
   DELETE: route(
     "none",
     { summary: "Remove the site's sign-in cookie", response: z.object({ ok: z.literal(true) }) },
-    () => json({ ok: true }, { headers: { "Set-Cookie": clearedSiteSessionCookie(), "Cache-Control": "no-store" } }),
+    () => json({ ok: true }, { headers: { "Set-Cookie": clearedCookie(SITE_COOKIE), "Cache-Control": "no-store" } }),
   ),
 });
 export const loader = remixRoute(sessionCookie);

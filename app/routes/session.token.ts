@@ -8,6 +8,7 @@ import { z } from "zod";
 import { endpoint, json, remixRoute, route } from "~/api/endpoint.server";
 import { authUserSchema } from "~/domains/identity/schemas";
 import { siteAccessToken } from "~/domains/identity/site-session.server";
+import { readCookie, setCookie, SITE_COOKIE } from "~/http/cookies.server";
 
 const sessionToken = endpoint({
   POST: route(
@@ -28,9 +29,9 @@ const sessionToken = endpoint({
       }),
     },
     async ({ request }) => {
-      const { session, setCookie } = await siteAccessToken(request);
+      const { session, renewed } = await siteAccessToken(readCookie(request, SITE_COOKIE));
       const headers: Record<string, string> = { "Cache-Control": "no-store" };
-      if (setCookie) headers["Set-Cookie"] = setCookie;
+      if (renewed) headers["Set-Cookie"] = setCookie(SITE_COOKIE, renewed);
       return json({ session }, { headers });
     },
   ),

@@ -1,5 +1,5 @@
-// The walls of app/: a domain importing the HTTP wing, or app/lib importing
-// the app, fails `npm run lint` (eslint.config.js); an import circle anywhere
+// The walls of app/: a domain importing the HTTP wing or naming a request or
+// response, or app/lib importing the app, fails `npm run lint` (eslint.config.js); an import circle anywhere
 // in app/ fails this test (modules resolved by TypeScript, with tsconfig's paths).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -66,6 +66,21 @@ describe("import walls", () => {
       `import { badRequest } from "~/lib/api/errors";\nimport { getPlan } from "~/domains/plans/plans";\nexport const used = [badRequest, getPlan];\n`,
     );
     expect(found).toEqual([]);
+  }, 60_000);
+
+  it("a domain function takes no Request and makes no Response: the HTTP wing passes plain values", async () => {
+    const wall = (m: string) => m.includes("A domain knows nothing of HTTP");
+    const parameter = await messages(
+      "app/domains/lists/wall-fixture.ts",
+      `export async function viewer(request: Request): Promise<string | null> {\n  return request.headers.get("cookie");\n}\n`,
+    );
+    expect(parameter.some((m) => m.startsWith("@typescript-eslint/no-restricted-types:") && wall(m)), parameter.join("\n")).toBe(true);
+    const constructed = await messages("app/domains/lists/wall-fixture.ts", `export const answer = () => new Response("{}", { status: 200 });\n`);
+    expect(constructed.some((m) => m.startsWith("no-restricted-globals:") && wall(m)), constructed.join("\n")).toBe(true);
+    const headers = await messages("app/domains/lists/wall-fixture.ts", `import type { WithHeaders } from "~/lib/api/http";\nexport const cookie = (r: WithHeaders) => r.headers.get("cookie");\n`);
+    expect(headers.some((m) => m.startsWith("no-restricted-syntax:") && wall(m)), headers.join("\n")).toBe(true);
+    // The HTTP wing may: there a request is what it reads.
+    expect(await messages("app/http/wall-fixture.ts", `export const answer = (request: Request) => new Response(request.url);\n`)).toEqual([]);
   }, 60_000);
 
   it("app/lib may import its configuration but nothing else of the app", async () => {

@@ -1,6 +1,7 @@
 // `POST /imports/{id}/sync`: fetch the source list again and add items the target list does not hold yet.
 import { endpoint, route } from "~/api/endpoint.server";
 import { guarded, parseImportId, syncImport } from "~/domains/imports/imports.server";
+import { clientAddress } from "~/lib/api/client-address";
 import { saverAddress } from "~/domains/metering/actions.server";
 import { importIdParams, syncErrors, syncResultSchema } from "./schemas";
 
@@ -14,7 +15,7 @@ export const loader = endpoint({
       response: syncResultSchema,
       errors: syncErrors,
     },
-    ({ user, params, context }) => guarded(() => syncImport(user.userId, parseImportId(params.id), saverAddress(context))),
+    ({ user, params, context }) => guarded(() => syncImport(user.userId, parseImportId(params.id), saverAddress(clientAddress(context)))),
   ),
 });
 export const action = loader;

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { endpoint, json, route } from "~/api/endpoint.server";
 import { createImport, guarded, listImports } from "~/domains/imports/imports.server";
+import { clientAddress } from "~/lib/api/client-address";
 import { saverAddress } from "~/domains/metering/actions.server";
 import { importSchema, syncResultSchema } from "./schemas";
 
@@ -42,7 +43,7 @@ export const loader = endpoint({
         internal: 500,
       },
     },
-    async ({ user, body, context }) => json(await guarded(() => createImport(user.userId, body, saverAddress(context))), { status: 201 }),
+    async ({ user, body, context }) => json(await guarded(() => createImport(user.userId, body, saverAddress(clientAddress(context)))), { status: 201 }),
   ),
 });
 export const action = loader;

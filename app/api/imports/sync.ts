@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
 import { guarded, syncImport } from "~/domains/imports/imports.server";
+import { clientAddress } from "~/lib/api/client-address";
 import { saverAddress } from "~/domains/metering/actions.server";
 import { syncErrors, syncResultSchema } from "./schemas";
 
@@ -15,7 +16,7 @@ export const loader = endpoint({
       response: syncResultSchema,
       errors: syncErrors,
     },
-    ({ user, body, context }) => guarded(() => syncImport(user.userId, body.id, saverAddress(context))),
+    ({ user, body, context }) => guarded(() => syncImport(user.userId, body.id, saverAddress(clientAddress(context)))),
   ),
 });
 export const action = loader;

@@ -4,6 +4,8 @@ import { publicListDetail } from "~/domains/lists/lists.server";
 import { hostedListDetailSchema, localeQuery, tokenParams } from "~/domains/lists/schemas";
 import { parseLocale } from "~/api/locale.server";
 import { listViewer } from "~/domains/metering/list-viewer.server";
+import { clientAddress } from "~/lib/api/client-address";
+import { setCookie, VIEWER_COOKIE, viewerSignals } from "~/http/cookies.server";
 
 export const loader = endpoint({
   GET: route(
@@ -17,10 +19,10 @@ export const loader = endpoint({
       errors: { missing_token: 400 },
     },
     async ({ request, context, params, url }) => {
-      const viewer = await listViewer({ request, context });
+      const viewer = await listViewer(viewerSignals(request, clientAddress(context)));
       const body = await publicListDetail(params.token, parseLocale(url), viewer);
       // The first view hands out the viewer cookie (list-viewer.server.ts).
-      return viewer?.setCookie ? json(body, { headers: { "Set-Cookie": viewer.setCookie } }) : body;
+      return viewer?.newViewerId ? json(body, { headers: { "Set-Cookie": setCookie(VIEWER_COOKIE, viewer.newViewerId) } }) : body;
     },
   ),
 });

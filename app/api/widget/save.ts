@@ -1,4 +1,5 @@
 import { endpoint, route, SHOPPER } from "~/api/endpoint.server";
+import { clientAddress } from "~/lib/api/client-address";
 import { saverAddress } from "~/domains/metering/actions.server";
 import { saveProduct } from "~/domains/products/save.server";
 import { saveErrors, saveRequestBody, saveRequestCodes, saveResultSchema } from "~/domains/products/schemas";
@@ -16,7 +17,7 @@ export const loader = endpoint({
       errors: saveErrors,
     },
     ({ user, widget, body, context }) =>
-      saveProduct({ userId: user.userId, address: saverAddress(context) }, body, {
+      saveProduct({ userId: user.userId, address: saverAddress(clientAddress(context)) }, body, {
         kind: "widget",
         partnerId: widget.partnerId,
         shopId: widget.shopId,

@@ -7,7 +7,7 @@
 // changes hands, so a failed move leaves the shopper a guest with nothing lost.
 import { accessTokenOfSession, logout, passwordGrant, signUp, verifyUserToken, type Identity, type Session } from "~/domains/identity/identity.server";
 import { migrateAnonymousToProvider, type Moved } from "~/domains/identity/account-migration.server";
-import { clearedSiteSessionCookie, siteSessionCookie } from "~/domains/identity/site-session.server";
+import { siteTokenOfAccessToken, type SiteToken } from "~/domains/identity/site-session.server";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
 
@@ -17,7 +17,8 @@ export interface Credentials {
 }
 
 export interface SignedIn {
-  setCookie: string;
+  /** The new sign-in session's site token, for the site cookie. */
+  site: SiteToken;
   /** What moved from the guest account; null when the shopper was no guest. */
   moved: Moved | null;
 }
@@ -45,8 +46,7 @@ async function finish(current: Identity | null, session: Session): Promise<Signe
     // An account was signed in on this browser already: its sign-in ends with the cookie that held it.
     await logout(current, "local");
   }
-  const { setCookie } = await siteSessionCookie(session.access_token);
-  return { setCookie, moved };
+  return { site: await siteTokenOfAccessToken(session.access_token), moved };
 }
 
 function checkFilled(credentials: Credentials) {
@@ -70,8 +70,7 @@ export async function signUpOnSite(current: Identity | null, credentials: Creden
   return finish(current, await signUp(credentials));
 }
 
-/** Ends the cookie's sign-in session (the API's `logout` with scope local) and removes the cookie. */
-export async function signOutOnSite(current: Identity | null): Promise<string> {
+/** Ends the cookie's sign-in session (the API's `logout` with scope local); the caller removes the cookie. */
+export async function signOutOnSite(current: Identity | null): Promise<void> {
   if (current?.sessionId) await logout(current, "local");
-  return clearedSiteSessionCookie();
 }

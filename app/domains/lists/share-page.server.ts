@@ -9,8 +9,9 @@
 // share-page-view.ts; the HTTP side app/api/share-page.server.ts.
 import { MAX_URL_LENGTH, safeImageUrl } from "~/lib/api/schemas";
 import { newestBasketColor } from "~/domains/baskets/baskets.sql.server";
-import { listViewer } from "~/domains/metering/list-viewer.server";
+import { listViewer, type ViewerSignals } from "~/domains/metering/list-viewer.server";
 import { signedInUser } from "~/domains/identity/site-session.server";
+import type { ListViewer } from "~/domains/metering/actions.server";
 import { linkPreview, type LinkPreview } from "~/domains/previews/link-preview.server";
 import { analyticsPageTokenOrNull } from "~/domains/analytics/page-token.server";
 import { describePublicList, publicList } from "./lists.server";
@@ -20,7 +21,6 @@ import { hostedProduct } from "./serialize";
 import { shopAccent, type ShopAccent } from "~/hosted-pages/accent";
 import { shareTexts, type ShareLang } from "./share-texts";
 import { installedShopsOf, wishRefSigner, withWishRef, type InstalledShop } from "./wish-ref.server";
-import type { WithHeaders } from "~/lib/api/http";
 
 /**
  * Priorities run from 1 to 4 (SPEC 8.4), 1 being the highest (the list's
@@ -106,19 +106,20 @@ function onePartner(items: { supplier: number | null; shop: InstalledShop | null
 }
 
 /**
- * The page's data plus the viewer cookie to set (first view). Throws the
- * public routes' 404 `not_found` for private and unknown lists.
+ * The page's data plus the viewer id to hand out (first view). `siteToken`
+ * is the visitor's site session, if any (the owner's spoiler protection).
+ * Throws the public routes' 404 `not_found` for private and unknown lists.
  */
 export async function sharePage(args: {
-  request: WithHeaders;
-  context: unknown;
+  visitor: ViewerSignals;
+  siteToken: string | null;
   token: string | undefined;
   lang: ShareLang;
   reveal: boolean;
-}): Promise<{ page: SharePage; setCookie: string | null }> {
+}): Promise<{ page: SharePage; newViewerId: ListViewer["newViewerId"] }> {
   const list = await publicList(args.token);
-  const userId = await signedInUser(args.request);
-  const viewer = await listViewer({ request: args.request, context: args.context, userId });
+  const userId = await signedInUser(args.siteToken);
+  const viewer = await listViewer({ ...args.visitor, userId });
   const locale = { lang: args.lang };
   const [{ list: detail }, rows] = await Promise.all([describePublicList(list, locale, viewer), readListItems(list.id)]);
   const isOwner = userId !== null && userId === list.ownerId;
@@ -164,7 +165,7 @@ export async function sharePage(args: {
     accent: shopAccent(basket?.primaryColor),
     analyticsToken: await analyticsPageTokenOrNull(),
   };
-  return { page, setCookie: viewer?.setCookie ?? null };
+  return { page, newViewerId: viewer?.newViewerId ?? null };
 }
 
 /** The page's purchased toggle: the public PUT route's rule (anyone with the link of a public list). */

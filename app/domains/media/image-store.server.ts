@@ -224,7 +224,8 @@ export async function objectExists(key: string): Promise<boolean> {
 
 const xmlValue = (xml: string, tag: string) => xml.match(new RegExp(`<${tag}>([^<]*)</${tag}>`))?.[1] ?? null;
 
-async function s3Call(key: string, query: string, init: RequestInit & { body?: BodyInit }): Promise<Response> {
+// The answer of S3 (a service we call), typed by fetch: domains name no Response of their own.
+async function s3Call(key: string, query: string, init: RequestInit & { body?: BodyInit }) {
   const res = await s3Client().fetch(`${s3Url(key)}${query}`, init);
   if (!res.ok) {
     await res.arrayBuffer().catch(() => undefined);

@@ -8,7 +8,7 @@
 import { transaction, type Op } from "~/db/sql.server";
 import { env } from "~/env.server";
 import { ApiError } from "~/lib/api/errors";
-import { addressUnit, clientAddress } from "~/lib/api/client-address";
+import { addressUnit } from "~/lib/api/client-address";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { getPlan, type Plan } from "~/domains/plans/plans";
 import { currentPeriod } from "./usage";
@@ -24,8 +24,8 @@ export interface ListViewer {
   key: string;
   /** The address unit the per-address cap applies to (IPv4, or IPv6 /64). */
   address: string;
-  /** A Set-Cookie header value when the request carried no valid viewer cookie. */
-  setCookie: string | null;
+  /** A new viewer id for the viewer cookie, when the request carried no valid one. */
+  newViewerId: { value: string; maxAgeSeconds: number } | null;
 }
 /**
  * At most this many list_view counts per list, client address (IPv4, or
@@ -79,7 +79,7 @@ export interface Saver {
 }
 
 /** The address unit of the request's client (as list views use it); "0.0.0.0" when the server does not know it. */
-export const saverAddress = (context: unknown) => addressUnit(clientAddress(context) ?? "0.0.0.0");
+export const saverAddress = (clientAddress: string | null) => addressUnit(clientAddress ?? "0.0.0.0");
 
 export function upgradeUrl(): string {
   return `${env.APP_URL.replace(/\/$/, "")}/app/plans`;

@@ -14,15 +14,13 @@
 // is derived from the encryption key held in memory.
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 import { isbot } from "isbot";
-import { env } from "~/env.server";
-import { addressUnit, clientAddress } from "~/lib/api/client-address";
+import { addressUnit } from "~/lib/api/client-address";
 import { authenticateUserToken } from "~/domains/identity/identity.server";
 import { getEncryptionKey } from "~/domains/secrets/secrets.server";
 import { LIST_VIEW_WINDOW_MS, type ListViewer } from "./actions.server";
-import type { WithHeaders } from "~/lib/api/http";
 
-export const VIEWER_COOKIE = "wl_viewer";
-const COOKIE_MAX_AGE_S = 365 * 86_400;
+/** How long a browser keeps its viewer id. */
+const VIEWER_ID_MAX_AGE_S = 365 * 86_400;
 
 let cookieKey: Buffer | undefined;
 async function signingKey(): Promise<Buffer> {
@@ -32,18 +30,8 @@ async function signingKey(): Promise<Buffer> {
 const sign = (key: Buffer, payload: string) => createHmac("sha256", key).update(payload).digest("base64url").slice(0, 22);
 const windowOf = (ms: number) => Math.floor(ms / LIST_VIEW_WINDOW_MS);
 
-function readCookie(request: WithHeaders, name: string): string | null {
-  const header = request.headers.get("cookie");
-  if (!header) return null;
-  for (const part of header.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return null;
-}
-
-/** The cookie's id and issue window when its signature holds; null otherwise. */
-function verifyCookie(key: Buffer, value: string | null): { id: string; issued: number } | null {
+/** The viewer id's id and issue window when its signature holds; null otherwise. */
+function verifyViewerId(key: Buffer, value: string | null): { id: string; issued: number } | null {
   const match = value?.match(/^([A-Za-z0-9_-]{22})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{22})$/);
   if (!match) return null;
   const [, id, issued, signature] = match;
@@ -53,38 +41,42 @@ function verifyCookie(key: Buffer, value: string | null): { id: string; issued: 
   return { id: id!, issued: parseInt(issued!, 36) };
 }
 
-function newCookie(key: Buffer, nowMs: number): string {
+function newViewerId(key: Buffer, nowMs: number): { value: string; maxAgeSeconds: number } {
   const id = randomBytes(16).toString("base64url");
   const payload = `${id}.${windowOf(nowMs).toString(36)}`;
-  const secure = new URL(env.APP_URL).protocol === "https:" ? "; Secure" : "";
-  return `${VIEWER_COOKIE}=${payload}.${sign(key, payload)}; Path=/; Max-Age=${COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`;
+  return { value: `${payload}.${sign(key, payload)}`, maxAgeSeconds: VIEWER_ID_MAX_AGE_S };
 }
 
-/** A fresh viewer cookie as issued at `nowMs` (Set-Cookie value); share pages and tests use it. */
-export async function issueViewerCookie(nowMs = Date.now()): Promise<string> {
-  return newCookie(await signingKey(), nowMs);
+/** A fresh viewer id as issued at `nowMs` (the viewer cookie's value); tests use it. */
+export async function issueViewerId(nowMs = Date.now()): Promise<string> {
+  return newViewerId(await signingKey(), nowMs).value;
 }
 
-const bearer = (request: WithHeaders) => request.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? null;
+/** What a request tells about its viewer (the HTTP wing reads it: app/http/cookies.server.ts viewerSignals). */
+export interface ViewerSignals {
+  userAgent: string | null;
+  /** The Authorization header's bearer token, if any. */
+  bearerToken: string | null;
+  /** The viewer cookie's value, if any. */
+  viewerCookie: string | null;
+  /** The client's address as the server resolved it; null when unknown. */
+  address: string | null;
+}
 
 /**
- * The viewer of a public list behind this request, or null for a bot. Takes
- * the Remix loader's `request` and `context`; share pages pass the user their
- * `wish_user` cookie names as `userId` (verified by the caller).
+ * The viewer of a public list, or null for a bot. Share pages pass the user
+ * their site session names as `userId` (verified by the caller).
  */
-export async function listViewer(
-  { request, context, userId }: { request: WithHeaders; context?: unknown; userId?: string | null },
-  now = Date.now(),
-): Promise<ListViewer | null> {
-  if (isbot(request.headers.get("user-agent"))) return null;
-  const address = addressUnit(clientAddress(context) ?? "0.0.0.0");
-  const token = userId ? null : bearer(request);
+export async function listViewer(signals: ViewerSignals & { userId?: string | null }, now = Date.now()): Promise<ListViewer | null> {
+  if (isbot(signals.userAgent)) return null;
+  const address = addressUnit(signals.address ?? "0.0.0.0");
+  const token = signals.userId ? null : signals.bearerToken;
   const identity = token && !token.startsWith("pk_") ? await authenticateUserToken(token) : null;
   const key = await signingKey();
-  const cookie = verifyCookie(key, readCookie(request, VIEWER_COOKIE));
-  const setCookie = cookie ? null : newCookie(key, now);
-  const signedIn = userId ?? identity?.userId;
-  if (signedIn) return { key: `u:${signedIn}`, address, setCookie };
-  if (cookie && cookie.issued < windowOf(now)) return { key: `c:${cookie.id}`, address, setCookie };
-  return { key: `a:${address}`, address, setCookie };
+  const presented = verifyViewerId(key, signals.viewerCookie);
+  const newId = presented ? null : newViewerId(key, now);
+  const signedIn = signals.userId ?? identity?.userId;
+  if (signedIn) return { key: `u:${signedIn}`, address, newViewerId: newId };
+  if (presented && presented.issued < windowOf(now)) return { key: `c:${presented.id}`, address, newViewerId: newId };
+  return { key: `a:${address}`, address, newViewerId: newId };
 }
