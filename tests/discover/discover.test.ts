@@ -7,14 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { provisioner } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
+import { startInProcess, type InProcessServer } from "../support/in-process.ts";
 import { sql } from "../support/sql.ts";
 
-let server: TestServer;
+let server: InProcessServer;
 let api: Api;
 let db: (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
 
 beforeAll(async () => {
-  server = await startServer({ DISCOVER_CACHE_SECONDS: "0" });
+  server = await startInProcess({ DISCOVER_CACHE_SECONDS: "0" });
   api = await apiFor(server);
   db = (text, params) => sql(server.databaseUrl, text, params);
 });

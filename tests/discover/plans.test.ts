@@ -9,16 +9,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { explain, statementsDuring } from "../support/explain.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { startInProcess, type InProcessServer } from "../support/in-process.ts";
 import { sql } from "../support/sql.ts";
 
-let server: TestServer;
+let server: InProcessServer;
 let api: Api;
 let productId: number;
 const domain = "plans-store.example";
 
 beforeAll(async () => {
-  server = await startServer({
+  server = await startInProcess({
     LOG_LEVEL: "debug",
     DISCOVER_CACHE_SECONDS: "0",
     OUTBOX_POLL_MS: "600000",

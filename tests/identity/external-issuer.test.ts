@@ -4,12 +4,12 @@ import { createServer, type Server } from "node:http";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { startInProcess, type InProcessServer } from "../support/in-process.ts";
 
 const ISSUER = "https://id.partner.example/auth/v1";
 const AUDIENCE = "authenticated";
 let jwksServer: Server;
-let server: TestServer;
+let server: InProcessServer;
 let api: Api;
 let keys: Awaited<ReturnType<typeof generateKeyPair>>;
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => jwksServer.listen(0, "127.0.0.1", r));
   const { port } = jwksServer.address() as { port: number };
-  server = await startServer({
+  server = await startInProcess({
     AUTH_EXTERNAL_JWKS_URL: `http://127.0.0.1:${port}/.well-known/jwks.json`,
     AUTH_EXTERNAL_ISSUER: ISSUER,
     AUTH_EXTERNAL_AUDIENCE: AUDIENCE,

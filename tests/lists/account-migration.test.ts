@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, sharedApi, type Api } from "../support/api.ts";
 import { failWrites, sql } from "../support/sql.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { startInProcess, type InProcessServer } from "../support/in-process.ts";
 
 let api: Awaited<ReturnType<typeof sharedApi>>;
 beforeAll(async () => {
@@ -258,14 +258,14 @@ describe("POST /hosted/migrate-anonymous-to-provider", () => {
 
 describe("internal legacy-account routes", () => {
   const serviceKey = `svc_${randomBytes(24).toString("hex")}`;
-  let server: TestServer;
+  let server: InProcessServer;
   let internal: Api;
   const call = (path: string, body: unknown, key: string | null = serviceKey) =>
     internal.post(path, { body, noApiKey: true, headers: key === null ? {} : { "x-service-key": key } });
   const legacyId = () => `legacy-${randomBytes(6).toString("hex")}`;
 
   beforeAll(async () => {
-    server = await startServer({ SERVICE_KEY: serviceKey });
+    server = await startInProcess({ SERVICE_KEY: serviceKey });
     internal = await apiFor(server);
   });
   afterAll(async () => {

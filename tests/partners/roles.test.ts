@@ -2,15 +2,15 @@
 // /partners/{partnerId}/members (owner and member roles, last owner kept).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { startInProcess, type InProcessServer } from "../support/in-process.ts";
 import { sql } from "../support/sql.ts";
 import { emailUser, expectAllDocumented, expectError, type PortalUser } from "../support/fixtures.ts";
 
-let server: TestServer;
+let server: InProcessServer;
 let api: Api;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startInProcess();
   api = await apiFor(server);
 });
 

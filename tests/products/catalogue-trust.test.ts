@@ -6,11 +6,12 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
-import { freePort, startServer, type TestServer } from "../support/server.ts";
+import { freePort } from "../support/server.ts";
+import { startInProcess, type InProcessServer } from "../support/in-process.ts";
 import { provisioner } from "../support/provision.ts";
 import { sql } from "../support/sql.ts";
 
-let server: TestServer;
+let server: InProcessServer;
 let api: Api;
 let page: Server;
 let pagePort: number;
@@ -30,7 +31,7 @@ beforeAll(async () => {
     );
   });
   await new Promise<void>((r) => page.listen(pagePort, "127.0.0.1", r));
-  server = await startServer({ FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${pagePort}` });
+  server = await startInProcess({ FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${pagePort}` });
   api = await apiFor(server);
   p = await provisioner(server);
 });

@@ -3,12 +3,12 @@
 // Amazon list markup form; re-sync adds only new items; every import code.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { startInProcess, type InProcessServer } from "../support/in-process.ts";
 import { failWrites, sql } from "../support/sql.ts";
 import { expectAllDocumented, expectError, fixtureServer } from "../support/fixtures.ts";
 
 let shop: Awaited<ReturnType<typeof fixtureServer>>;
-let server: TestServer;
+let server: InProcessServer;
 let api: Api;
 let S = "";
 
@@ -72,7 +72,7 @@ beforeAll(async () => {
     "/data.json": (_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"),
   });
   S = shop.origin;
-  server = await startServer({ FETCH_TEST_ALLOW_HOSTS: shop.hostPort });
+  server = await startInProcess({ FETCH_TEST_ALLOW_HOSTS: shop.hostPort });
   api = await apiFor(server);
 });
 

@@ -5,12 +5,13 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
-import { freePort, startServer, type TestServer } from "../support/server.ts";
+import { freePort } from "../support/server.ts";
+import { startInProcess, type InProcessServer } from "../support/in-process.ts";
 
 let shop: http.Server;
 let S: string; // the shop's origin
 let unreachable: string; // allowed host:port with nothing listening
-let server: TestServer;
+let server: InProcessServer;
 let api: Api;
 
 const page = (head: string, body = "") => `<!doctype html><html><head>${head}</head><body>${body}</body></html>`;
@@ -117,7 +118,7 @@ beforeAll(async () => {
   S = `http://127.0.0.1:${port}`;
   const deadPort = await freePort();
   unreachable = `http://127.0.0.1:${deadPort}`;
-  server = await startServer({ FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${port},127.0.0.1:${deadPort}` });
+  server = await startInProcess({ FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${port},127.0.0.1:${deadPort}` });
   api = await apiFor(server);
 });
 

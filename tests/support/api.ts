@@ -1,6 +1,8 @@
-// A small HTTP client for tests: real requests against a running server.
+// A small HTTP client for tests: real requests against a running server, or
+// Web Requests handed to an in-process app (tests/support/in-process.ts).
 import { inject } from "vitest";
 import { anonKeyOf } from "./cli.ts";
+import type { InProcessServer } from "./in-process.ts";
 
 export { anonKeyOf, wish, wishRaw } from "./cli.ts";
 
@@ -24,6 +26,8 @@ export class Api {
   constructor(
     readonly baseUrl: string,
     readonly anonKey: string,
+    /** Where requests go: the network, or an in-process app. */
+    private readonly send: (url: string, init: RequestInit) => Promise<Response> = fetch,
   ) {}
 
   async request<T = any>(method: string, pathname: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -35,7 +39,7 @@ export class Api {
       body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
       headers["content-type"] ??= "application/json";
     }
-    const res = await fetch(this.baseUrl + pathname, { method, headers, body });
+    const res = await this.send(this.baseUrl + pathname, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = undefined;
     try {
@@ -65,8 +69,9 @@ export async function sharedApi(): Promise<Api & { server: ReturnType<typeof inj
   return Object.assign(new Api(server.baseUrl, server.anonKey), { server });
 }
 
-/** An Api for any server started in a test. */
-export async function apiFor(server: { url: string; baseUrl: string; databaseUrl: string }): Promise<Api> {
+/** An Api for any server started in a test, or for an in-process app (startInProcess). */
+export async function apiFor(server: { url: string; baseUrl: string; databaseUrl: string } | InProcessServer): Promise<Api> {
+  if ("fetch" in server) return new Api(server.baseUrl, server.anonKey, server.fetch);
   return new Api(server.baseUrl, await anonKeyOf(server));
 }
 

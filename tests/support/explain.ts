@@ -91,7 +91,7 @@ interface PgNode {
  * The SQL statements `server` logged while answering `call`: its request log
  * line comes after the response, so once it is there every statement is too.
  */
-export async function statementsDuring(server: TestServer, call: () => Promise<unknown>): Promise<string[]> {
+export async function statementsDuring(server: Pick<TestServer, "output">, call: () => Promise<unknown>): Promise<string[]> {
   const start = server.output().length;
   await call();
   const output = await until("the request's log line", () => server.output().slice(start), (out) => out.includes('"msg":"request"'));
