@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { provisioner } from "../support/provision.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { startServer } from "../support/server.ts";
 import { startInProcess, type InProcessServer } from "../support/in-process.ts";
 import { sql } from "../support/sql.ts";
 

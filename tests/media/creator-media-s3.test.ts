@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Api, apiFor } from "../support/api.ts";
 import { flatPng } from "../support/images.ts";
 import { provisioner } from "../support/provision.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { startInProcess, type InProcessServer } from "../support/in-process.ts";
 
 const MiB = 1024 * 1024;
 const CHUNK = 5 * MiB;
@@ -25,7 +25,7 @@ const objects = new Map<string, Buffer>();
 const multipart = new Map<string, { key: string; parts: Map<number, Buffer> }>();
 const calls: string[] = [];
 let s3: http.Server;
-let server: TestServer;
+let server: InProcessServer;
 let api: Api;
 let pat: string;
 let shopId: number;
@@ -86,7 +86,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => s3.listen(0, "127.0.0.1", resolve));
   const endpoint = `http://127.0.0.1:${(s3.address() as AddressInfo).port}`;
-  server = await startServer({
+  server = await startInProcess({
     STORAGE_DRIVER: "s3",
     S3_ENDPOINT: endpoint,
     S3_BUCKET: "bucket",
@@ -116,7 +116,7 @@ afterAll(() => {
 });
 
 async function put(pathname: string, body: Buffer) {
-  const res = await fetch(api.baseUrl + pathname, {
+  const res = await server.fetch(api.baseUrl + pathname, {
     method: "PUT",
     headers: { apikey: api.anonKey, authorization: `Bearer ${pat}` },
     body: new Uint8Array(body),
@@ -195,7 +195,7 @@ describe("creator media on S3", () => {
         controller.close();
       },
     });
-    const cut = await fetch(`${api.baseUrl}/media/uploads/${streamed.uploadId}`, {
+    const cut = await server.fetch(`${api.baseUrl}/media/uploads/${streamed.uploadId}`, {
       method: "PUT",
       headers: { apikey: api.anonKey, authorization: `Bearer ${pat}` },
       body,

@@ -3,7 +3,7 @@
 // error status passed on, private addresses refused, cache.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blackBitmapPng } from "../support/images.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { startInProcess, type InProcessServer } from "../support/in-process.ts";
 import { expectAllDocumented, expectError, fixtureServer } from "../support/fixtures.ts";
 
 const MAX = 100_000;
@@ -15,7 +15,7 @@ const avif = Buffer.concat([Buffer.from([0, 0, 0, 28]), Buffer.from("ftypavif"),
 
 let origin: Awaited<ReturnType<typeof fixtureServer>>;
 let blocked: Awaited<ReturnType<typeof fixtureServer>>;
-let server: TestServer;
+let server: InProcessServer;
 
 const image = (body: Buffer, type: string, headers: Record<string, string> = {}) => (_req: unknown, res: any) =>
   res.writeHead(200, { "content-type": type, "content-length": body.length, ...headers }).end(body);
@@ -48,7 +48,7 @@ beforeAll(async () => {
   });
   // A second local server NOT on the allow-list: a private address like any other.
   blocked = await fixtureServer({ "/a.png": image(png, "image/png") });
-  server = await startServer({ FETCH_TEST_ALLOW_HOSTS: origin.hostPort, IMAGE_PROXY_MAX_BYTES: String(MAX) });
+  server = await startInProcess({ FETCH_TEST_ALLOW_HOSTS: origin.hostPort, IMAGE_PROXY_MAX_BYTES: String(MAX) });
 });
 
 afterAll(async () => {
@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 const proxy = (url: string | null) =>
-  fetch(`${server.baseUrl}/images/proxy${url === null ? "" : `?url=${encodeURIComponent(url)}`}`);
+  server.fetch(`${server.baseUrl}/images/proxy${url === null ? "" : `?url=${encodeURIComponent(url)}`}`);
 
 async function errorOf(res: Response) {
   return { status: res.status, body: await res.json() };

@@ -84,7 +84,10 @@ export async function startInProcess(extraEnv: Record<string, string> = {}): Pro
 
   const API_V1 = /^\/api\/v1(\/|$)/;
   const fetchApi = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-    const request = new Request(input, { ...init, headers: { "user-agent": "node", accept: "*/*", ...headersOf(init?.headers) } });
+    // The headers fetch sends on the wire that a Request does not carry: a body of known length announces it.
+    const length = byteLength(init?.body);
+    const wire: Record<string, string> = { "user-agent": "node", accept: "*/*", ...(length === null ? {} : { "content-length": String(length) }) };
+    const request = new Request(input, { ...init, headers: { ...wire, ...headersOf(init?.headers) } });
     const { pathname } = new URL(request.url);
     if (!API_V1.test(pathname)) throw new Error(`the in-process tier answers /api/v1 only, not ${pathname}: use startServer`);
     const begun = process.hrtime.bigint();
@@ -130,4 +133,14 @@ export async function startInProcess(extraEnv: Record<string, string> = {}): Pro
 
 function headersOf(headers: HeadersInit | undefined): Record<string, string> {
   return Object.fromEntries(new Headers(headers).entries());
+}
+
+/** A body's length as fetch would announce it in Content-Length; null for none, or a stream. */
+function byteLength(body: BodyInit | null | undefined): number | null {
+  if (typeof body === "string") return Buffer.byteLength(body);
+  if (body instanceof ArrayBuffer) return body.byteLength;
+  if (ArrayBuffer.isView(body)) return body.byteLength;
+  if (body instanceof Blob) return body.size;
+  if (body instanceof URLSearchParams) return Buffer.byteLength(body.toString());
+  return null;
 }
