@@ -2,10 +2,10 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 // The walls of app/ (docs/architecture.md). Domains know nothing of HTTP: no
-// API, route, admin, webhook, HTTP or server module, not the Shopify app. The
+// API, route, admin, webhook, app proxy, HTTP or server module, not the Shopify app. The
 // generic layer app/lib knows nothing of the app but its configuration. (Import
 // circles are found by tests/unit/walls.test.ts with TypeScript's resolver.)
-const HTTP_WING = /^(~\/|(\.\.\/)+)(api|routes|admin|webhooks|http|server)(\/|$)|^~\/(shopify\.server|routes|entry\.server|root)$/.source;
+const HTTP_WING = /^(~\/|(\.\.\/)+)(api|routes|admin|webhooks|proxy|http|server)(\/|$)|^~\/(shopify\.server|routes|entry\.server|root)$/.source;
 const OUTSIDE_LIB = /^~\/(?!lib\/|env\.server$)/.source;
 
 export default tseslint.config(
