@@ -11,7 +11,7 @@ import { liquidSafe as t } from "./liquid-safe";
 
 const TEXTS = {
   de: {
-    title: "Meine Wunschliste",
+    title: "Wunschliste",
     guestIntro: "Melde dich an, um deine Wunschliste auf jedem Gerät zu sehen.",
     signIn: "Anmelden",
     empty: "Noch nichts gespeichert. Tippe auf das Herz bei einem Produkt, um es hier zu sammeln.",
@@ -27,7 +27,7 @@ const TEXTS = {
     items: (n: number) => (n === 1 ? "1 Artikel" : `${n} Artikel`),
   },
   en: {
-    title: "My wishlist",
+    title: "Wishlist",
     guestIntro: "Sign in to see your wishlist on every device.",
     signIn: "Sign in",
     empty: "Nothing saved yet. Tap the heart on a product to collect it here.",
@@ -59,8 +59,8 @@ const STYLE = `
 .wishp h1{margin:0 0 16px}
 .wishp-list{margin:0 0 32px}
 .wishp-head{display:flex;flex-wrap:wrap;align-items:center;gap:8px 16px;justify-content:space-between;margin-bottom:12px}
-.wishp-head h2{margin:0}
-.wishp-share-out{display:flex;gap:8px;align-items:center;width:100%}
+.wishp-head h2{margin:0;flex:1 1 auto}
+.wishp-share-out{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin-bottom:12px}
 .wishp-share-out[hidden]{display:none}
 .wishp-share-out input{flex:1;min-width:0;min-height:44px;padding:0 8px;font:inherit}
 .wishp-items{list-style:none;margin:0;padding:0;display:grid;gap:16px;grid-template-columns:repeat(auto-fill,minmax(200px,1fr))}
@@ -147,9 +147,9 @@ function listHtml(list: PageList, index: number, lang: StorefrontLang): string {
   const headingId = `wishp-l${index}`;
   return `<section class="wishp-list" data-list="${t(list.token)}" aria-labelledby="${headingId}">
 <div class="wishp-head"><h2 id="${headingId}" tabindex="-1">${t(list.name)} <small>(${t(x.items(list.items.length))})</small></h2>
-<button type="button" data-action="share" aria-describedby="${headingId}">${t(x.share)}</button>
+<button type="button" data-action="share" aria-describedby="${headingId}">${t(x.share)}</button></div>
 <div class="wishp-share-out"${list.shareUrl ? "" : " hidden"}><label for="${headingId}-url">${t(x.shareLink)}</label><input id="${headingId}-url" type="url" readonly value="${t(list.shareUrl ?? "")}"></div>
-<p class="wishp-status" role="status"></p></div>
+<p class="wishp-status" role="status"></p>
 <ul class="wishp-items">${list.items.map((i) => itemHtml(i, lang)).join("")}</ul></section>`;
 }
 

@@ -5,7 +5,7 @@
 // save lands there, this browser's guest list is merged in, and the same
 // customer id at two shops is two people.
 import { randomBytes } from "node:crypto";
-import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
+import { getHmac, RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { signedProxyQuery, type ProxyParams } from "../support/app-proxy.ts";
@@ -118,7 +118,7 @@ describe("signatures", () => {
     // Repeated storefront parameters are signed with their values joined by commas.
     const repeated = await proxied(shop, "", { extra: { extra: ["1", "2"], locale: "de" } });
     expect(repeated.status).toBe(200);
-    expect(repeated.text).toContain("Meine Wunschliste");
+    expect(repeated.text).toContain("<h1>Wunschliste</h1>");
 
     // The library's own test signer agrees.
     const url = new URL(`${server.url}/proxy`);
@@ -299,5 +299,55 @@ describe("signed-in customers", () => {
     const wb = await widget(b);
     const cross = await api.get("/widget/saved-products", { token: sa.body.session.access_token, headers: { "x-widget-token": wb.token, origin: b.origin } });
     expect(cross.status).toBe(401);
+  });
+});
+
+describe("compliance", () => {
+  const deliver = (shop: Shop, topic: string, payload: unknown) => {
+    const body = JSON.stringify(payload);
+    return fetch(`${server.url}/webhooks/compliance`, {
+      method: "POST",
+      body,
+      headers: {
+        "content-type": "application/json",
+        "x-shopify-topic": topic,
+        "x-shopify-hmac-sha256": getHmac(body, SECRET),
+        "x-shopify-shop-domain": shop.domain,
+        "x-shopify-webhook-id": `wh_${rand()}`,
+        "x-shopify-api-version": "2026-01",
+      },
+    });
+  };
+
+  it("customers/data_request reports the customer's link and saves; customers/redact removes the link and the account made for it", async () => {
+    const shop = await newShop();
+    const customer = customerId();
+    const s = await session(shop, customer);
+    const w = await widget(shop);
+    const saved = await save(shop, w, s.body.session.access_token, s.body.list.id, "Reported vase");
+    expect(saved.status).toBe(200);
+    // The same id at another shop is another customer, untouched by this shop's requests.
+    const other = await newShop();
+    const elsewhere = await session(other, customer);
+
+    expect((await deliver(shop, "customers/data_request", { shop_domain: shop.domain, customer: { id: Number(customer) }, data_request: { id: 1 } })).status).toBe(200);
+    const request = await db.complianceRequest.findFirst({ where: { shopDomain: shop.domain, topic: "customers/data_request" } });
+    expect(request!.data).toMatchObject({
+      shop_customer: {
+        customer_id: customer,
+        account_id: s.body.session.user.id,
+        saved_products: [{ url: `${shop.origin}/products/reported-vase`, saved_at: expect.any(String) }],
+      },
+    });
+
+    expect((await deliver(shop, "customers/redact", { shop_domain: shop.domain, customer: { id: Number(customer) }, orders_to_redact: [] })).status).toBe(200);
+    expect(await linkOf(shop.shop.id, customer)).toBeNull();
+    expect(await db.listItem.findUnique({ where: { id: saved.body.item_id } })).toBeNull();
+    expect((await db.user.findUnique({ where: { id: s.body.session.user.id } }))!.deletedAt).not.toBeNull();
+    expect(await linkOf(other.shop.id, customer)).toMatchObject({ userId: elsewhere.body.session.user.id });
+    // Signed in again later: a fresh, empty account.
+    const again = await session(shop, customer);
+    expect(again.body.session.user.id).not.toBe(s.body.session.user.id);
+    expect((await proxied(shop, "", { customerId: customer })).text).not.toContain("Reported vase");
   });
 });
