@@ -44,7 +44,7 @@ const TEXTS = {
   },
 } as const;
 
-function price(minor: number | null, currency: string | null, lang: StorefrontLang): string {
+export function price(minor: number | null, currency: string | null, lang: StorefrontLang): string {
   if (minor === null || !currency || !/^[A-Z]{3}$/.test(currency)) return "";
   try {
     return new Intl.NumberFormat(lang === "de" ? "de-DE" : "en-US", { style: "currency", currency }).format(minor / 100);
@@ -85,12 +85,66 @@ const SCRIPT = `
     return fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body), credentials: "same-origin" })
       .then(function (res) { return res.json().catch(function () { return null; }).then(function (data) { if (!res.ok) throw data; return data; }); });
   }
+  // A guest: the lists of this browser's widget session, drawn with textContent only.
+  var guest = document.getElementById("wishp-guest");
+  var sid = null;
+  try { sid = localStorage.getItem("wish:sid"); } catch (e) { sid = null; }
+  function el(tag, cls, text) { var n = document.createElement(tag); if (cls) n.className = cls; if (text) n.textContent = text; return n; }
+  if (guest && sid) {
+    post(base + "/items", { sid: sid }).then(function (res) {
+      (res.lists || []).forEach(function (list, i) {
+        var section = el("section", "wishp-list");
+        section.setAttribute("data-list", "");
+        var heading = el("h2", "", list.name);
+        heading.id = "wishp-g" + i;
+        section.setAttribute("aria-labelledby", heading.id);
+        var head = el("div", "wishp-head");
+        head.appendChild(heading);
+        section.appendChild(head);
+        var ul = el("ul", "wishp-items");
+        list.items.forEach(function (item) {
+          var li = el("li", "wishp-item");
+          li.setAttribute("data-item", String(item.item_id));
+          var img = el(item.image_url ? "img" : "span", "wishp-img");
+          if (item.image_url) { img.src = item.image_url; img.alt = ""; img.width = 400; img.height = 400; } else img.setAttribute("aria-hidden", "true");
+          li.appendChild(img);
+          var title = el(item.url ? "a" : "span", "wishp-title", item.title);
+          title.id = "wishp-gi" + item.item_id;
+          if (item.url) title.href = item.url;
+          li.appendChild(title);
+          if (item.price) li.appendChild(el("span", "", item.price));
+          var actions = el("div", "wishp-actions");
+          if (item.variant_id) {
+            var b = el("button", "wishp-primary", guest.getAttribute("data-t-cart"));
+            b.type = "button";
+            b.setAttribute("data-action", "cart");
+            b.setAttribute("data-variant", item.variant_id);
+            b.setAttribute("data-ref", item.wish_ref);
+            b.setAttribute("aria-describedby", title.id);
+            actions.appendChild(b);
+          } else if (item.url) {
+            var a = el("a", "wishp-btn wishp-primary", guest.getAttribute("data-t-view"));
+            a.href = item.url;
+            a.setAttribute("aria-describedby", title.id);
+            actions.appendChild(a);
+          }
+          li.appendChild(actions);
+          var status = el("p", "wishp-status");
+          status.setAttribute("role", "status");
+          li.appendChild(status);
+          ul.appendChild(li);
+        });
+        section.appendChild(ul);
+        guest.appendChild(section);
+      });
+    }, function () {});
+  }
   root.addEventListener("click", function (ev) {
     var button = ev.target instanceof Element ? ev.target.closest("button[data-action]") : null;
     if (!button) return;
     var item = button.closest("[data-item]");
     var list = button.closest("[data-list]");
-    var status = (item || list).querySelector(".wishp-status");
+    var status = (item || list || root).querySelector(".wishp-status");
     var action = button.getAttribute("data-action");
     button.disabled = true;
     var done = function () { button.disabled = false; };
@@ -161,7 +215,7 @@ export function wishlistPage(lists: PageList[] | null, lang: StorefrontLang): st
   if (lists === null) {
     // return_url: back here after Shopify's sign-in. An attribute after href keeps the library's
     // trailing-slash rewrite of relative links (liquid()) off this one: it would change Shopify's login path.
-    body = `<p>${t(x.guestIntro)}</p><p><a class="wishp-btn wishp-primary" href="/account/login?return_url=%2Fapps%2Fwishlist" lang="${lang}">${t(x.signIn)}</a></p>`;
+    body = `<p>${t(x.guestIntro)}</p><p><a class="wishp-btn wishp-primary" href="/account/login?return_url=%2Fapps%2Fwishlist" lang="${lang}">${t(x.signIn)}</a></p><div id="wishp-guest" data-t-cart="${t(x.addToCart)}" data-t-view="${t(x.view)}"></div>`;
   } else if (lists.length === 0) {
     body = `<p>${t(x.empty)}</p>`;
   } else {

@@ -121,6 +121,38 @@ describe("the wishlist page /apps/wishlist", () => {
     }
   });
 
+  it("shows a guest this browser's guest list under the sign-in prompt, with add to cart", async () => {
+    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: store.origin } });
+    const guest = await api.anonymousUser();
+    const me = await api.post("/hosted/me/init", { token: guest.accessToken });
+    const stored = await api.post("/widget/session-store", { headers: { "x-widget-token": init.body.token }, body: { sid: init.body.sid, access_token: guest.accessToken } });
+    expect(stored.status, stored.text).toBe(200);
+    const saved = await api.post("/widget/save", {
+      token: guest.accessToken,
+      headers: { "x-widget-token": init.body.token, origin: store.origin },
+      body: { wishlistId: me.body.list.db_id, product: { url: `${store.origin}/products/guest-<b>socks</b>`, title: "Guest <b>socks</b>", metadata: { variantId: "51000" } }, siteDomain: "store.shop.test" },
+    });
+    expect(saved.status, saved.text).toBe(200);
+
+    const context = await browser.newContext();
+    const console = watchConsole(context);
+    await context.addInitScript(([sid, origin]) => location.origin === origin && localStorage.setItem("wish:sid", sid), [init.body.sid as string, store.origin] as const);
+    const page = await context.newPage();
+    await page.goto(`${store.origin}/apps/wishlist`);
+    const item = page.locator("#wishp-guest .wishp-item");
+    await item.waitFor();
+    // Drawn as text, never as markup.
+    expect(await item.locator(".wishp-title").textContent()).toBe("Guest <b>socks</b>");
+    expect(await page.getByRole("link", { name: "Sign in" }).count()).toBe(1);
+    const before = store.cartAdds.length;
+    await item.getByRole("button", { name: "Add to cart" }).click();
+    await expect.poll(() => store.cartAdds.length).toBe(before + 1);
+    expect(store.cartAdds.at(-1)).toEqual({ items: [{ id: 51000, quantity: 1, properties: { _wish_ref: expect.stringMatching(new RegExp(`^${saved.body.item_id}\\.`)) } }] });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await context.close();
+    expect(console.errors).toEqual([]);
+  });
+
   it("speaks German when the store does", async () => {
     const c = await customerWith(["Teekanne"]);
     const { context, page } = await openAs(c.customer, "/apps/wishlist?locale=de");

@@ -143,6 +143,16 @@ export async function customerLists(shop: StorefrontShop, userId: string, lang: 
   }));
 }
 
+/**
+ * The lists of this browser's guest on the wishlist page (`POST /apps/wishlist/items {sid}`):
+ * what the widget session's grant names (the same the page's shopper credential would read).
+ */
+export async function guestLists(shop: StorefrontShop, sid: unknown, lang: StorefrontLang): Promise<PageList[]> {
+  if (typeof sid !== "string" || !/^[\w-]{8,64}$/.test(sid)) return [];
+  const grant = await liveGrant(shop.partnerId, sid);
+  return grant ? customerLists(shop, grant.userId, lang) : [];
+}
+
 /** `POST /apps/wishlist/remove {item_id}`: only an item of the customer's own lists saved from this shop. */
 export async function removeCustomerItem(shop: StorefrontShop, userId: string, rawItemId: unknown) {
   const id = parseItemId(typeof rawItemId === "number" ? String(rawItemId) : typeof rawItemId === "string" ? rawItemId : undefined);
