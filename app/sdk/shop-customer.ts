@@ -12,12 +12,22 @@ export interface CustomerCredential extends ShopperCredential {
   listId: number;
 }
 
+let asked: Promise<CustomerCredential | null> | null = null;
+
 /**
- * The signed-in customer's credential, or null. Asked only on Shopify
- * storefronts (`window.Shopify.shop`), and not when the theme says no
- * customer is signed in (`data-wish-customer="0"` on the script tag or `<html>`).
+ * The signed-in customer's credential, or null. Asked once per page (again
+ * only when the credential is about to expire: signing in or out of the store
+ * loads a new page), only on Shopify storefronts (`window.Shopify.shop`), and
+ * not when the theme says no customer is signed in (`data-wish-customer="0"`
+ * on the script tag or `<html>`).
  */
 export async function customerShopper(): Promise<CustomerCredential | null> {
+  const current = await (asked ??= ask());
+  if (current && current.expiresAt * 1000 - Date.now() < 60_000) return (asked = ask());
+  return current;
+}
+
+async function ask(): Promise<CustomerCredential | null> {
   const shopify = (window as { Shopify?: { shop?: string } }).Shopify;
   if (!shopify?.shop || tagAttr("customer") === "0") return null;
   try {
