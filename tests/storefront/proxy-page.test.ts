@@ -201,4 +201,37 @@ describe("widget.js on a Shopify store", () => {
     await context.close();
     expect(console.errors).toEqual([]);
   });
+
+  it("a guest who signs in to the store finds this browser's guest saves in their account", async () => {
+    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: store.origin } });
+    const guest = await api.anonymousUser();
+    const me = await api.post("/hosted/me/init", { token: guest.accessToken });
+    await api.post("/widget/session-store", { headers: { "x-widget-token": init.body.token }, body: { sid: init.body.sid, access_token: guest.accessToken } });
+    const saved = await api.post("/widget/save", {
+      token: guest.accessToken,
+      headers: { "x-widget-token": init.body.token, origin: store.origin },
+      body: { wishlistId: me.body.list.db_id, product: { url: `${store.origin}/products/guest-gloves`, title: "Guest gloves" }, siteDomain: "store.shop.test" },
+    });
+    expect(saved.status, saved.text).toBe(200);
+
+    const customer = String(nextCustomer++);
+    store.page(
+      "/products/any",
+      `<script>window.Shopify = { shop: "${SHOP_DOMAIN}" };</script><h1>Product</h1><button type="button" data-wish data-url="${store.origin}/products/guest-gloves">Save</button>
+<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}"></script>`,
+    );
+    const context = await browser.newContext();
+    const console = watchConsole(context);
+    await context.addCookies([{ name: "customer", value: customer, url: store.origin }]);
+    await context.addInitScript(([sid, origin]) => location.origin === origin && localStorage.setItem("wish:sid", sid), [init.body.sid as string, store.origin] as const);
+    const page = await context.newPage();
+    await page.goto(`${store.origin}/products/any`);
+    // The merged save shows as saved, read from the customer's own account.
+    await expect.poll(() => page.locator("[data-wish]").getAttribute("aria-pressed")).toBe("true");
+    const link = await db.shopCustomer.findUnique({ where: { shopId_customerId: { shopId: shop.id, customerId: customer } } });
+    const item = await db.listItem.findUnique({ where: { id: saved.body.item_id }, include: { wishlist: true } });
+    expect(item!.wishlist.ownerId).toBe(link!.userId);
+    await context.close();
+    expect(console.errors).toEqual([]);
+  });
 });
