@@ -160,6 +160,8 @@ const SCRIPT = `
       post(base + "/remove", { item_id: Number(item.getAttribute("data-item")) }).then(function () {
         var heading = list.querySelector("h2");
         item.remove();
+        var left = list.querySelectorAll("[data-item]").length;
+        say(heading && heading.querySelector("small"), "(" + root.getAttribute(left === 1 ? "data-t-item" : "data-t-items").replace("#", String(left)) + ")");
         say(list.querySelector(".wishp-status"), root.getAttribute("data-t-removed"));
         if (heading) heading.focus();
       }, failed);
@@ -210,7 +212,7 @@ function listHtml(list: PageList, index: number, lang: StorefrontLang): string {
 /** The page body (Liquid, rendered by Shopify in the theme's layout). `lists` is null for a guest. */
 export function wishlistPage(lists: PageList[] | null, lang: StorefrontLang): string {
   const x = TEXTS[lang];
-  const data = `data-t-added="${t(x.added)}" data-t-removed="${t(x.removed)}" data-t-copied="${t(x.copied)}" data-t-failed="${t(x.failed)}"`;
+  const data = `data-t-item="${t(x.items(1))}" data-t-items="${t(x.items(0).replace("0", "#"))}" data-t-added="${t(x.added)}" data-t-removed="${t(x.removed)}" data-t-copied="${t(x.copied)}" data-t-failed="${t(x.failed)}"`;
   let body: string;
   if (lists === null) {
     // return_url: back here after Shopify's sign-in. An attribute after href keeps the library's

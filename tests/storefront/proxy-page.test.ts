@@ -99,6 +99,7 @@ describe("the wishlist page /apps/wishlist", () => {
 
     await shirt.getByRole("button", { name: "Remove" }).click();
     await expect.poll(() => page.locator(".wishp-item").count()).toBe(1);
+    expect(await page.getByRole("heading", { level: 2 }).textContent()).toMatch(/\(1 item\)$/);
     expect(await db.listItem.findUnique({ where: { id: c.items[0]! } })).toBeNull();
     expect(await db.listItem.findUnique({ where: { id: c.items[1]! } })).not.toBeNull();
     await context.close();
