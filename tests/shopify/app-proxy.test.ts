@@ -5,12 +5,14 @@
 // save lands there, this browser's guest list is merged in, and the same
 // customer id at two shops is two people.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { getHmac, RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { signedProxyQuery, type ProxyParams } from "../support/app-proxy.ts";
 import { provisioner } from "../support/provision.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { root, startServer, type TestServer } from "../support/server.ts";
 
 const SECRET = "shpss_app_proxy_test_secret";
 let server: TestServer;
@@ -96,6 +98,18 @@ function expectRefused(res: { status: number; body: any }) {
   expect(res.status).toBe(401);
   expect(res.body).toEqual({ error: "unauthorized", message: expect.any(String) });
 }
+
+describe("declaration", () => {
+  it("is declared in shopify.app.toml at /proxy under /apps/wishlist, with write_app_proxy in the scopes and in the SCOPES default", async () => {
+    const toml = readFileSync(path.join(root, "shopify.app.toml"), "utf8");
+    expect(toml).toMatch(/^\[app_proxy\]\nurl = "\/proxy"\nprefix = "apps"\nsubpath = "wishlist"$/m);
+    const scopes = /^scopes = "([^"]+)"$/m.exec(toml)![1]!;
+    expect(scopes.split(",")).toContain("write_app_proxy");
+    const { env } = await import("~/env.server");
+    expect(process.env.SCOPES).toBeUndefined();
+    expect(env.SCOPES).toBe(scopes);
+  });
+});
 
 describe("signatures", () => {
   it("serves valid signatures with and without logged_in_customer_id, and nothing else", async () => {
