@@ -203,6 +203,38 @@ describe("widget.js on a Shopify store", () => {
     expect(console.errors).toEqual([]);
   });
 
+  it("on a page the theme marks as a guest's (data-wish-customer=\"0\"), the widget does not ask the proxy", async () => {
+    // A guest who saved here before: the widget restores their credential, the observable end of its start-up.
+    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: store.origin } });
+    const guest = await api.anonymousUser();
+    const me = await api.post("/hosted/me/init", { token: guest.accessToken });
+    await api.post("/widget/session-store", { headers: { "x-widget-token": init.body.token }, body: { sid: init.body.sid, access_token: guest.accessToken } });
+    const productUrl = `${store.origin}/products/guest-only`;
+    await api.post("/widget/save", {
+      token: guest.accessToken,
+      headers: { "x-widget-token": init.body.token, origin: store.origin },
+      body: { wishlistId: me.body.list.db_id, product: { url: productUrl, title: "Guest-only hat" }, siteDomain: "store.shop.test" },
+    });
+    store.page(
+      "/products/guest-only",
+      `<script>window.Shopify = { shop: "${SHOP_DOMAIN}" };</script><h1>Product</h1><button type="button" data-wish data-url="${productUrl}">Save</button>
+<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}" data-wish-customer="0"></script>`,
+    );
+    const context = await browser.newContext();
+    const console = watchConsole(context);
+    await context.addInitScript(([sid, origin]) => location.origin === origin && localStorage.setItem("wish:sid", sid), [init.body.sid as string, store.origin] as const);
+    const page = await context.newPage();
+    const requested: string[] = [];
+    page.on("request", (r) => requested.push(new URL(r.url()).pathname));
+    await page.goto(`${store.origin}/products/guest-only`);
+    // The proxy would have been asked before the restore that marks the button.
+    await expect.poll(() => page.locator("[data-wish]").getAttribute("aria-pressed")).toBe("true");
+    expect(requested).toContain("/api/v1/widget/session-restore");
+    expect(requested.filter((p) => p.startsWith("/apps/wishlist"))).toEqual([]);
+    await context.close();
+    expect(console.errors).toEqual([]);
+  });
+
   it("a guest who signs in to the store finds this browser's guest saves in their account", async () => {
     const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: store.origin } });
     const guest = await api.anonymousUser();
