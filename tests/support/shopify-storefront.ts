@@ -17,8 +17,6 @@ export interface Storefront {
   cartAdds: unknown[];
   /** Liquid bodies the proxy answered, before rendering. */
   liquidBodies: string[];
-  /** Paths the proxy forwarded (`/apps/wishlist…`), oldest first. */
-  proxied: string[];
   stop: () => Promise<void>;
 }
 
@@ -44,7 +42,6 @@ export async function startStorefront(opts: { appUrl: string; secret: string; sh
   const pages = new Map<string, string>();
   const cartAdds: unknown[] = [];
   const liquidBodies: string[] = [];
-  const proxiedPaths: string[] = [];
   const port = await freePort();
   const lang = opts.lang ?? "en";
   const server: Server = createServer(async (req, res) => {
@@ -58,7 +55,6 @@ export async function startStorefront(opts: { appUrl: string; secret: string; sh
       }
       const proxied = /^\/apps\/wishlist(\/.*)?$/.exec(url.pathname);
       if (proxied) {
-        proxiedPaths.push(url.pathname);
         const customer = /(?:^|;\s*)customer=(\d+)/.exec(req.headers.cookie ?? "")?.[1];
         const extra: Record<string, string[]> = {};
         for (const [k, v] of url.searchParams) (extra[k] ??= []).push(v);
@@ -95,7 +91,6 @@ export async function startStorefront(opts: { appUrl: string; secret: string; sh
     page: (path, html) => void pages.set(path, html),
     cartAdds,
     liquidBodies,
-    proxied: proxiedPaths,
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
