@@ -2,10 +2,10 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 // The walls of app/ (docs/architecture.md). Domains know nothing of HTTP: no
-// API, route, admin, webhook, HTTP or server module, not the Shopify app. The
+// API, route, admin, webhook, app proxy, HTTP or server module, not the Shopify app. The
 // generic layer app/lib knows nothing of the app but its configuration. (Import
 // circles are found by tests/unit/walls.test.ts with TypeScript's resolver.)
-const HTTP_WING = /^(~\/|(\.\.\/)+)(api|routes|admin|webhooks|http|server)(\/|$)|^~\/(shopify\.server|routes|entry\.server|root)$/.source;
+const HTTP_WING = /^(~\/|(\.\.\/)+)(api|routes|admin|webhooks|proxy|http|server)(\/|$)|^~\/(shopify\.server|routes|entry\.server|root)$/.source;
 // A domain function takes and returns plain values: no Request, Response or Headers, as values or types.
 const HTTP_GLOBALS = ["Request", "Response", "Headers"];
 const NO_HTTP_HERE = "A domain knows nothing of HTTP: let the HTTP wing read the request (app/http/cookies.server.ts) and pass plain values.";

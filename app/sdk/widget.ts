@@ -19,6 +19,7 @@ import {
   type WidgetError,
 } from "./common";
 import { urlKey as productKey } from "./url-key";
+import { customerShopper, type CustomerCredential } from "./shop-customer";
 
 type Listener = (payload?: unknown) => void;
 type Options = Record<string, unknown>;
@@ -121,7 +122,9 @@ function createInstance(initial?: Options, page = false) {
   // Set by subscription_required: the shop's trial ended, buttons stop opening the dialog.
   let disabled: WidgetError | null = null;
   let session: { at: number; init: Promise<InitResult> } | null = null;
-  let shopper: ShopperCredential | null = null;
+  let shopper: ShopperCredential | CustomerCredential | null = null;
+  /** Item ids of saved products by URL key: a store customer's click removes without the dialog. */
+  const savedItems = new Map<string, number>();
   let popup: Window | null = null;
   let stopWatch: (() => void) | null = null;
   let listening = false;
@@ -176,22 +179,35 @@ function createInstance(initial?: Options, page = false) {
     }
   };
 
-  /** Marks buttons of products the shopper saved through this shop (partner-scoped credential for this sid). No sid: no network. */
+  /**
+   * Marks buttons of products the shopper saved through this shop: a signed-in store customer's
+   * (shop-customer.ts), else the partner-scoped credential for this sid. No sid and no store: no network.
+   */
   const refreshSaved = async () => {
-    if (!cfg.key || !buttons.size || !getSid() || disabled) return;
+    if (!cfg.key || !buttons.size || disabled) return;
     try {
+      if (!shopper || shopper.expiresAt * 1000 - Date.now() < 60_000) {
+        const customer = await customerShopper();
+        // A guest with no widget session has saved nothing here: no init, no restore.
+        if (!customer && !getSid()) return;
+        shopper = customer || (await restoreShopper(cfg.apiBase, await widgetSession()));
+      }
       const init = await widgetSession();
-      if (!shopper || shopper.expiresAt * 1000 - Date.now() < 60_000) shopper = await restoreShopper(cfg.apiBase, init);
       const saved = new Set<string>();
+      savedItems.clear();
       if (shopper) {
-        const res = await call<{ products: Array<{ url: string | null }> }>(cfg.apiBase, "/widget/saved-products", {
+        const res = await call<{ products: Array<{ url: string | null; item_id: number }> }>(cfg.apiBase, "/widget/saved-products", {
           bearer: shopper.token,
           widgetToken: init.token,
         }).catch((err: WidgetError) => {
           if (err.status === 401) shopper = null; // ended (sign-out elsewhere): unsaved until the next save
           throw err;
         });
-        for (const p of res.products) if (p.url) saved.add(urlKey(p.url));
+        for (const p of res.products) {
+          if (!p.url) continue;
+          saved.add(urlKey(p.url));
+          savedItems.set(urlKey(p.url), p.item_id);
+        }
       }
       buttons.forEach((opts, el) => showSaved(el, saved.has(urlKey(urlOf(opts())))));
     } catch (err) {
@@ -260,6 +276,7 @@ function createInstance(initial?: Options, page = false) {
     if (!hostAllowed(cfg.allowedDomains)) {
       return fail(widgetError("origin_not_allowed", location.hostname + " is not in allowedDomains"));
     }
+    if (shopper && "listId" in shopper) return customerToggle(shopper, product);
     const win = window.open("about:blank", "wish-save", "popup,width=480,height=720");
     if (!win) return fail(widgetError("popup_blocked", "The browser blocked the popup: open() must run inside a click"));
     stopWatch?.(); // the named popup is reused: the earlier dialog's watch ends
@@ -289,6 +306,32 @@ function createInstance(initial?: Options, page = false) {
     );
     ready.catch(() => undefined);
     return { ready, close: () => win.close() };
+  }
+
+  /** A signed-in store customer's click: saves to their list, or removes what is saved, without the dialog. */
+  function customerToggle(customer: CustomerCredential, product: Product): Handle {
+    const key = urlKey(product.url);
+    const ready = widgetSession().then(async (init) => {
+      const auth = { bearer: customer.token, widgetToken: init.token };
+      const itemId = savedItems.get(key);
+      if (itemId) {
+        await call(cfg.apiBase, "/widget/saved-products/" + itemId, { ...auth, method: "DELETE" });
+        savedItems.delete(key);
+        emit("removed", { item_id: itemId, product });
+      } else {
+        const res = await call<{ item_id: number; product_id: number }>(cfg.apiBase, "/widget/save", {
+          ...auth,
+          method: "POST",
+          body: { wishlistId: customer.listId, product },
+        });
+        savedItems.set(key, res.item_id);
+        emit("saved", { item_id: res.item_id, product_id: res.product_id, wishlist_id: customer.listId, product });
+      }
+      buttons.forEach((opts, el) => urlKey(urlOf(opts())) === key && showSaved(el, !itemId));
+      return { token: init.token };
+    });
+    ready.catch((err: WidgetError) => emit("error", err));
+    return { ready, close: () => undefined };
   }
 
   function bind(el: HTMLElement, options: () => Options) {

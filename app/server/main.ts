@@ -23,6 +23,8 @@ import { staticFiles } from "./static-files";
 const root = path.resolve(import.meta.dirname, "../..");
 const API_V1 = /^\/api\/v1(\/|$)/;
 const API = /^\/api(\/|$)/;
+/** Shopify's app proxy forwards `https://<shop>/apps/wishlist/…` here (shopify.app.toml `[app_proxy]`). */
+const APP_PROXY = /^\/proxy(\/|$)/;
 /** Answered however busy the process is: it reports how busy. */
 const HEALTH = /^\/api\/v1\/health\/?$/;
 
@@ -170,7 +172,8 @@ export async function startWorker() {
     const forwardedHostTrusted = trust(req.socket.remoteAddress ?? "", 0);
     if (!forwardedHostTrusted) delete req.headers["x-forwarded-host"];
     // The API checks origins with its keys and tokens; pages get Remix's CSRF rule as a 403 instead of its empty 500.
-    if (isCrossOriginPageWrite(method, req.headers as Record<string, string | undefined>, forwardedHostTrusted)) {
+    // App proxy requests come through Shopify from the shop's own origin and carry its signature (app/proxy).
+    if (!APP_PROXY.test(pathname) && isCrossOriginPageWrite(method, req.headers as Record<string, string | undefined>, forwardedHostTrusted)) {
       return sendError(res, pathname, 403, "forbidden", "Pages accept form and data requests from this site only");
     }
     if (!hasBody(req)) return route(req, res, pathname, search);

@@ -241,6 +241,8 @@ describe("app embed (rendered)", () => {
     expect(widget.getAttribute("data-wish-key")).toBe(KEY);
     expect(widget.getAttribute("data-wish-locale")).toBe("en-DE");
     expect(widget.getAttribute("data-wish-environment")).toBe("live");
+    // No customer signed in (Liquid's `customer` is nil): widget.js does not ask the app proxy.
+    expect(widget.getAttribute("data-wish-customer")).toBe("0");
     expect(html).not.toContain("data-wish-basket");
   });
 

@@ -117,6 +117,8 @@ export async function deleteAccount(userId: string) {
         await tx.accountSettings.deleteMany({ where: { userId } });
         await tx.feedback.updateMany({ where: { userId }, data: { userId: null } });
         await tx.partnerUser.deleteMany({ where: { userId } });
+        // Shops' customers linked to the account: a later visit links them to a fresh account.
+        await tx.shopCustomer.deleteMany({ where: { userId } });
         await revokeAccessTokensCreatedBy(tx, userId, { at });
         await tx.refreshToken.deleteMany({ where: { session: { userId } } });
         await tx.authSession.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: at } });

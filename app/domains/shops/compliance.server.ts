@@ -1,6 +1,8 @@
 // Shopify's mandatory compliance webhooks (docs/shopify.md "Shopify webhooks"). The
-// only customer data the app holds for a shop is what orders/create derived:
-// purchase confirmations (order id, customer id, list item). Shoppers' own
+// customer data the app holds for a shop: what orders/create derived
+// (purchase confirmations: order id, customer id, list item) and the link of a
+// customer signed in to the store to the shopper account the app proxy made
+// for them (ShopCustomer, app/domains/shop-customers). Other shoppers' own
 // lists belong to the shoppers, not to the shop, and are never touched here.
 import { db } from "~/db.server";
 import type { Prisma } from "~/db.server";
@@ -9,6 +11,41 @@ import { findPlatformShop } from "./platform-webhooks.server";
 import { items, record, shopifyId } from "./payload";
 import { allowedDomainsOf } from "~/domains/keys/key-rules";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
+import { deleteAccount } from "~/domains/consumer/account.server";
+import { customerLink, forgetCustomer } from "~/domains/shop-customers/shop-customers.server";
+
+/** The customer's link to their shopper account and what that account saved from this shop, for a data request. */
+async function linkedAccountData(shopId: number | undefined, customerId: string | null) {
+  const link = shopId && customerId ? await customerLink(shopId, customerId) : null;
+  if (!link) return null;
+  const items = await db.listItem.findMany({
+    where: { wishlist: { ownerId: link.userId } },
+    orderBy: { id: "asc" },
+    take: 1000,
+    select: { id: true, addedAt: true, ownTitle: true, wishlist: { select: { name: true } }, product: { select: { canonicalUrl: true } } },
+  });
+  return {
+    customer_id: link.customerId,
+    account_id: link.userId,
+    linked_at: link.createdAt.toISOString(),
+    saved_products: items.map((i) => ({ list: i.wishlist.name, url: i.product.canonicalUrl, title: i.ownTitle, saved_at: i.addedAt.toISOString() })),
+  };
+}
+
+/**
+ * Forgets the customer's link; the account the proxy made for them (no e-mail
+ * or password of its own, linked to no other shop) goes with its lists, as an
+ * account deletion does: nothing could reach it any more.
+ */
+async function forgetLinkedAccount(shopId: number | undefined, customerId: string | null): Promise<{ links: number; account_deleted: boolean }> {
+  const link = shopId && customerId ? await customerLink(shopId, customerId) : null;
+  if (!shopId || !customerId || !link) return { links: 0, account_deleted: false };
+  const links = await forgetCustomer(shopId, customerId);
+  const user = await db.user.findUnique({ where: { id: link.userId }, select: { isAnonymous: true, email: true, deletedAt: true, _count: { select: { shopCustomers: true } } } });
+  const alone = !!user && user.isAnonymous && !user.email && !user.deletedAt && user._count.shopCustomers === 0;
+  if (alone) await deleteAccount(link.userId);
+  return { links, account_deleted: alone };
+}
 
 /** The confirmations of one customer of a shop: by customer id, or by the orders named. */
 function customerConfirmations(shopDomain: string, payload: unknown) {
@@ -39,6 +76,8 @@ export async function customerDataRequested(hook: PlatformWebhook): Promise<void
       })
     : [];
   const dataRequestId = shopifyId(record(record(hook.payload).data_request).id);
+  const shop = await findPlatformShop(hook.shop);
+  const shopCustomer = await linkedAccountData(shop?.id, customerId);
   await db.complianceRequest.create({
     data: {
       shopDomain: hook.shop,
@@ -52,18 +91,29 @@ export async function customerDataRequested(hook: PlatformWebhook): Promise<void
           list_item_id: c.listItemId,
           confirmed_at: c.createdAt.toISOString(),
         })),
+        shop_customer: shopCustomer,
       },
     },
   });
 }
 
-/** customers/redact: that customer's purchase confirmations go (the items stay purchased: that is the list owner's data). */
+/**
+ * customers/redact: that customer's purchase confirmations go (the items stay
+ * purchased: that is the list owner's data), and so does their link to a
+ * shopper account with the account the app proxy made for them.
+ */
 export async function customerRedacted(hook: PlatformWebhook): Promise<void> {
-  const { where } = customerConfirmations(hook.shop, hook.payload);
+  const { customerId: redacted, where } = customerConfirmations(hook.shop, hook.payload);
   const deleted = where ? (await db.purchaseConfirmation.deleteMany({ where })).count : 0;
+  const shop = await findPlatformShop(hook.shop);
+  const linked = await forgetLinkedAccount(shop?.id, redacted);
   // What was asked and done, without the customer's id.
   await db.complianceRequest.create({
-    data: { shopDomain: hook.shop, topic: "customers/redact", data: { purchase_confirmations_deleted: deleted } },
+    data: {
+      shopDomain: hook.shop,
+      topic: "customers/redact",
+      data: { purchase_confirmations_deleted: deleted, shop_customer_links_deleted: linked.links, linked_account_deleted: linked.account_deleted },
+    },
   });
   // Data requests answered earlier carry the same data.
   const customerId = shopifyId(record(record(hook.payload).customer).id);
@@ -72,8 +122,8 @@ export async function customerRedacted(hook: PlatformWebhook): Promise<void> {
 
 /**
  * shop/redact (48 hours after uninstall): the shop's partner-side data goes —
- * Shopify sessions, purchase confirmations, compliance records, the shop row's
- * name, e-mail and primary domain, and the partner's keys (with their request
+ * Shopify sessions, purchase confirmations, compliance records, its customers'
+ * links to shopper accounts, the shop row's name, e-mail and primary domain, and the partner's keys (with their request
  * counters), basket configurations (with events) and usage. When the partner
  * has other shops, only the keys and baskets of this shop go, and its usage
  * stays. Shoppers' lists and items are kept.
@@ -87,6 +137,8 @@ export async function shopRedacted(hook: PlatformWebhook): Promise<void> {
     if (!shop) return;
     const hosts = [shop.domain, shop.primaryDomain].filter((h): h is string => h !== null);
     await tx.platformShop.update({ where: { id: shop.id }, data: { name: null, email: null, primaryDomain: null, active: false } });
+    // The customer ids of the shop; the shopper accounts they named keep their lists.
+    await tx.shopCustomer.deleteMany({ where: { shopId: shop.id } });
     const soleShop = (await tx.platformShop.count({ where: { partnerId: shop.partnerId } })) === 1;
     const keys = await tx.apiKey.findMany({ where: { partnerId: shop.partnerId }, select: { id: true, allowedDomains: true } });
     const shopKeys = keys.filter(

@@ -113,7 +113,8 @@ export function restoreSession(widget: Widget, { sid }: { sid: string }) {
   return withInternalError("session-restore", async () => ({ ok: true as const, session: await shopperSession(widget.partnerId, sid) }));
 }
 
-async function shopperSession(partnerId: number, sid: string) {
+/** The live grant of this partner's `sid` (null: none, another partner's, expired or its sign-in session ended; such a grant is deleted). */
+export async function liveGrant(partnerId: number, sid: string): Promise<{ userId: string; sessionId: string | null; isAnonymous: boolean } | null> {
   const row = await db.widgetSession.findUnique({ where: { sid } });
   if (!row || row.partnerId !== partnerId) return null;
   const grant = await decryptJson<Partial<Grant>>(row.sessionData, aadOf(partnerId, sid));
@@ -128,18 +129,23 @@ async function shopperSession(partnerId: number, sid: string) {
     log.info("widget session grant dropped", { partnerId });
     return null;
   }
-  const { token, expiresIn, expiresAt } = await issueShopperToken({
-    userId: grant.user_id!,
-    sessionId: grant.session_id ?? null,
-    isAnonymous: grant.is_anonymous === true,
-    partnerId,
-  });
+  return { userId: grant.user_id!, sessionId: grant.session_id ?? null, isAnonymous: grant.is_anonymous === true };
+}
+
+/** The shopper credential of a shopper for this partner's shop pages (the answer's `session`). */
+export async function shopperSessionOf(shopper: { userId: string; sessionId: string | null; isAnonymous: boolean }, partnerId: number) {
+  const { token, expiresIn, expiresAt } = await issueShopperToken({ ...shopper, partnerId });
   return {
     access_token: token,
     token_type: "bearer" as const,
     expires_in: expiresIn,
     expires_at: expiresAt,
     scope: "shopper" as const,
-    user: { id: grant.user_id!, is_anonymous: grant.is_anonymous === true },
+    user: { id: shopper.userId, is_anonymous: shopper.isAnonymous },
   };
+}
+
+async function shopperSession(partnerId: number, sid: string) {
+  const grant = await liveGrant(partnerId, sid);
+  return grant ? shopperSessionOf(grant, partnerId) : null;
 }

@@ -1,0 +1,169 @@
+// What a shop's own storefront (the app proxy, docs/shopify.md "App proxy")
+// does for a shopper: recognise a signed-in customer (their linked shopper
+// account, shop-customers.server.ts), merge this browser's guest list into it,
+// mint the shop page's shopper credential for it, and read, remove from and
+// share the lists on the wishlist page. The shop is one Shopify has vouched
+// for; `customerId` is the one its signed request names (or null for a guest).
+import { db } from "~/db.server";
+import { accessTokenOfSession } from "~/domains/identity/identity.server";
+import { migrateAnonymousToProvider, type Moved } from "~/domains/identity/account-migration.server";
+import { parseItemId } from "~/domains/lists/access.server";
+import { itemInclude } from "~/domains/lists/items.server";
+import { initUser, updateList } from "~/domains/lists/lists.server";
+import { shareUrlOf } from "~/domains/lists/my-lists.server";
+import { savedProduct } from "~/domains/lists/serialize";
+import { wishRefSigner } from "~/domains/lists/wish-ref.server";
+import { liveGrant, shopperSessionOf } from "~/domains/widget/session-store.server";
+import { badRequest, notFound } from "~/lib/api/errors";
+import { errorFields, log } from "~/lib/log.server";
+import { shopperOfCustomer } from "./shop-customers.server";
+
+export interface StorefrontShop {
+  id: number;
+  partnerId: number;
+  domain: string;
+  primaryDomain: string | null;
+}
+
+export type StorefrontLang = "de" | "en";
+
+/** Items of this shop: saved through its partner's widget, or (older items without partner) from its hosts. */
+function ofShop(shop: StorefrontShop) {
+  const hosts = [shop.domain, shop.primaryDomain].filter((h): h is string => !!h);
+  return { OR: [{ sourcePartnerId: shop.partnerId }, { sourcePartnerId: null, sourceDomain: { in: hosts } }] };
+}
+
+// ------------------------------------------------------------ session
+
+/**
+ * `POST /apps/wishlist/session`: for a signed-in customer, the shopper
+ * credential of their linked account (the shape of `/widget/session-restore`)
+ * and the default list a save goes to, after merging the guest behind this
+ * browser's widget session id `sid` into it. A guest gets `session: null`:
+ * the widget goes on as before.
+ */
+export async function customerSession(shop: StorefrontShop, customerId: string | null, sid: string | null, lang: StorefrontLang) {
+  if (!customerId) return { ok: true as const, customer: false, session: null, list: null, merged: null };
+  const { userId } = await shopperOfCustomer(shop.id, customerId);
+  const merged = sid ? await mergeGuest(shop.partnerId, sid, userId) : null;
+  // No sign-in session of ours: the credential lives an access token's lifetime and is minted again
+  // only through another request Shopify signs for this customer.
+  const session = await shopperSessionOf({ userId, sessionId: null, isAnonymous: true }, shop.partnerId);
+  // The list a one-click save goes to (the widget may not read the lists with this credential).
+  const { list } = await initUser({ userId, sessionId: null, isAnonymous: true, email: null }, { lang });
+  return { ok: true as const, customer: true, session, list: { id: list.db_id, name: list.name }, merged };
+}
+
+/**
+ * Moves the guest of this browser (the widget session's grant) into the
+ * customer's account, with the account migration the dialog's sign-in uses.
+ * Only a pure guest moves: not a signed-up account, and not an account linked
+ * to a customer (another customer on a shared browser keeps theirs).
+ */
+async function mergeGuest(partnerId: number, sid: string, userId: string): Promise<Moved | null> {
+  const grant = await liveGrant(partnerId, sid);
+  if (!grant || grant.userId === userId || !grant.isAnonymous || !grant.sessionId) return null;
+  if ((await db.shopCustomer.count({ where: { userId: grant.userId } })) > 0) return null;
+  const token = await accessTokenOfSession(grant.userId, grant.sessionId);
+  if (!token) return null;
+  try {
+    const moved = await migrateAnonymousToProvider(userId, token.access_token);
+    log.info("guest merged into customer", { partnerId, lists: moved.lists, items: moved.items });
+    return moved;
+  } catch (err) {
+    // Recognising the customer matters more than the merge; the guest's grant stays for a retry.
+    log.warn("guest merge failed", { partnerId, ...errorFields(err) });
+    return null;
+  }
+}
+
+// ------------------------------------------------------------ the wishlist page
+
+export interface PageItem {
+  itemId: number;
+  title: string;
+  url: string | null;
+  imageUrl: string | null;
+  priceMinor: number | null;
+  currency: string | null;
+  /** Shopify variant id, when the save carried one: what the cart needs. */
+  variantId: string | null;
+  /** Signed item reference, the `_wish_ref` line-item property orders/create reads. */
+  wishRef: string;
+}
+
+export interface PageList {
+  /** The list's share token (its public id). */
+  token: string;
+  name: string;
+  shareUrl: string | null;
+  items: PageItem[];
+}
+
+const httpUrl = (url: string | null | undefined) => (url && /^https?:\/\//i.test(url) ? url : null);
+
+/** The customer's lists with their items of this shop, newest item first; lists without such items are left out. */
+export async function customerLists(shop: StorefrontShop, userId: string, lang: StorefrontLang): Promise<PageList[]> {
+  const lists = await db.wishlist.findMany({
+    where: { ownerId: userId, items: { some: ofShop(shop) } },
+    orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+    take: 50,
+    select: {
+      shareToken: true,
+      name: true,
+      sharePublic: true,
+      items: {
+        where: ofShop(shop),
+        include: itemInclude,
+        orderBy: [{ addedAt: "desc" }, { id: "desc" }],
+        take: 200,
+      },
+    },
+  });
+  const sign = await wishRefSigner();
+  return lists.map((list) => ({
+    token: list.shareToken,
+    name: list.name,
+    shareUrl: list.sharePublic ? shareUrlOf(lang, list.shareToken) : null,
+    items: list.items.map((item) => {
+      const p = savedProduct(item, { lang });
+      const meta = item.checkoutMeta as { variant_id?: unknown } | null;
+      const variant = item.variantId ?? (typeof meta?.variant_id === "string" || typeof meta?.variant_id === "number" ? String(meta.variant_id) : null);
+      return {
+        itemId: item.id,
+        title: p.title ?? p.url ?? "",
+        url: httpUrl(p.url),
+        imageUrl: httpUrl(p.imageUrl),
+        priceMinor: p.price_minor,
+        currency: p.currency,
+        variantId: variant && /^\d{1,20}$/.test(variant) ? variant : null,
+        wishRef: sign(item.id),
+      };
+    }),
+  }));
+}
+
+/**
+ * The lists of this browser's guest on the wishlist page (`POST /apps/wishlist/items {sid}`):
+ * what the widget session's grant names (the same the page's shopper credential would read).
+ */
+export async function guestLists(shop: StorefrontShop, sid: unknown, lang: StorefrontLang): Promise<PageList[]> {
+  if (typeof sid !== "string" || !/^[\w-]{8,64}$/.test(sid)) return [];
+  const grant = await liveGrant(shop.partnerId, sid);
+  return grant ? customerLists(shop, grant.userId, lang) : [];
+}
+
+/** `POST /apps/wishlist/remove {item_id}`: only an item of the customer's own lists saved from this shop. */
+export async function removeCustomerItem(shop: StorefrontShop, userId: string, rawItemId: unknown) {
+  const id = parseItemId(typeof rawItemId === "number" ? String(rawItemId) : typeof rawItemId === "string" ? rawItemId : undefined);
+  const { count } = await db.listItem.deleteMany({ where: { id, wishlist: { ownerId: userId }, ...ofShop(shop) } });
+  if (count === 0) throw notFound("not_found", "No item of yours saved from this shop with that id");
+  return { ok: true as const, deleted: id };
+}
+
+/** `POST /apps/wishlist/share {list}`: makes the customer's list public (as "My lists" does) and answers its share link. */
+export async function shareCustomerList(userId: string, token: unknown, lang: StorefrontLang) {
+  if (typeof token !== "string" || !token || token.length > 100) throw badRequest("invalid_input", "list must be a list id");
+  await updateList(token, userId, { share_public: true });
+  return { ok: true as const, url: shareUrlOf(lang, token) };
+}

@@ -1,0 +1,233 @@
+// The wishlist page on the shop's own domain (`/apps/wishlist`), answered
+// through the app proxy as Liquid so Shopify renders it inside the theme's
+// layout. The template holds no Liquid of its own; every value from the
+// database goes through liquidSafe(). Its script is static: it finds the
+// proxy's path from the address bar, adds to Shopify's AJAX cart
+// (`/cart/add.js`) with the item's signed reference as the hidden line-item
+// property `_wish_ref` (read by orders/create), removes items and shares lists
+// through the proxy's JSON routes.
+import type { PageList, StorefrontLang } from "~/domains/shop-customers/storefront.server";
+import { liquidSafe as t } from "./liquid-safe";
+
+const TEXTS = {
+  de: {
+    title: "Wunschliste",
+    guestIntro: "Melde dich an, um deine Wunschliste auf jedem Gerät zu sehen.",
+    signIn: "Anmelden",
+    empty: "Noch nichts gespeichert. Tippe auf das Herz bei einem Produkt, um es hier zu sammeln.",
+    addToCart: "In den Warenkorb",
+    view: "Ansehen",
+    remove: "Entfernen",
+    share: "Liste teilen",
+    shareLink: "Link zum Teilen",
+    added: "Zum Warenkorb hinzugefügt.",
+    removed: "Entfernt.",
+    copied: "Link kopiert.",
+    failed: "Das hat nicht geklappt. Bitte versuche es noch einmal.",
+    items: (n: number) => (n === 1 ? "1 Artikel" : `${n} Artikel`),
+  },
+  en: {
+    title: "Wishlist",
+    guestIntro: "Sign in to see your wishlist on every device.",
+    signIn: "Sign in",
+    empty: "Nothing saved yet. Tap the heart on a product to collect it here.",
+    addToCart: "Add to cart",
+    view: "View",
+    remove: "Remove",
+    share: "Share list",
+    shareLink: "Link to share",
+    added: "Added to your cart.",
+    removed: "Removed.",
+    copied: "Link copied.",
+    failed: "That did not work. Please try again.",
+    items: (n: number) => (n === 1 ? "1 item" : `${n} items`),
+  },
+} as const;
+
+export function price(minor: number | null, currency: string | null, lang: StorefrontLang): string {
+  if (minor === null || !currency || !/^[A-Z]{3}$/.test(currency)) return "";
+  try {
+    return new Intl.NumberFormat(lang === "de" ? "de-DE" : "en-US", { style: "currency", currency }).format(minor / 100);
+  } catch {
+    return "";
+  }
+}
+
+// Reserved sizes (no layout shift), the theme's own font and colours; only classes of ours.
+const STYLE = `
+.wishp{max-width:960px;margin:0 auto;padding:24px 16px 48px}
+.wishp h1{margin:0 0 16px}
+.wishp-list{margin:0 0 32px}
+.wishp-head{display:flex;flex-wrap:wrap;align-items:center;gap:8px 16px;justify-content:space-between;margin-bottom:12px}
+.wishp-head h2{margin:0;flex:1 1 auto}
+.wishp-share-out{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin-bottom:12px}
+.wishp-share-out[hidden]{display:none}
+.wishp-share-out input{flex:1;min-width:0;min-height:44px;padding:0 8px;font:inherit}
+.wishp-items{list-style:none;margin:0;padding:0;display:grid;gap:16px;grid-template-columns:repeat(auto-fill,minmax(200px,1fr))}
+.wishp-item{display:flex;flex-direction:column;gap:8px;border:1px solid rgba(0,0,0,.15);border-radius:8px;padding:12px}
+.wishp-img{display:block;width:100%;aspect-ratio:1/1;object-fit:cover;border-radius:4px;background:rgba(0,0,0,.05)}
+.wishp-title{font-weight:600;color:inherit}
+.wishp-actions{display:flex;flex-wrap:wrap;gap:8px;margin-top:auto}
+.wishp button,.wishp .wishp-btn{min-height:44px;padding:0 14px;font:inherit;cursor:pointer;border-radius:4px;border:1px solid currentColor;background:transparent;color:inherit;display:inline-flex;align-items:center;text-decoration:none}
+.wishp .wishp-primary{background:#1a1a1a;color:#fff;border-color:#1a1a1a}
+.wishp-status{min-height:1.5em;margin:0;font-size:.9em}
+`;
+
+// Static: no value of the request or the database is written into it (they travel in data-* attributes).
+const SCRIPT = `
+(function () {
+  var root = document.getElementById("wishp");
+  if (!root) return;
+  var base = location.pathname.replace(/\\/+$/, "");
+  var cartRoot = (window.Shopify && window.Shopify.routes && window.Shopify.routes.root) || "/";
+  function say(el, text) { if (el) el.textContent = text; }
+  function post(url, body) {
+    return fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body), credentials: "same-origin" })
+      .then(function (res) { return res.json().catch(function () { return null; }).then(function (data) { if (!res.ok) throw data; return data; }); });
+  }
+  // A guest: the lists of this browser's widget session, drawn with textContent only.
+  var guest = document.getElementById("wishp-guest");
+  var sid = null;
+  try { sid = localStorage.getItem("wish:sid"); } catch (e) { sid = null; }
+  function el(tag, cls, text) { var n = document.createElement(tag); if (cls) n.className = cls; if (text) n.textContent = text; return n; }
+  if (guest && sid) {
+    post(base + "/items", { sid: sid }).then(function (res) {
+      (res.lists || []).forEach(function (list, i) {
+        var section = el("section", "wishp-list");
+        section.setAttribute("data-list", "");
+        var heading = el("h2", "", list.name);
+        heading.id = "wishp-g" + i;
+        section.setAttribute("aria-labelledby", heading.id);
+        var head = el("div", "wishp-head");
+        head.appendChild(heading);
+        section.appendChild(head);
+        var ul = el("ul", "wishp-items");
+        list.items.forEach(function (item) {
+          var li = el("li", "wishp-item");
+          li.setAttribute("data-item", String(item.item_id));
+          var img = el(item.image_url ? "img" : "span", "wishp-img");
+          if (item.image_url) { img.src = item.image_url; img.alt = ""; img.width = 400; img.height = 400; } else img.setAttribute("aria-hidden", "true");
+          li.appendChild(img);
+          var title = el(item.url ? "a" : "span", "wishp-title", item.title);
+          title.id = "wishp-gi" + item.item_id;
+          if (item.url) title.href = item.url;
+          li.appendChild(title);
+          if (item.price) li.appendChild(el("span", "", item.price));
+          var actions = el("div", "wishp-actions");
+          if (item.variant_id) {
+            var b = el("button", "wishp-primary", guest.getAttribute("data-t-cart"));
+            b.type = "button";
+            b.setAttribute("data-action", "cart");
+            b.setAttribute("data-variant", item.variant_id);
+            b.setAttribute("data-ref", item.wish_ref);
+            b.setAttribute("aria-describedby", title.id);
+            actions.appendChild(b);
+          } else if (item.url) {
+            var a = el("a", "wishp-btn wishp-primary", guest.getAttribute("data-t-view"));
+            a.href = item.url;
+            a.setAttribute("aria-describedby", title.id);
+            actions.appendChild(a);
+          }
+          li.appendChild(actions);
+          var status = el("p", "wishp-status");
+          status.setAttribute("role", "status");
+          li.appendChild(status);
+          ul.appendChild(li);
+        });
+        section.appendChild(ul);
+        guest.appendChild(section);
+      });
+    }, function () {});
+  }
+  root.addEventListener("click", function (ev) {
+    var button = ev.target instanceof Element ? ev.target.closest("button[data-action]") : null;
+    if (!button) return;
+    var item = button.closest("[data-item]");
+    var list = button.closest("[data-list]");
+    var status = (item || list || root).querySelector(".wishp-status");
+    var action = button.getAttribute("data-action");
+    button.disabled = true;
+    var done = function () { button.disabled = false; };
+    var failed = function () { say(status, root.getAttribute("data-t-failed")); done(); };
+    if (action === "cart") {
+      var line = { id: Number(button.getAttribute("data-variant")), quantity: 1, properties: { _wish_ref: button.getAttribute("data-ref") } };
+      post(cartRoot + "cart/add.js", { items: [line] }).then(function () {
+        say(status, root.getAttribute("data-t-added"));
+        document.dispatchEvent(new CustomEvent("wish:cart", { detail: line }));
+        done();
+      }, failed);
+    } else if (action === "remove") {
+      post(base + "/remove", { item_id: Number(item.getAttribute("data-item")) }).then(function () {
+        var heading = list.querySelector("h2");
+        item.remove();
+        var left = list.querySelectorAll("[data-item]").length;
+        say(heading && heading.querySelector("small"), "(" + root.getAttribute(left === 1 ? "data-t-item" : "data-t-items").replace("#", String(left)) + ")");
+        say(list.querySelector(".wishp-status"), root.getAttribute("data-t-removed"));
+        if (heading) heading.focus();
+      }, failed);
+    } else if (action === "share") {
+      post(base + "/share", { list: list.getAttribute("data-list") }).then(function (res) {
+        var out = list.querySelector(".wishp-share-out");
+        var input = out.querySelector("input");
+        input.value = res.url;
+        out.hidden = false;
+        input.select();
+        if (navigator.clipboard) navigator.clipboard.writeText(res.url).then(function () { say(status, root.getAttribute("data-t-copied")); }, function () {});
+        done();
+      }, failed);
+    }
+  });
+})();
+`;
+
+function itemHtml(item: PageList["items"][number], lang: StorefrontLang): string {
+  const x = TEXTS[lang];
+  const titleId = `wishp-i${item.itemId}`;
+  const image = item.imageUrl
+    ? `<img class="wishp-img" src="${t(item.imageUrl)}" alt="" width="400" height="400" loading="lazy">`
+    : `<span class="wishp-img" aria-hidden="true"></span>`;
+  const title = item.url
+    ? `<a class="wishp-title" id="${titleId}" href="${t(item.url)}" rel="noopener">${t(item.title)}</a>`
+    : `<span class="wishp-title" id="${titleId}">${t(item.title)}</span>`;
+  const cost = price(item.priceMinor, item.currency, lang);
+  const cart = item.variantId
+    ? `<button type="button" class="wishp-primary" data-action="cart" data-variant="${t(item.variantId)}" data-ref="${t(item.wishRef)}" aria-describedby="${titleId}">${t(x.addToCart)}</button>`
+    : item.url
+      ? `<a class="wishp-btn wishp-primary" href="${t(item.url)}" aria-describedby="${titleId}">${t(x.view)}</a>`
+      : "";
+  return `<li class="wishp-item" data-item="${item.itemId}">${image}${title}${cost ? `<span>${t(cost)}</span>` : ""}<div class="wishp-actions">${cart}<button type="button" data-action="remove" aria-describedby="${titleId}">${t(x.remove)}</button></div><p class="wishp-status" role="status"></p></li>`;
+}
+
+function listHtml(list: PageList, index: number, lang: StorefrontLang): string {
+  const x = TEXTS[lang];
+  const headingId = `wishp-l${index}`;
+  return `<section class="wishp-list" data-list="${t(list.token)}" aria-labelledby="${headingId}">
+<div class="wishp-head"><h2 id="${headingId}" tabindex="-1">${t(list.name)} <small>(${t(x.items(list.items.length))})</small></h2>
+<button type="button" data-action="share" aria-describedby="${headingId}">${t(x.share)}</button></div>
+<div class="wishp-share-out"${list.shareUrl ? "" : " hidden"}><label for="${headingId}-url">${t(x.shareLink)}</label><input id="${headingId}-url" type="url" readonly value="${t(list.shareUrl ?? "")}"></div>
+<p class="wishp-status" role="status"></p>
+<ul class="wishp-items">${list.items.map((i) => itemHtml(i, lang)).join("")}</ul></section>`;
+}
+
+/** The page body (Liquid, rendered by Shopify in the theme's layout). `lists` is null for a guest. */
+export function wishlistPage(lists: PageList[] | null, lang: StorefrontLang): string {
+  const x = TEXTS[lang];
+  const data = `data-t-item="${t(x.items(1))}" data-t-items="${t(x.items(0).replace("0", "#"))}" data-t-added="${t(x.added)}" data-t-removed="${t(x.removed)}" data-t-copied="${t(x.copied)}" data-t-failed="${t(x.failed)}"`;
+  let body: string;
+  if (lists === null) {
+    // return_url: back here after Shopify's sign-in. An attribute after href keeps the library's
+    // trailing-slash rewrite of relative links (liquid()) off this one: it would change Shopify's login path.
+    body = `<p>${t(x.guestIntro)}</p><p><a class="wishp-btn wishp-primary" href="/account/login?return_url=%2Fapps%2Fwishlist" lang="${lang}">${t(x.signIn)}</a></p><div id="wishp-guest" data-t-cart="${t(x.addToCart)}" data-t-view="${t(x.view)}"></div>`;
+  } else if (lists.length === 0) {
+    body = `<p>${t(x.empty)}</p>`;
+  } else {
+    body = lists.map((l, i) => listHtml(l, i, lang)).join("\n");
+  }
+  return `<style>${STYLE}</style>
+<div class="wishp" id="wishp" lang="${lang}" ${data}>
+<h1>${t(x.title)}</h1>
+${body}
+</div>
+<script>${SCRIPT}</script>
+`;
+}

@@ -1,0 +1,367 @@
+// The app proxy (docs/shopify.md "App proxy"): requests signed exactly as
+// Shopify signs them reach /proxy/* over HTTP on the built server. Only valid,
+// fresh signatures of installed shops are served; a refused request changes
+// nothing. A signed-in customer is their linked shopper account: what they
+// save lands there, this browser's guest list is merged in, and the same
+// customer id at two shops is two people.
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { getHmac, RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiFor, type Api } from "../support/api.ts";
+import { signedProxyQuery, type ProxyParams } from "../support/app-proxy.ts";
+import { provisioner } from "../support/provision.ts";
+import { root, startServer, type TestServer } from "../support/server.ts";
+
+const SECRET = "shpss_app_proxy_test_secret";
+let server: TestServer;
+let api: Api;
+let p: Awaited<ReturnType<typeof provisioner>>;
+let db: Awaited<typeof import("~/db.server")>["db"];
+
+beforeAll(async () => {
+  server = await startServer({ SHOPIFY_API_KEY: "test-client-id", SHOPIFY_API_SECRET: SECRET });
+  api = await apiFor(server);
+  p = await provisioner(server);
+  ({ db } = await import("~/db.server"));
+});
+afterAll(async () => {
+  expect(server?.output() ?? "").not.toContain("undocumented error code");
+  await server?.stop();
+});
+
+const rand = () => randomBytes(4).toString("hex");
+const customerId = () => String(7_000_000_000 + randomBytes(3).readUIntBE(0, 3));
+const now = () => Math.floor(Date.now() / 1000);
+
+/** An installed shop with its partner's public key for the shop's domain. */
+async function newShop() {
+  const partner = await p.partner();
+  const domain = `proxy-${rand()}.myshopify.com`;
+  const shop = await p.shop(partner.id, { domain });
+  const key = await p.key(partner.id, { domains: [domain] });
+  return { partner, shop, domain, key: key.key as string, origin: `https://${domain}` };
+}
+type Shop = Awaited<ReturnType<typeof newShop>>;
+
+interface Call extends Partial<ProxyParams> {
+  method?: string;
+  body?: unknown;
+  rawBody?: string;
+  contentType?: string;
+  secret?: string;
+  /** Changes the query after signing. */
+  tamper?: (q: URLSearchParams) => void;
+}
+
+/** A request to APP_URL/proxy/<path> as Shopify forwards it. */
+async function proxied(shop: Shop | string, path: string, c: Call = {}) {
+  const domain = typeof shop === "string" ? shop : shop.domain;
+  const query = signedProxyQuery({ shop: domain, customerId: c.customerId, timestamp: c.timestamp, extra: c.extra }, c.secret ?? SECRET);
+  c.tamper?.(query);
+  const body = c.rawBody ?? (c.body === undefined ? undefined : JSON.stringify(c.body));
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers["content-type"] = c.contentType ?? "application/json";
+  // Shopify forwards the storefront's Origin; the server must not take it for a cross-site page write.
+  if ((c.method ?? "GET") !== "GET") headers.origin = `https://${domain}`;
+  const res = await fetch(`${server.url}/proxy${path}?${query}`, { method: c.method ?? "GET", headers, body });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, text, body: json };
+}
+
+const session = (shop: Shop, customer: string | undefined, body: unknown = {}, c: Call = {}) =>
+  proxied(shop, "/session", { method: "POST", customerId: customer, body, ...c });
+
+async function widget(shop: Shop, sid?: string) {
+  const res = await api.post("/widget/init", { headers: { authorization: `Bearer ${shop.key}` }, body: sid ? { origin: shop.origin, sid } : { origin: shop.origin } });
+  expect(res.status, res.text).toBe(200);
+  return { token: res.body.token as string, sid: res.body.sid as string };
+}
+
+const save = (shop: Shop, w: { token: string }, bearer: string, wishlistId: number, title: string, variant = "4711") =>
+  api.post("/widget/save", {
+    token: bearer,
+    headers: { "x-widget-token": w.token, origin: shop.origin },
+    body: { wishlistId, product: { url: `${shop.origin}/products/${title.toLowerCase().replace(/\W+/g, "-")}`, title, metadata: { variantId: variant, quantity: 1 } }, siteDomain: shop.domain },
+  });
+
+const linkOf = (shopId: number, customer: string) => db.shopCustomer.findUnique({ where: { shopId_customerId: { shopId, customerId: customer } } });
+
+function expectRefused(res: { status: number; body: any }) {
+  expect(res.status).toBe(401);
+  expect(res.body).toEqual({ error: "unauthorized", message: expect.any(String) });
+}
+
+describe("declaration", () => {
+  it("is declared in shopify.app.toml at /proxy under /apps/wishlist, with write_app_proxy in the scopes and in the SCOPES default", async () => {
+    const toml = readFileSync(path.join(root, "shopify.app.toml"), "utf8");
+    expect(toml).toMatch(/^\[app_proxy\]\nurl = "\/proxy"\nprefix = "apps"\nsubpath = "wishlist"$/m);
+    const scopes = /^scopes = "([^"]+)"$/m.exec(toml)![1]!;
+    expect(scopes.split(",")).toContain("write_app_proxy");
+    const { env } = await import("~/env.server");
+    expect(process.env.SCOPES).toBeUndefined();
+    expect(env.SCOPES).toBe(scopes);
+  });
+});
+
+describe("signatures", () => {
+  it("serves valid signatures with and without logged_in_customer_id, and nothing else", async () => {
+    const shop = await newShop();
+    const guest = await proxied(shop, "");
+    expect(guest.status).toBe(200);
+    expect(guest.headers.get("content-type")).toBe("application/liquid");
+    expect(guest.text).toContain('href="/account/login?return_url=%2Fapps%2Fwishlist"');
+
+    const customer = customerId();
+    const signedIn = await proxied(shop, "", { customerId: customer });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.headers.get("content-type")).toBe("application/liquid");
+    expect(signedIn.text).not.toContain("/account/login");
+    expect(await linkOf(shop.shop.id, customer)).not.toBeNull();
+
+    // Inside the window (the library allows 90 seconds either way), a request is still fresh.
+    expect((await proxied(shop, "", { customerId: customer, timestamp: now() - 60 })).status).toBe(200);
+
+    // Repeated storefront parameters are signed with their values joined by commas.
+    const repeated = await proxied(shop, "", { extra: { extra: ["1", "2"], locale: "de" } });
+    expect(repeated.status).toBe(200);
+    expect(repeated.text).toContain("<h1>Wunschliste</h1>");
+
+    // The library's own test signer agrees.
+    const url = new URL(`${server.url}/proxy`);
+    url.searchParams.set("logged_in_customer_id", "");
+    url.searchParams.set("path_prefix", "/apps/wishlist");
+    const request = await setUpValidRequest({ type: RequestType.Public, store: shop.domain.replace(".myshopify.com", ""), apiSecretKey: SECRET }, new Request(url));
+    expect((await fetch(request.url)).status).toBe(200);
+  });
+
+  it("refuses a wrong secret, an altered parameter, a stale or future timestamp and a missing signature, and changes nothing", async () => {
+    const shop = await newShop();
+    const cases: Array<[string, Call]> = [
+      ["wrong secret", { secret: "shpss_someone_else" }],
+      ["altered customer", { tamper: (q) => q.set("logged_in_customer_id", customerId()) }],
+      ["altered shop", { tamper: (q) => q.set("shop", `x${shop.domain}`) }],
+      ["added parameter", { tamper: (q) => q.append("extra", "1") }],
+      ["stale timestamp", { timestamp: now() - 91 }],
+      ["old timestamp", { timestamp: now() - 86_400 }],
+      // Ahead of the server by more than the window however long the request takes to arrive.
+      ["future timestamp", { timestamp: now() + 120 }],
+      ["missing signature", { tamper: (q) => q.delete("signature") }],
+      ["missing timestamp", { tamper: (q) => q.delete("timestamp") }],
+      ["repeated signature", { tamper: (q) => q.append("signature", q.get("signature")!) }],
+    ];
+    for (const [name, c] of cases) {
+      const customer = customerId();
+      const page = await proxied(shop, "", { customerId: customer, ...c });
+      expect(page.status, name).toBe(401);
+      expectRefused(page);
+      const write = await session(shop, customer, {}, c);
+      expectRefused(write);
+      // Nothing was made for the customer the request named.
+      expect(await linkOf(shop.shop.id, customer), name).toBeNull();
+    }
+    // A refused removal leaves the item.
+    const customer = customerId();
+    const s = await session(shop, customer);
+    const w = await widget(shop);
+    const saved = await save(shop, w, s.body.session.access_token, s.body.list.id, "Kept boot");
+    expect(saved.status, saved.text).toBe(200);
+    const removal = await proxied(shop, "/remove", { method: "POST", customerId: customer, body: { item_id: saved.body.item_id }, secret: "wrong" });
+    expectRefused(removal);
+    expect(await db.listItem.findUnique({ where: { id: saved.body.item_id } })).not.toBeNull();
+  });
+
+  it("answers 404 for a signed request of a store that did not install the app, and 405/415/413/400 for wrong requests", async () => {
+    const unknown = await proxied(`nobody-${rand()}.myshopify.com`, "", { customerId: customerId() });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: "shop_not_found", message: expect.any(String) });
+
+    const shop = await newShop();
+    const wrongMethod = await proxied(shop, "/session", { customerId: customerId() });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get("allow")).toBe("POST");
+    const form = await proxied(shop, "/session", { method: "POST", customerId: customerId(), rawBody: "sid=abc", contentType: "application/x-www-form-urlencoded" });
+    expect(form.status).toBe(415);
+    expect(form.body.error).toBe("unsupported_media_type");
+    const big = await proxied(shop, "/session", { method: "POST", customerId: customerId(), body: { sid: "x".repeat(5000) } });
+    expect(big.status).toBe(413);
+    expect(big.body.error).toBe("payload_too_large");
+    const broken = await proxied(shop, "/session", { method: "POST", customerId: customerId(), rawBody: "{nope" });
+    expect(broken.status).toBe(400);
+    const badCustomer = await proxied(shop, "", { customerId: "12ab" });
+    expect(badCustomer.status).toBe(400);
+    expect(badCustomer.body.error).toBe("invalid_customer");
+    // Guests may not change lists.
+    const guestRemove = await proxied(shop, "/remove", { method: "POST", body: { item_id: 1 } });
+    expect(guestRemove.status).toBe(401);
+  });
+});
+
+describe("signed-in customers", () => {
+  it("a customer's one-click save lands in the linked account, shows on the page, and can be removed and shared", async () => {
+    const shop = await newShop();
+    const customer = customerId();
+    const s = await session(shop, customer);
+    expect(s.status, s.text).toBe(200);
+    expect(s.body).toMatchObject({
+      ok: true,
+      customer: true,
+      session: { access_token: expect.any(String), token_type: "bearer", scope: "shopper", user: { is_anonymous: true } },
+      list: { id: expect.any(Number) },
+      merged: null,
+    });
+    const link = await linkOf(shop.shop.id, customer);
+    expect(s.body.session.user.id).toBe(link!.userId);
+
+    const w = await widget(shop);
+    const saved = await save(shop, w, s.body.session.access_token, s.body.list.id, "Red {{ shop.name }} boot");
+    expect(saved.status, saved.text).toBe(200);
+    const item = await db.listItem.findUnique({ where: { id: saved.body.item_id }, include: { wishlist: true } });
+    expect(item!.wishlist.ownerId).toBe(link!.userId);
+
+    // Another device: a new session request for the same customer is the same account.
+    const again = await session(shop, customer);
+    expect(again.body.session.user.id).toBe(link!.userId);
+
+    const page = await proxied(shop, "", { customerId: customer, extra: { locale: "en" } });
+    expect(page.status).toBe(200);
+    // The product's title arrives inert: no Liquid can form from it.
+    expect(page.text).toContain("Red &#123;&#123; shop.name &#125;&#125; boot");
+    expect(page.text).not.toMatch(/\{\{|\{%/);
+    expect(page.text).toContain(`data-ref="${saved.body.item_id}.`);
+    expect(page.text).toContain('data-variant="4711"');
+
+    const listToken = page.text.match(/data-list="([^"]+)"/)![1]!;
+    const shared = await proxied(shop, "/share", { method: "POST", customerId: customer, body: { list: listToken } });
+    expect(shared.status, shared.text).toBe(200);
+    expect(shared.body.url).toBe(`${server.url}/en/list/${listToken}`);
+    expect((await fetch(shared.body.url)).status).toBe(200);
+
+    // Another customer cannot remove or share it.
+    const other = customerId();
+    const foreignRemove = await proxied(shop, "/remove", { method: "POST", customerId: other, body: { item_id: saved.body.item_id } });
+    expect(foreignRemove.status).toBe(404);
+    const foreignShare = await proxied(shop, "/share", { method: "POST", customerId: other, body: { list: listToken } });
+    expect(foreignShare.status).toBe(403);
+
+    const removed = await proxied(shop, "/remove", { method: "POST", customerId: customer, body: { item_id: saved.body.item_id } });
+    expect(removed.status, removed.text).toBe(200);
+    expect(removed.body).toEqual({ ok: true, deleted: saved.body.item_id });
+    expect(await db.listItem.findUnique({ where: { id: saved.body.item_id } })).toBeNull();
+  });
+
+  it("merges this browser's guest list into the customer's account on sign-in", async () => {
+    const shop = await newShop();
+    // A guest saves through the dialog, which grants the page (widget session id) its credential.
+    const w = await widget(shop);
+    const guest = await api.anonymousUser();
+    const init = await api.post("/hosted/me/init", { token: guest.accessToken });
+    const stored = await api.post("/widget/session-store", { headers: { "x-widget-token": w.token }, body: { sid: w.sid, access_token: guest.accessToken } });
+    expect(stored.status, stored.text).toBe(200);
+    const guestSave = await save(shop, w, guest.accessToken, init.body.list.db_id, "Guest scarf");
+    expect(guestSave.status, guestSave.text).toBe(200);
+
+    // The guest signs in to the store: the widget asks the proxy with its sid.
+    const customer = customerId();
+    const s = await session(shop, customer, { sid: w.sid });
+    expect(s.status, s.text).toBe(200);
+    expect(s.body.merged).toMatchObject({ lists: 1, items: expect.any(Number) });
+    const link = await linkOf(shop.shop.id, customer);
+    const item = await db.listItem.findUnique({ where: { id: guestSave.body.item_id }, include: { wishlist: true } });
+    expect(item!.wishlist.ownerId).toBe(link!.userId);
+    const page = await proxied(shop, "", { customerId: customer });
+    expect(page.text).toContain("Guest scarf");
+    // The guest's credential ended with the move; asking again merges nothing.
+    const restored = await api.post("/widget/session-restore", { headers: { "x-widget-token": w.token }, body: { sid: w.sid } });
+    expect(restored.body.session).toBeNull();
+    expect((await session(shop, customer, { sid: w.sid })).body.merged).toBeNull();
+  });
+
+  it("never merges another customer's account that used this browser", async () => {
+    const shop = await newShop();
+    const first = customerId();
+    const s1 = await session(shop, first);
+    const w = await widget(shop);
+    await save(shop, w, s1.body.session.access_token, s1.body.list.id, "First's lamp");
+    // Even a grant naming the first customer's account (it cannot be stored for it: it has no sign-in session) is left alone.
+    const second = customerId();
+    const s2 = await session(shop, second, { sid: w.sid });
+    expect(s2.body.merged).toBeNull();
+    expect((await proxied(shop, "", { customerId: second })).text).not.toContain("lamp");
+    expect((await proxied(shop, "", { customerId: first })).text).toContain("lamp");
+  });
+
+  it("keeps two shops' customers with the same id apart", async () => {
+    const a = await newShop();
+    const b = await newShop();
+    const customer = customerId();
+    const sa = await session(a, customer);
+    const sb = await session(b, customer);
+    expect(sa.body.session.user.id).not.toBe(sb.body.session.user.id);
+    const wa = await widget(a);
+    expect((await save(a, wa, sa.body.session.access_token, sa.body.list.id, "Shop A kettle")).status).toBe(200);
+    expect((await proxied(a, "", { customerId: customer })).text).toContain("Shop A kettle");
+    expect((await proxied(b, "", { customerId: customer })).text).not.toContain("Shop A kettle");
+    // Shop A's credential does not work with shop B's widget.
+    const wb = await widget(b);
+    const cross = await api.get("/widget/saved-products", { token: sa.body.session.access_token, headers: { "x-widget-token": wb.token, origin: b.origin } });
+    expect(cross.status).toBe(401);
+  });
+});
+
+describe("compliance", () => {
+  const deliver = (shop: Shop, topic: string, payload: unknown) => {
+    const body = JSON.stringify(payload);
+    return fetch(`${server.url}/webhooks/compliance`, {
+      method: "POST",
+      body,
+      headers: {
+        "content-type": "application/json",
+        "x-shopify-topic": topic,
+        "x-shopify-hmac-sha256": getHmac(body, SECRET),
+        "x-shopify-shop-domain": shop.domain,
+        "x-shopify-webhook-id": `wh_${rand()}`,
+        "x-shopify-api-version": "2026-01",
+      },
+    });
+  };
+
+  it("customers/data_request reports the customer's link and saves; customers/redact removes the link and the account made for it", async () => {
+    const shop = await newShop();
+    const customer = customerId();
+    const s = await session(shop, customer);
+    const w = await widget(shop);
+    const saved = await save(shop, w, s.body.session.access_token, s.body.list.id, "Reported vase");
+    expect(saved.status).toBe(200);
+    // The same id at another shop is another customer, untouched by this shop's requests.
+    const other = await newShop();
+    const elsewhere = await session(other, customer);
+
+    expect((await deliver(shop, "customers/data_request", { shop_domain: shop.domain, customer: { id: Number(customer) }, data_request: { id: 1 } })).status).toBe(200);
+    const request = await db.complianceRequest.findFirst({ where: { shopDomain: shop.domain, topic: "customers/data_request" } });
+    expect(request!.data).toMatchObject({
+      shop_customer: {
+        customer_id: customer,
+        account_id: s.body.session.user.id,
+        saved_products: [{ url: `${shop.origin}/products/reported-vase`, saved_at: expect.any(String) }],
+      },
+    });
+
+    expect((await deliver(shop, "customers/redact", { shop_domain: shop.domain, customer: { id: Number(customer) }, orders_to_redact: [] })).status).toBe(200);
+    expect(await linkOf(shop.shop.id, customer)).toBeNull();
+    expect(await db.listItem.findUnique({ where: { id: saved.body.item_id } })).toBeNull();
+    expect((await db.user.findUnique({ where: { id: s.body.session.user.id } }))!.deletedAt).not.toBeNull();
+    expect(await linkOf(other.shop.id, customer)).toMatchObject({ userId: elsewhere.body.session.user.id });
+    // Signed in again later: a fresh, empty account.
+    const again = await session(shop, customer);
+    expect(again.body.session.user.id).not.toBe(s.body.session.user.id);
+    expect((await proxied(shop, "", { customerId: customer })).text).not.toContain("Reported vase");
+  });
+});

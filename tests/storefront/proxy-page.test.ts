@@ -1,0 +1,270 @@
+// The wishlist page on the shop's own domain and widget.js on a Shopify store,
+// in Chromium: a stand-in storefront forwards /apps/wishlist/* to the app as
+// Shopify's app proxy does (signed, the signed-in customer named) and renders
+// the Liquid answer with a Liquid engine in a theme layout. Add to cart posts
+// the item's signed reference to the AJAX cart, remove and share work, axe is
+// clean at 375 and 1280 px (screenshots in tests/screenshots/), and a
+// signed-in customer saves with one click, without the dialog.
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiFor, type Api } from "../support/api.ts";
+import { signedProxyQuery } from "../support/app-proxy.ts";
+import { launchBrowser, seriousA11yViolations, watchConsole } from "../support/browser.ts";
+import { provisioner } from "../support/provision.ts";
+import { root, startServer, type TestServer } from "../support/server.ts";
+import { startStorefront, type Storefront } from "../support/shopify-storefront.ts";
+
+const SECRET = "shpss_proxy_page_secret";
+const screenshots = path.join(root, "tests/screenshots");
+let server: TestServer;
+let api: Api;
+let browser: Browser;
+let store: Storefront;
+let db: Awaited<typeof import("~/db.server")>["db"];
+let shop: { id: number; partnerId: number };
+let publicKey: string;
+const SHOP_DOMAIN = `page-${Math.random().toString(36).slice(2, 8)}.myshopify.com`;
+
+beforeAll(async () => {
+  server = await startServer({ SHOPIFY_API_KEY: "test-client-id", SHOPIFY_API_SECRET: SECRET });
+  api = await apiFor(server);
+  const p = await provisioner(server);
+  ({ db } = await import("~/db.server"));
+  const partner = await p.partner();
+  shop = await p.shop(partner.id, { domain: SHOP_DOMAIN });
+  publicKey = (await p.key(partner.id, { domains: ["store.shop.test"] })).key;
+  [browser, store] = await Promise.all([launchBrowser(), startStorefront({ appUrl: server.url, secret: SECRET, shopDomain: SHOP_DOMAIN })]);
+  mkdirSync(screenshots, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await store?.stop();
+  await server?.stop();
+});
+
+let nextCustomer = 8_100_000_000;
+
+/** A customer with `titles` saved (each with a Shopify variant), through the proxy's session and the widget API. */
+async function customerWith(titles: string[]) {
+  const customer = String(nextCustomer++);
+  const query = signedProxyQuery({ shop: SHOP_DOMAIN, customerId: customer }, SECRET);
+  const res = await fetch(`${server.url}/proxy/session?${query}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const s = await res.json();
+  const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: store.origin } });
+  const items: number[] = [];
+  for (const [i, title] of titles.entries()) {
+    const saved = await api.post("/widget/save", {
+      token: s.session.access_token,
+      headers: { "x-widget-token": init.body.token, origin: store.origin },
+      body: { wishlistId: s.list.id, product: { url: `${store.origin}/products/item-${i}-${customer}`, title, price: 2490 + i * 1000, currency: "EUR", metadata: { variantId: String(40_000 + i) } }, siteDomain: "store.shop.test" },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    items.push(saved.body.item_id);
+  }
+  return { customer, userId: s.session.user.id as string, items };
+}
+
+async function openAs(customer: string | null, pathname: string, width = 1280) {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const console = watchConsole(context);
+  if (customer) await context.addCookies([{ name: "customer", value: customer, url: store.origin }]);
+  const page = await context.newPage();
+  await page.goto(store.origin + pathname);
+  return { context, page, console };
+}
+
+describe("the wishlist page /apps/wishlist", () => {
+  it("lists the customer's items; add to cart posts the signed reference, remove and share work", async () => {
+    const c = await customerWith(["Linen shirt", "Wool {{ customer.email }} scarf"]);
+    const { context, page, console } = await openAs(c.customer, "/apps/wishlist");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Wishlist");
+    expect(await page.locator(".wishp-item").count()).toBe(2);
+    // The title arrived as text: the Liquid engine did not run it.
+    expect(await page.locator(".wishp-title").allTextContents()).toContain("Wool {{ customer.email }} scarf");
+    expect(store.liquidBodies.at(-1)).not.toMatch(/\{\{|\{%/);
+
+    const shirt = page.locator(".wishp-item", { hasText: "Linen shirt" });
+    await shirt.getByRole("button", { name: "Add to cart" }).click();
+    await expect.poll(() => store.cartAdds.length).toBe(1);
+    const ref = await shirt.getByRole("button", { name: "Add to cart" }).getAttribute("data-ref");
+    expect(store.cartAdds[0]).toEqual({ items: [{ id: 40_000, quantity: 1, properties: { _wish_ref: ref } }] });
+    expect(ref).toMatch(new RegExp(`^${c.items[0]}\\.[\\w-]{22}$`));
+    await expect.poll(() => shirt.getByRole("status").textContent()).toBe("Added to your cart.");
+
+    await page.getByRole("button", { name: "Share list" }).click();
+    const shareInput = page.getByLabel("Link to share");
+    await expect.poll(() => shareInput.inputValue()).toMatch(new RegExp(`^${server.url}/en/list/`));
+
+    await shirt.getByRole("button", { name: "Remove" }).click();
+    await expect.poll(() => page.locator(".wishp-item").count()).toBe(1);
+    expect(await page.getByRole("heading", { level: 2 }).textContent()).toMatch(/\(1 item\)$/);
+    expect(await db.listItem.findUnique({ where: { id: c.items[0]! } })).toBeNull();
+    expect(await db.listItem.findUnique({ where: { id: c.items[1]! } })).not.toBeNull();
+    await context.close();
+    expect(console.errors).toEqual([]);
+  });
+
+  it("fits 375 px and 1280 px (screenshots), for customers and guests, with no serious axe violation", async () => {
+    const c = await customerWith(["Ceramic mug", "Walnut tray", "Brass lamp"]);
+    for (const [who, customer] of [["customer", c.customer], ["guest", null]] as const) {
+      for (const width of [375, 1280]) {
+        const { context, page, console } = await openAs(customer, "/apps/wishlist", width);
+        if (who === "guest") expect(await page.getByRole("link", { name: "Sign in" }).getAttribute("href")).toBe("/account/login?return_url=%2Fapps%2Fwishlist");
+        else await page.locator(".wishp-img").first().waitFor();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await page.screenshot({ path: path.join(screenshots, `proxy-page-${who}-${width}.png`), fullPage: true });
+        expect(await seriousA11yViolations(page)).toEqual([]);
+        await context.close();
+        expect(console.errors).toEqual([]);
+      }
+    }
+  });
+
+  it("shows a guest this browser's guest list under the sign-in prompt, with add to cart", async () => {
+    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: store.origin } });
+    const guest = await api.anonymousUser();
+    const me = await api.post("/hosted/me/init", { token: guest.accessToken });
+    const stored = await api.post("/widget/session-store", { headers: { "x-widget-token": init.body.token }, body: { sid: init.body.sid, access_token: guest.accessToken } });
+    expect(stored.status, stored.text).toBe(200);
+    const saved = await api.post("/widget/save", {
+      token: guest.accessToken,
+      headers: { "x-widget-token": init.body.token, origin: store.origin },
+      body: { wishlistId: me.body.list.db_id, product: { url: `${store.origin}/products/guest-<b>socks</b>`, title: "Guest <b>socks</b>", metadata: { variantId: "51000" } }, siteDomain: "store.shop.test" },
+    });
+    expect(saved.status, saved.text).toBe(200);
+
+    const context = await browser.newContext();
+    const console = watchConsole(context);
+    await context.addInitScript(([sid, origin]) => location.origin === origin && localStorage.setItem("wish:sid", sid), [init.body.sid as string, store.origin] as const);
+    const page = await context.newPage();
+    await page.goto(`${store.origin}/apps/wishlist`);
+    const item = page.locator("#wishp-guest .wishp-item");
+    await item.waitFor();
+    // Drawn as text, never as markup.
+    expect(await item.locator(".wishp-title").textContent()).toBe("Guest <b>socks</b>");
+    expect(await page.getByRole("link", { name: "Sign in" }).count()).toBe(1);
+    const before = store.cartAdds.length;
+    await item.getByRole("button", { name: "Add to cart" }).click();
+    await expect.poll(() => store.cartAdds.length).toBe(before + 1);
+    expect(store.cartAdds.at(-1)).toEqual({ items: [{ id: 51000, quantity: 1, properties: { _wish_ref: expect.stringMatching(new RegExp(`^${saved.body.item_id}\\.`)) } }] });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await context.close();
+    expect(console.errors).toEqual([]);
+  });
+
+  it("speaks German when the store does", async () => {
+    const c = await customerWith(["Teekanne"]);
+    const { context, page } = await openAs(c.customer, "/apps/wishlist?locale=de");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Wunschliste");
+    expect(await page.getByRole("button", { name: "In den Warenkorb" }).count()).toBe(1);
+    await context.close();
+  });
+});
+
+describe("widget.js on a Shopify store", () => {
+  it("a signed-in customer saves and removes with one click, without the dialog", async () => {
+    const customer = String(nextCustomer++);
+    const productUrl = `${store.origin}/products/one-click-${customer}`;
+    store.page(
+      `/products/one-click-${customer}`,
+      `<script>window.Shopify = { shop: "${SHOP_DOMAIN}" };</script>
+<h1>Product</h1><button type="button" data-wish data-url="${productUrl}" data-title="One-click candle" data-id="99">Save</button>
+<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}"></script>`,
+    );
+    const { context, page, console } = await openAs(customer, `/products/one-click-${customer}`);
+    const button = page.locator("[data-wish]");
+    // Recognised through the proxy: the saved state is read (unsaved) before any click.
+    await expect.poll(() => button.getAttribute("aria-pressed")).toBe("false");
+    const popups: unknown[] = [];
+    context.on("page", (p) => popups.push(p));
+    await expect.poll(async () => {
+      const link = await db.shopCustomer.findUnique({ where: { shopId_customerId: { shopId: shop.id, customerId: customer } } });
+      return link?.userId ?? null;
+    }).not.toBeNull();
+    const link = await db.shopCustomer.findUnique({ where: { shopId_customerId: { shopId: shop.id, customerId: customer } } });
+
+    await button.click();
+    await expect.poll(() => button.getAttribute("aria-pressed")).toBe("true");
+    const item = await db.listItem.findFirst({ where: { product: { canonicalUrl: productUrl } }, include: { wishlist: true } });
+    expect(item!.wishlist.ownerId).toBe(link!.userId);
+
+    // Another device (a fresh browser) of the same customer sees it saved.
+    const other = await openAs(customer, `/products/one-click-${customer}`);
+    await expect.poll(() => other.page.locator("[data-wish]").getAttribute("aria-pressed")).toBe("true");
+    await other.context.close();
+
+    await button.click();
+    await expect.poll(() => button.getAttribute("aria-pressed")).toBe("false");
+    expect(await db.listItem.findUnique({ where: { id: item!.id } })).toBeNull();
+    expect(popups).toEqual([]);
+    await context.close();
+    expect(console.errors).toEqual([]);
+  });
+
+  it("on a page the theme marks as a guest's (data-wish-customer=\"0\"), the widget does not ask the proxy", async () => {
+    // A guest who saved here before: the widget restores their credential, the observable end of its start-up.
+    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: store.origin } });
+    const guest = await api.anonymousUser();
+    const me = await api.post("/hosted/me/init", { token: guest.accessToken });
+    await api.post("/widget/session-store", { headers: { "x-widget-token": init.body.token }, body: { sid: init.body.sid, access_token: guest.accessToken } });
+    const productUrl = `${store.origin}/products/guest-only`;
+    await api.post("/widget/save", {
+      token: guest.accessToken,
+      headers: { "x-widget-token": init.body.token, origin: store.origin },
+      body: { wishlistId: me.body.list.db_id, product: { url: productUrl, title: "Guest-only hat" }, siteDomain: "store.shop.test" },
+    });
+    store.page(
+      "/products/guest-only",
+      `<script>window.Shopify = { shop: "${SHOP_DOMAIN}" };</script><h1>Product</h1><button type="button" data-wish data-url="${productUrl}">Save</button>
+<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}" data-wish-customer="0"></script>`,
+    );
+    const context = await browser.newContext();
+    const console = watchConsole(context);
+    await context.addInitScript(([sid, origin]) => location.origin === origin && localStorage.setItem("wish:sid", sid), [init.body.sid as string, store.origin] as const);
+    const page = await context.newPage();
+    const requested: string[] = [];
+    page.on("request", (r) => requested.push(new URL(r.url()).pathname));
+    await page.goto(`${store.origin}/products/guest-only`);
+    // The proxy would have been asked before the restore that marks the button.
+    await expect.poll(() => page.locator("[data-wish]").getAttribute("aria-pressed")).toBe("true");
+    expect(requested).toContain("/api/v1/widget/session-restore");
+    expect(requested.filter((p) => p.startsWith("/apps/wishlist"))).toEqual([]);
+    await context.close();
+    expect(console.errors).toEqual([]);
+  });
+
+  it("a guest who signs in to the store finds this browser's guest saves in their account", async () => {
+    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: store.origin } });
+    const guest = await api.anonymousUser();
+    const me = await api.post("/hosted/me/init", { token: guest.accessToken });
+    await api.post("/widget/session-store", { headers: { "x-widget-token": init.body.token }, body: { sid: init.body.sid, access_token: guest.accessToken } });
+    const saved = await api.post("/widget/save", {
+      token: guest.accessToken,
+      headers: { "x-widget-token": init.body.token, origin: store.origin },
+      body: { wishlistId: me.body.list.db_id, product: { url: `${store.origin}/products/guest-gloves`, title: "Guest gloves" }, siteDomain: "store.shop.test" },
+    });
+    expect(saved.status, saved.text).toBe(200);
+
+    const customer = String(nextCustomer++);
+    store.page(
+      "/products/any",
+      `<script>window.Shopify = { shop: "${SHOP_DOMAIN}" };</script><h1>Product</h1><button type="button" data-wish data-url="${store.origin}/products/guest-gloves">Save</button>
+<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}"></script>`,
+    );
+    const context = await browser.newContext();
+    const console = watchConsole(context);
+    await context.addCookies([{ name: "customer", value: customer, url: store.origin }]);
+    await context.addInitScript(([sid, origin]) => location.origin === origin && localStorage.setItem("wish:sid", sid), [init.body.sid as string, store.origin] as const);
+    const page = await context.newPage();
+    await page.goto(`${store.origin}/products/any`);
+    // The merged save shows as saved, read from the customer's own account.
+    await expect.poll(() => page.locator("[data-wish]").getAttribute("aria-pressed")).toBe("true");
+    const link = await db.shopCustomer.findUnique({ where: { shopId_customerId: { shopId: shop.id, customerId: customer } } });
+    const item = await db.listItem.findUnique({ where: { id: saved.body.item_id }, include: { wishlist: true } });
+    expect(item!.wishlist.ownerId).toBe(link!.userId);
+    await context.close();
+    expect(console.errors).toEqual([]);
+  });
+});
