@@ -9,12 +9,25 @@
 //   and machines sharing the database.
 import { startRequestCounterFlush, stopRequestCounterFlush } from "~/domains/metering/request-counter.server";
 import { startPruning, stopPruning } from "~/domains/metering/pruning.server";
-import { startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
+import { registerOutboxJob, startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
+import { customerMirrorJob } from "~/domains/customer-accounts/metafield-mirror.server";
+import { shopify } from "~/shopify.server";
 import { BASKET_WEBHOOKS } from "~/domains/baskets/baskets.server";
 import { startKeyStatusPoll, stopKeyStatusPoll } from "~/domains/keys/key-status.server";
 import { startSessionRevocationPoll, stopSessionRevocationPoll } from "~/domains/identity/session-revocations.server";
 import { underLease } from "~/domains/system/job-lease.server";
 import { startChangeListener, stopChangeListener } from "~/db/change-signals.server";
+
+// The customer metafield mirror writes with the shop's offline session.
+if (shopify) {
+  const app = shopify;
+  registerOutboxJob(
+    customerMirrorJob(async (shop) => {
+      const { admin } = await app.unauthenticated.admin(shop);
+      return admin.graphql;
+    }),
+  );
+}
 
 const deploymentJobs = underLease("background", {
   start() {

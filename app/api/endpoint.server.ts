@@ -16,11 +16,13 @@ import { partnerLinkOfUser } from "~/domains/partners/partners.server";
 import { authenticateShopperToken } from "~/domains/widget/shopper-token.server";
 import { verifyWidgetToken, type WidgetClaims } from "~/domains/widget/token.server";
 import type { MeteredKey } from "~/domains/metering/metered-key.server";
+import type { ShopCustomerIdentity } from "~/domains/customer-accounts/session.server";
+import { customerAccountPreflight, requireCustomer } from "./customer-account-auth.server";
 import { meteringHeaders } from "./metering-headers.server";
 import { errorReply } from "~/http/error-reply.server";
 import { log } from "~/lib/log.server";
 import { readJsonBody } from "~/lib/api/body.server";
-import { applyCors, preflightHeaders } from "~/lib/api/cors";
+import { applyCors, applyExtensionCors, preflightHeaders } from "~/lib/api/cors";
 import { jsonReply, replyOfResponse, type ApiReply, type ApiRequest } from "~/lib/api/http";
 import { ApiError, forbidden, unauthorized } from "~/lib/api/errors";
 import { parseOrThrow, type ErrorCodes } from "~/lib/api/schemas";
@@ -37,8 +39,11 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * widget+user: both of the above.
  * partner: anon key + a personal access token or a portal user's token.
  * service: the server-side SERVICE_KEY in `x-service-key` (internal routes); no anon key, no user.
+ * customer: a Shopify customer account extension's session token as bearer, verified by the
+ *   Shopify library plus audience, destination shop and customer (customer-account-auth.server.ts);
+ *   no anon key (the extension runs on Shopify's origin and holds none); CORS as the library answers it.
  */
-export type AuthMode = "none" | "apikey" | "user" | "widget" | "widget+user" | "partner" | "service";
+export type AuthMode = "none" | "apikey" | "user" | "widget" | "widget+user" | "partner" | "service" | "customer";
 
 export interface Ctx<A extends AuthMode, B = unknown, Q = undefined> {
   request: ApiRequest;
@@ -53,6 +58,8 @@ export interface Ctx<A extends AuthMode, B = unknown, Q = undefined> {
   user: A extends "user" | "widget+user" ? Identity : undefined;
   widget: A extends "widget" | "widget+user" ? WidgetClaims : undefined;
   partner: A extends "partner" ? PartnerPrincipal : undefined;
+  /** The signed-in customer of a Shopify shop (customer account extension). */
+  customer: A extends "customer" ? ShopCustomerIdentity : undefined;
   /** Names the public key this request counts against (X-RateLimit-* headers, SPEC 8.3). */
   meterKey: (key: MeteredKey) => void;
 }
@@ -128,6 +135,7 @@ export function impliedErrors(auth: AuthMode, method: string, schemas: RouteSche
   // and a database that does not answer (503 service_unavailable, with Retry-After).
   const errors: RouteErrors = { not_found: 404, invalid_input: 400, service_unavailable: 503 };
   if (auth !== "none") errors.unauthorized = 401;
+  if (auth === "customer") Object.assign(errors, { not_found: 404, customer_required: 403 });
   if (auth === "widget" || auth === "widget+user") errors.forbidden = 403;
   if (BODY_METHODS.has(method) && !schemas.rawBody) Object.assign(errors, { invalid_json: 400, payload_too_large: 413, unsupported_media_type: 415 });
   for (const group of [schemas.codes?.missing, schemas.codes?.invalid]) {
@@ -193,9 +201,14 @@ export function endpoint(routes: Routes) {
   // Per route module, once: what does not depend on the request.
   const allow = methods.join(", ");
   const allowMethods = [...methods, "OPTIONS"].join(", ");
+  // Customer account extensions' routes answer CORS as the Shopify library does (one rule per module).
+  const forExtension = Object.values(routes).some((r) => r?.auth === "customer");
   const handle = async ({ request, params, context }: EndpointArgs): Promise<ApiReply> => {
     const origin = request.headers.get("origin");
-    if (request.method === "OPTIONS") return { status: 204, headers: preflightHeaders(origin, allowMethods), body: null };
+    if (request.method === "OPTIONS") {
+      if (forExtension) return customerAccountPreflight(request, allowMethods);
+      return { status: 204, headers: preflightHeaders(origin, allowMethods), body: null };
+    }
     let metered: MeteredKey | null = null;
     let url: URL | undefined;
     const ctx = {
@@ -211,6 +224,7 @@ export function endpoint(routes: Routes) {
       user: undefined,
       widget: undefined,
       partner: undefined,
+      customer: undefined,
       meterKey: (key: MeteredKey) => void (metered = key),
     } as Ctx<AuthMode, unknown, unknown>;
     let reply: ApiReply;
@@ -227,7 +241,8 @@ export function endpoint(routes: Routes) {
       reply = errorReply(err, request);
     }
     await request.discardBody();
-    applyCors(reply.headers, origin);
+    if (forExtension) applyExtensionCors(reply.headers, origin);
+    else applyCors(reply.headers, origin);
     applySecurityHeaders(reply.headers, request.pathname);
     const metering = await meteringHeaders(request, request.pathname, metered);
     for (const name in metering) {
@@ -269,6 +284,7 @@ async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknow
   const { request } = ctx;
   const auth = routeDef.auth;
   if (auth === "service") requireServiceKey(request);
+  else if (auth === "customer") Object.assign(ctx, { customer: await requireCustomer(request) });
   else if (auth !== "none") await requireAnonKey(request);
   if (auth === "widget" || auth === "widget+user") {
     const widget = await requireWidget(request);

@@ -73,6 +73,7 @@ const SECURITY: Record<AuthMode, Array<Record<string, string[]>>> = {
     { anonKey: [], userToken: [] },
   ],
   service: [{ serviceKey: [] }],
+  customer: [{ customerAccountSessionToken: [] }],
 };
 
 export const AUTH_LABELS: Record<AuthMode, string> = {
@@ -83,6 +84,7 @@ export const AUTH_LABELS: Record<AuthMode, string> = {
   "widget+user": "widget token + user token",
   partner: "personal access token or portal user token",
   service: "service key",
+  customer: "customer account session token",
 };
 
 function securityOf(op: ApiOperation): Array<Record<string, string[]>> {
@@ -187,6 +189,14 @@ function buildDocument(): Record<string, unknown> {
     "securitySchemes",
     "personalAccessToken",
     bearer("A partner's personal access token (`wpat_…`): shown once, revocable, 365 days by default (SPEC 5 rule 7).", "wpat_…"),
+  );
+  registry.registerComponent(
+    "securitySchemes",
+    "customerAccountSessionToken",
+    bearer(
+      "A Shopify customer account UI extension's session token (`shopify.sessionToken.get()`): HS256 with the app secret, `aud` the app's client id, `dest` an installed shop, `sub` the signed-in customer (docs/shopify.md).",
+      "JWT",
+    ),
   );
   registry.registerComponent("securitySchemes", "serviceKey", {
     type: "apiKey",

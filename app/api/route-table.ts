@@ -74,6 +74,12 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/widget/session-store", "api/widget/session-store.ts"],
   ["api/v1/widget/session-restore", "api/widget/session-restore.ts"],
 
+  // Shopify customer account extension "Wishlist" (docs/shopify.md): the customer's session token
+  // (customer-block)
+  ["api/v1/customer-account/items", "api/customer-account/items.ts"],
+  ["api/v1/customer-account/items/:itemId", "api/customer-account/item.ts"],
+  ["api/v1/customer-account/share", "api/customer-account/share.ts"],
+
   // Partner tooling, keys and usage (SPEC 4.6, 5)
   // (partner-block)
   ["api/v1/partner/keys", "api/partner/keys.ts"],

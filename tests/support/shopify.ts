@@ -18,6 +18,8 @@ export interface FakeShop {
   primaryHost: string;
   gid: string;
   metafields: Map<string, { type: string; value: string }>;
+  /** App-owned ($app) customer metafields by customer GID, then key. */
+  customerMetafields: Map<string, Map<string, { type: string; value: string }>>;
   activeSubscriptions: Array<{ id: string; name: string; status: string; test: boolean; trialDays: number; currentPeriodEnd: string | null }>;
   /** appSubscriptionCreate requests, with their variables. */
   subscriptionRequests: Array<Record<string, unknown>>;
@@ -43,6 +45,7 @@ export class FakeAdminApi {
       primaryHost: opts.primaryHost ?? `www.${domain.split(".")[0]}.example`,
       gid: `gid://shopify/Shop/${this.next++}`,
       metafields: new Map(),
+      customerMetafields: new Map(),
       activeSubscriptions: [],
       subscriptionRequests: [],
     };
@@ -93,6 +96,15 @@ export class FakeAdminApi {
     }
     if (query.includes("metafieldsSet")) {
       const metafields = (variables?.metafields ?? []) as Array<{ ownerId: string; namespace: string; key: string; type: string; value: string }>;
+      // A customer's metafields in the app-owned namespace (the mirror), or the shop's in $app:wishlist.
+      const customers = metafields.filter((m) => /^gid:\/\/shopify\/Customer\/\d+$/.test(m.ownerId) && m.namespace === "$app");
+      if (customers.length === metafields.length && customers.length > 0) {
+        for (const m of customers) {
+          if (!shop.customerMetafields.has(m.ownerId)) shop.customerMetafields.set(m.ownerId, new Map());
+          shop.customerMetafields.get(m.ownerId)!.set(m.key, { type: m.type, value: m.value });
+        }
+        return json({ data: { metafieldsSet: { metafields: customers.map((m) => ({ key: m.key, value: m.value })), userErrors: [] } } });
+      }
       const bad = metafields.find((m) => m.ownerId !== shop.gid || m.namespace !== "$app:wishlist");
       if (bad) return json({ data: { metafieldsSet: { metafields: [], userErrors: [{ field: ["ownerId"], message: "wrong owner or namespace", code: "INVALID" }] } } });
       for (const m of metafields) shop.metafields.set(m.key, { type: m.type, value: m.value });

@@ -8,7 +8,8 @@ import { badRequest } from "~/lib/api/errors";
 import { queueMessage } from "./outbox.sql.server";
 
 export interface OutboxEntry {
-  kind: "email" | "webhook";
+  /** `email`, `webhook`, or the kind of a job a domain registered (worker.server.ts registerOutboxJob). */
+  kind: string;
   topic: string;
   payload: Prisma.InputJsonValue;
   /** Messages with the same key are sent once, however many instances try. */

@@ -37,8 +37,25 @@ export interface WebhookRecipients {
 
 let recipients: WebhookRecipients | null = null;
 
-/** A failure that retrying cannot fix (malformed message, webhook removed). */
-class PermanentFailure extends Error {}
+/**
+ * A kind of message a domain delivers itself (e.g. the customer metafield
+ * mirror): the outbox claims, retries and records it like any other. Messages
+ * of one kind with the same topic are delivered one at a time, so a job may
+ * coalesce its topic's pending messages into the one it is delivering.
+ */
+export interface OutboxJob {
+  kind: string;
+  deliver(message: { id: number; topic: string; payload: unknown; attempts: number }): Promise<void>;
+}
+
+const jobs = new Map<string, OutboxJob>();
+
+export function registerOutboxJob(job: OutboxJob): void {
+  jobs.set(job.kind, job);
+}
+
+/** A failure that retrying cannot fix (malformed message, webhook removed). Jobs throw it too. */
+export class PermanentFailure extends Error {}
 
 interface Due {
   id: number;
@@ -138,6 +155,8 @@ async function deliverWebhook(message: Claimed): Promise<void> {
 async function deliver(message: Claimed): Promise<void> {
   if (message.kind === "email") return (await mailTransport()).send(asMail(message.payload));
   if (message.kind === "webhook") return deliverWebhook(message);
+  const job = jobs.get(message.kind);
+  if (job) return job.deliver(message);
   throw new PermanentFailure(`unknown message kind ${message.kind}`);
 }
 
@@ -191,7 +210,7 @@ const EMAIL_TARGET = "email";
 // E-mails have their own lane, so webhooks can never take all the slots.
 const emailLane = pLimit(env.OUTBOX_CONCURRENCY_PER_TARGET);
 const webhookLane = pLimit(env.OUTBOX_CONCURRENCY - env.OUTBOX_CONCURRENCY_PER_TARGET);
-/** Webhook hosts with deliveries in flight (idle ones are dropped at the start of each pass). */
+/** Webhook hosts and job topics with deliveries in flight (idle ones are dropped at the start of each pass). */
 const webhookTargets = new Map<string, LimitFunction>();
 /** Deliveries in flight by message id: skipped by the scan, awaited by a shutdown. */
 const inFlight = new Map<number, Promise<void>>();
@@ -199,10 +218,14 @@ const inFlight = new Map<number, Promise<void>>();
 const busy = (limit: LimitFunction | undefined) => (limit ? limit.activeCount + limit.pendingCount : 0);
 const laneOf = (target: string) => (target === EMAIL_TARGET ? emailLane : webhookLane);
 
+const JOB_TARGET = "job:";
+/** A job's topic takes one delivery at a time; a webhook host OUTBOX_CONCURRENCY_PER_TARGET. */
+const targetConcurrency = (target: string) => (target.startsWith(JOB_TARGET) ? 1 : env.OUTBOX_CONCURRENCY_PER_TARGET);
+
 function hasRoom(target: string): boolean {
   const lane = laneOf(target);
   if (busy(lane) >= lane.concurrency) return false;
-  return target === EMAIL_TARGET || busy(webhookTargets.get(target)) < env.OUTBOX_CONCURRENCY_PER_TARGET;
+  return target === EMAIL_TARGET || busy(webhookTargets.get(target)) < targetConcurrency(target);
 }
 
 /** Starts one delivery in a free slot of its target (hasRoom said yes, so nothing queues). */
@@ -213,7 +236,7 @@ function start(message: Due, target: string): void {
   };
   if (target !== EMAIL_TARGET) {
     let perTarget = webhookTargets.get(target);
-    if (!perTarget) webhookTargets.set(target, (perTarget = pLimit(env.OUTBOX_CONCURRENCY_PER_TARGET)));
+    if (!perTarget) webhookTargets.set(target, (perTarget = pLimit(targetConcurrency(target))));
     const limited = perTarget;
     const inner = work;
     work = () => limited(inner);
@@ -265,8 +288,8 @@ let stopping = false;
  * passing over messages whose target is busy.
  */
 async function fillLane(emails: boolean): Promise<void> {
-  // Without registered recipients (a process that only drains e-mail) webhook messages stay pending.
-  if (!emails && !recipients) return;
+  // Without registered recipients and jobs (a process that only drains e-mail) the other messages stay pending.
+  if (!emails && !recipients && jobs.size === 0) return;
   const lane = emails ? emailLane : webhookLane;
   const known = new Map<string, string>();
   let after: { at: Date; id: number } | null = null;
@@ -285,7 +308,15 @@ async function fillLane(emails: boolean): Promise<void> {
     for (const message of page) {
       if (stopping || busy(lane) >= lane.concurrency) return;
       if (inFlight.has(message.id)) continue;
-      const target = message.kind === "webhook" ? await webhookTarget(message.payload, known) : message.kind === "email" ? EMAIL_TARGET : "unknown";
+      if (message.kind === "webhook" && !recipients) continue;
+      const target =
+        message.kind === "webhook"
+          ? await webhookTarget(message.payload, known)
+          : message.kind === "email"
+            ? EMAIL_TARGET
+            : jobs.has(message.kind)
+              ? `${JOB_TARGET}${message.kind}:${message.topic}`
+              : "unknown";
       if (hasRoom(target)) start(message, target);
     }
     if (page.length < PAGE) return;

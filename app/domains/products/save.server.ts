@@ -7,6 +7,7 @@ import { log, errorFields } from "~/lib/log.server";
 import { saveMeter, type Saver } from "~/domains/metering/actions.server";
 import { listAndRoleById } from "~/domains/lists/access.server";
 import { touchList, upsertSavedItem } from "~/domains/lists/items.sql.server";
+import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
 import { canonicalUrl } from "./canonical-url";
 import type { SaveRequestBody } from "./schemas";
 import {
@@ -159,6 +160,7 @@ export async function saveProduct(saver: Saver, body: SaveRequestBody, channel: 
   try {
     const { productId, itemId, total } = await transaction(write());
     if (meter && total !== null) meter.committed();
+    await queueCustomerMirrors(found.list.ownerId);
     return { ok: true as const, item_id: itemId, product_id: productId };
   } catch (err) {
     if (err instanceof ApiError || isDatabaseUnavailable(err)) throw err;

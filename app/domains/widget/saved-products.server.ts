@@ -8,6 +8,7 @@ import { itemInclude } from "~/domains/lists/items.server";
 import { savedProduct } from "~/domains/lists/serialize";
 import { type Locale } from "~/domains/products/localization";
 import { wishRefSigner } from "~/domains/lists/wish-ref.server";
+import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
 import { originHost } from "./origin";
 import type { WidgetClaims } from "./token.server";
 
@@ -43,5 +44,6 @@ export async function deleteSavedProductForWidget(userId: string, widget: Widget
     where: { id, wishlist: { ownerId: userId }, ...fromThisPartner(widget) },
   });
   if (count === 0) throw notFound("not_found", "No item saved from this shop with that id");
+  await queueCustomerMirrors(userId);
   return { ok: true, deleted: id };
 }

@@ -1,5 +1,6 @@
 // CORS for the public API: the caller's origin is reflected (access is
 // controlled by keys, tokens and allow-lists, not by CORS).
+import { appOrigin } from "~/env.server";
 import { ReplyHeaders, type MutableHeaders } from "./http";
 
 export const ALLOWED_REQUEST_HEADERS = [
@@ -37,4 +38,20 @@ export function preflightHeaders(requestOrigin: string | null, allowMethods: str
   headers.set("Access-Control-Allow-Headers", ALLOWED_REQUEST_HEADERS);
   headers.set("Access-Control-Max-Age", "600");
   return headers;
+}
+
+/**
+ * CORS of the routes a Shopify UI extension calls (customer accounts), the
+ * rule of `@shopify/shopify-app-remix`'s `cors()` helper
+ * (authenticate/helpers/ensure-cors-headers): a request from another origin
+ * (extensions run in a worker whose origin is Shopify's or `null`) gets `*`,
+ * the Authorization and Content-Type request headers and the library's
+ * re-authorization header exposed. Applied to errors too, so the extension
+ * can read them; tests compare it with the library's own answer.
+ */
+export function applyExtensionCors(headers: MutableHeaders, requestOrigin: string | null): void {
+  if (!requestOrigin || requestOrigin === appOrigin) return;
+  headers.set("Access-Control-Allow-Origin", "*");
+  headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type");
+  headers.set("Access-Control-Expose-Headers", "X-Shopify-API-Request-Failure-Reauthorize-Url");
 }

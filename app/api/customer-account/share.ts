@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { endpoint, route } from "~/api/endpoint.server";
+import { shareCustomerWishlist } from "~/domains/customer-accounts/wishlist.server";
+
+export const loader = endpoint({
+  POST: route(
+    "customer",
+    {
+      summary: "Share the signed-in customer's wishlist of this shop",
+      description:
+        "Makes the list holding the customer's newest item of this shop public (counted as a share action once per list and day, SPEC 8) and answers its share page. 404 while nothing is saved.",
+      tag: "customer-account",
+      body: z.object({ lang: z.enum(["de", "en"]).default("en").describe("Language of the share page") }).strict(),
+      response: z.object({ ok: z.literal(true), list_id: z.string().describe("The list's share token"), share_url: z.string() }),
+    },
+    ({ customer, body }) => shareCustomerWishlist(customer, body.lang),
+  ),
+});
+export const action = loader;
