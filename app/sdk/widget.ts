@@ -176,9 +176,22 @@ function createInstance(initial?: Options, page = false) {
     }
   };
 
+  // ---- Saved count: how many of this shop's products the shopper saved, for a
+  // "count" listener (the app embed's header link). Fed by the same one request
+  // that marks the buttons, then kept current by the dialog's messages.
+  let savedKeys: Set<string> | null = null;
+  const countSaved = (keys: Set<string>) => {
+    savedKeys = keys;
+    emit("count", keys.size);
+  };
+  const counting = () => !!listeners.count?.size;
+  // A request under way answers for every button and listener added meanwhile.
+  let refreshing = false;
+
   /** Marks buttons of products the shopper saved through this shop (partner-scoped credential for this sid). No sid: no network. */
   const refreshSaved = async () => {
-    if (!cfg.key || !buttons.size || !getSid() || disabled) return;
+    if (!cfg.key || !(buttons.size || counting()) || !getSid() || disabled) return;
+    refreshing = true;
     try {
       const init = await widgetSession();
       if (!shopper || shopper.expiresAt * 1000 - Date.now() < 60_000) shopper = await restoreShopper(cfg.apiBase, init);
@@ -194,9 +207,12 @@ function createInstance(initial?: Options, page = false) {
         for (const p of res.products) if (p.url) saved.add(urlKey(p.url));
       }
       buttons.forEach((opts, el) => showSaved(el, saved.has(urlKey(urlOf(opts())))));
+      countSaved(saved);
     } catch (err) {
       // Saved state is decoration; only an init refusal is worth telling the shop.
       if ((err as WidgetError).code === "subscription_required") emit("error", err);
+    } finally {
+      refreshing = false;
     }
   };
 
@@ -214,6 +230,11 @@ function createInstance(initial?: Options, page = false) {
       const saved = msg.type === "saved";
       const url = (msg.item as { product?: { url?: string } } | undefined)?.product?.url;
       if (url) buttons.forEach((opts, el) => urlKey(urlOf(opts())) === urlKey(url) && showSaved(el, saved));
+      if (url) {
+        const keys = new Set(savedKeys);
+        keys[saved ? "add" : "delete"](urlKey(url));
+        countSaved(keys);
+      }
       emit(msg.type, msg.item);
     } else if (msg.type === "session") {
       shopper = null; // a new grant: fetch a fresh credential
@@ -330,6 +351,11 @@ function createInstance(initial?: Options, page = false) {
 
   function on(event: string, cb: Listener) {
     (listeners[event] ??= new Set()).add(cb);
+    // A late "count" listener gets the count known so far, or the first fetch of it.
+    if (event === "count") {
+      if (savedKeys) cb(savedKeys.size);
+      else if (initialised && !refreshing) scheduleRefresh();
+    }
     return () => off(event, cb);
   }
 
