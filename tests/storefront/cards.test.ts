@@ -102,6 +102,32 @@ describe("hearts on product cards", () => {
     await me.context.close();
   });
 
+  it("a card the selector does not know gets its heart from Shopify's shopify:product:view event; the product page's own view event adds none", async () => {
+    const me = await shopper();
+    const page = await me.context.newPage();
+    await page.goto(collection());
+    await expect.poll(() => page.locator(".wish-heart[aria-pressed]").count()).toBe(24);
+    // As a theme's view-event element dispatches it from a card (the payload on the event, as Shopify's library sets it).
+    await page.evaluate(() => {
+      const view = (target: Element, context: string, handle: string) => {
+        const ev = new Event("shopify:product:view", { bubbles: true }) as Event & Record<string, unknown>;
+        Object.assign(ev, { context, selectedOptions: [], product: { id: "gid://shopify/Product/1", handle, title: handle } });
+        target.dispatchEvent(ev);
+      };
+      const tile = document.createElement("div");
+      tile.className = "tile";
+      tile.innerHTML = '<span class="view-event"></span><p>Recommended</p>';
+      document.querySelector("main")!.append(tile);
+      view(tile.querySelector(".view-event")!, "recommendation", "item-24");
+      view(document.querySelector("h2")!, "page", "item-01");
+    });
+    await expect.poll(() => page.locator('.tile[data-wish-card="item-24"] .wish-heart[aria-pressed]').count()).toBe(1);
+    expect(await page.locator("h2 .wish-heart, main > .wish-heart").count()).toBe(0);
+    expect(await page.locator(".wish-heart").count()).toBe(25);
+    expect(me.console.errors).toEqual([]);
+    await me.context.close();
+  });
+
   it("saves from a card (guest dialog), shows the saved state after the save and after a reload from one request, the header count follows saves and removals", async () => {
     const me = await shopper();
     const page = await me.context.newPage();
