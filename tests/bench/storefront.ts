@@ -106,11 +106,12 @@ async function main() {
     const lines = [
       "",
       `Storefront budget (Lighthouse ${lighthouseVersion()}, mobile, simulated throttling; median of ${RUNS} runs per page and variant)`,
-      "page        weight  score without  score with  TBT without  TBT with  LCP with ms  CLS with",
+      "page        weight  score without  score with  TBT ms without  with  LCP ms without  with  CLS without  with",
       ...rows.map(
         (r) =>
           `${r.page.padEnd(11)} ${String(Math.round(r.weight * 100) + "%").padStart(6)}  ${String(r.without.score).padStart(13)}  ${String(r.with.score).padStart(10)}  ` +
-          `${String(Math.round(r.without.tbt)).padStart(11)}  ${String(Math.round(r.with.tbt)).padStart(8)}  ${String(Math.round(r.with.lcp)).padStart(11)}  ${r.with.cls.toFixed(3).padStart(8)}`,
+          `${String(Math.round(r.without.tbt)).padStart(14)}  ${String(Math.round(r.with.tbt)).padStart(4)}  ${String(Math.round(r.without.lcp)).padStart(14)}  ${String(Math.round(r.with.lcp)).padStart(4)}  ` +
+          `${r.without.cls.toFixed(3).padStart(11)}  ${r.with.cls.toFixed(3).padStart(4)}`,
       ),
       `weighted score: without ${weighted("without", "score").toFixed(1)}, with ${weighted("with", "score").toFixed(1)} → impact ${impact.toFixed(1)} points ${impact <= BUDGET.points ? "✓" : "✗"} (budget ≤ ${BUDGET.points})`,
       `total blocking time added: weighted ${Math.round(addedTbt)} ms, largest on one page ${Math.round(maxAddedTbt)} ms ${addedTbt <= BUDGET.tbtMs && maxAddedTbt <= BUDGET.tbtMs ? "✓" : "✗"} (budget ≤ ${BUDGET.tbtMs} ms)`,
