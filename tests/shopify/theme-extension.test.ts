@@ -98,7 +98,8 @@ describe("block schemas", () => {
     expect(button.enabled_on).toEqual({ templates: ["product"] });
     expect(button.javascript).toBe("wish-variant.js");
     expect(button.stylesheet).toBe("wish.css");
-    expect(embed.stylesheet).toBe("wish.css");
+    // The embed's styles are inline (snippets/wish-embed-style.liquid): no render-blocking stylesheet on every page.
+    expect(embed.stylesheet).toBeUndefined();
   });
 
   it.each(["app-embed.liquid", "save-button.liquid"])("%s: known keys only, unique setting ids, defaults among the options, assets exist", (block) => {

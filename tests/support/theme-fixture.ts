@@ -4,8 +4,8 @@
 // featured collection of 8), a product page, and a collection of 24 cards.
 // Served with Shopify's AJAX product (`/products/<handle>.js`) and cart
 // (`POST /cart/add.js`) endpoints; the app embed is rendered from the
-// extension's real Liquid with liquidjs and placed at the end of <body>, its
-// stylesheet in <head>, as Shopify does.
+// extension's real Liquid with liquidjs and placed at the end of <body>, as
+// Shopify does (its styles are inline in it; no stylesheet in <head>).
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
@@ -134,14 +134,13 @@ function card(p: FixtureProduct, eager: boolean): string {
     <div class="price"><span class="price-item">${money(p.price)}</span></div></div></div></div></li>`;
 }
 
-function layout(title: string, main: string, embed: string, head: string): string {
+function layout(title: string, main: string, embed: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title} – Fixture Shop</title><meta name="description" content="A fixture storefront with Dawn-like markup.">
 <link rel="icon" href="data:,">
 <style>${THEME_CSS}</style>
 <script>window.Shopify = { shop: "fixture.myshopify.com", routes: { root: "/" }, currency: { active: "EUR", rate: "1.0" } };</script>
 <script src="/cdn/theme/global.js" defer></script>
-${head}
 </head><body>
 <div class="header-wrapper"><header class="header page-width">
   <nav class="header__inline-menu" aria-label="Main"><ul class="list-menu"><li><a href="/">Home</a></li><li><a href="/collections/all">Catalog</a></li></ul></nav>
@@ -161,18 +160,17 @@ ${embed}
 export type FixturePage = "home" | "product" | "collection";
 export const FIXTURE_PATHS: Record<FixturePage, string> = { home: "/", product: `/products/${PRODUCTS[0]!.handle}`, collection: "/collections/all" };
 
-export function pageHtml(page: FixturePage, embed: string, head: string): string {
+export function pageHtml(page: FixturePage, embed: string): string {
   if (page === "home") {
     return layout(
       "Home",
       `<section class="banner"><div><h2>New season</h2><p>Linen, wool and canvas for every day.</p><a class="button" href="/collections/all">Shop all</a></div></section>
 <h2 class="title">Featured</h2><ul class="grid" role="list">${PRODUCTS.slice(0, 8).map((p, i) => card(p, i < 4)).join("")}</ul>`,
       embed,
-      head,
     );
   }
   if (page === "collection") {
-    return layout("Catalog", `<h2 class="title">Catalog</h2><ul class="grid" role="list">${PRODUCTS.map((p, i) => card(p, i < 4)).join("")}</ul>`, embed, head);
+    return layout("Catalog", `<h2 class="title">Catalog</h2><ul class="grid" role="list">${PRODUCTS.map((p, i) => card(p, i < 4)).join("")}</ul>`, embed);
   }
   const p = PRODUCTS[0]!;
   return layout(
@@ -183,7 +181,6 @@ export function pageHtml(page: FixturePage, embed: string, head: string): string
 <p>Soft, breathable and made to last.</p></div></div>
 <h2 class="title">You may also like</h2><ul class="grid" role="list">${PRODUCTS.slice(1, 5).map((q) => card(q, false)).join("")}</ul>`,
     embed,
-    head,
   );
 }
 
@@ -220,8 +217,7 @@ export async function startThemeShop(): Promise<ThemeShop> {
       res.writeHead(status, { "content-type": type, "cache-control": "max-age=3600" }).end(body);
     const pageName = (Object.keys(FIXTURE_PATHS) as FixturePage[]).find((k) => FIXTURE_PATHS[k] === url.pathname);
     if (pageName) {
-      const head = embed === null ? "" : `<link rel="stylesheet" href="/cdn/extension-assets/wish.css" media="all">`;
-      return send(200, "text/html; charset=utf-8", pageHtml(pageName, embed ?? "", head));
+      return send(200, "text/html; charset=utf-8", pageHtml(pageName, embed ?? ""));
     }
     const productJs = /^\/products\/([\w-]+)\.js$/.exec(url.pathname);
     if (productJs) {
@@ -243,7 +239,7 @@ export async function startThemeShop(): Promise<ThemeShop> {
       );
     }
     if (url.pathname === "/favicon.ico") return void res.writeHead(204).end();
-    if (url.pathname.startsWith("/products/")) return send(200, "text/html; charset=utf-8", pageHtml("product", embed ?? "", ""));
+    if (url.pathname.startsWith("/products/")) return send(200, "text/html; charset=utf-8", pageHtml("product", embed ?? ""));
     const img = /^\/cdn\/img\/([\w-]+)\.svg$/.exec(url.pathname);
     if (img) {
       const p = PRODUCTS.find((q) => q.handle === img[1]);
@@ -271,7 +267,7 @@ export async function startThemeShop(): Promise<ThemeShop> {
       });
       return;
     }
-    if (url.pathname === "/cart") return send(200, "text/html; charset=utf-8", layout("Cart", "<h2 class='title'>Your cart</h2>", "", ""));
+    if (url.pathname === "/cart") return send(200, "text/html; charset=utf-8", layout("Cart", "<h2 class='title'>Your cart</h2>", ""));
     send(404, "text/html; charset=utf-8", "<!doctype html><title>Not found</title><h1>Not found</h1>");
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
