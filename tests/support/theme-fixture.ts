@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { Liquid, Tag, type TagToken, type TopLevelToken } from "liquidjs";
 import { freePort } from "./net.ts";
 import { root } from "./server.ts";
@@ -213,8 +214,12 @@ export async function startThemeShop(): Promise<ThemeShop> {
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     requests.push(`${req.method} ${url.pathname}${url.search}`);
-    const send = (status: number, type: string, body: string) =>
-      res.writeHead(status, { "content-type": type, "cache-control": "max-age=3600" }).end(body);
+    // Compressed like Shopify's storefront and CDN answer (gzip when accepted).
+    const send = (status: number, type: string, body: string) => {
+      const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")) && body.length > 1024;
+      res.writeHead(status, { "content-type": type, "cache-control": "max-age=3600", vary: "Accept-Encoding", ...(gzip ? { "content-encoding": "gzip" } : {}) });
+      res.end(gzip ? gzipSync(body) : body);
+    };
     const pageName = (Object.keys(FIXTURE_PATHS) as FixturePage[]).find((k) => FIXTURE_PATHS[k] === url.pathname);
     if (pageName) {
       return send(200, "text/html; charset=utf-8", pageHtml(pageName, embed ?? ""));

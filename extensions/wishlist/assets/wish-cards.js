@@ -30,12 +30,27 @@
     return m ? decodeURIComponent(m[1]) : "";
   }
 
+  /** Hearts for [card, handle] pairs: all style reads first, then all writes (one style recalculation, not one per card). */
+  function addHearts(pairs) {
+    if (!hearts) return;
+    var fresh = pairs.filter(function (p, i) {
+      return p[0] && p[1] && !p[0].closest("[data-wish-card]") && !p[0].querySelector("[data-wish-card]") &&
+        // A card inside another card of this batch: the outer one gets the heart.
+        !pairs.some(function (q, j) { return j !== i && q[0] && q[1] && q[0] !== p[0] && q[0].contains(p[0]); });
+    });
+    var statics = fresh.map(function (p) {
+      return getComputedStyle(p[0]).position === "static";
+    });
+    fresh.forEach(function (p, i) {
+      if (!p[0].closest("[data-wish-card]")) addHeart(p[0], p[1], statics[i]); // the same card twice in a batch
+    });
+  }
+
   /** One heart per card; nested card elements (a wrapper and its card) get one between them. */
-  function addHeart(card, handle) {
-    if (!hearts || !card || !handle || card.closest("[data-wish-card]") || card.querySelector("[data-wish-card]")) return;
+  function addHeart(card, handle, isStatic) {
     card.setAttribute("data-wish-card", handle);
     // A positioned card anchors the heart; `relative` without offsets moves nothing.
-    if (getComputedStyle(card).position === "static") card.style.position = "relative";
+    if (isStatic) card.style.position = "relative";
     var heart = document.createElement("button");
     heart.type = "button";
     heart.className = "wish-heart wish-heart--" + position;
@@ -102,23 +117,28 @@
     var product = ev.product || (ev.detail && ev.detail.product);
     if (!product || !product.handle || ev.context === "page") return;
     var target = ev.target instanceof Element ? ev.target : null;
-    addHeart(target && (target.closest(CARDS) || target.parentElement), product.handle);
+    addHearts([[target && (target.closest(CARDS) || target.parentElement), product.handle]]);
   });
 
   // Cards found by the selector, now and as they arrive (recommendations, filters, infinite scroll).
-  function scan(node) {
-    if (!(node instanceof Element)) return;
-    if (node.matches(CARDS)) addHeart(node, handleOf(node));
+  function cardsIn(node, out) {
+    if (!(node instanceof Element)) return out;
+    if (node.matches(CARDS)) out.push([node, handleOf(node)]);
     node.querySelectorAll(CARDS).forEach(function (card) {
-      addHeart(card, handleOf(card));
+      out.push([card, handleOf(card)]);
     });
+    return out;
   }
   function start() {
-    scan(document.body);
+    addHearts(cardsIn(document.body, []));
     new MutationObserver(function (records) {
+      var found = [];
       records.forEach(function (r) {
-        r.addedNodes.forEach(scan);
+        r.addedNodes.forEach(function (n) {
+          cardsIn(n, found);
+        });
       });
+      if (found.length) addHearts(found);
     }).observe(document.body, { childList: true, subtree: true });
     headerLink();
   }
