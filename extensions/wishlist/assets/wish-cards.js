@@ -24,6 +24,11 @@
   var SVG =
     '<svg class="wish-icon" aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="20" height="20"><path d="M12 20.5s-7.5-4.6-9.6-9.2C.9 7.9 3 4 6.8 4c2.2 0 3.6 1.2 4.2 2.5h2C13.6 5.2 15 4 17.2 4 21 4 23.1 7.9 21.6 11.3 19.5 15.9 12 20.5 12 20.5z"/></svg>';
 
+  // The icon is parsed once and cloned per heart.
+  var icon = document.createElement("span");
+  icon.innerHTML = SVG;
+  icon = icon.firstChild;
+
   function handleOf(card) {
     var link = card.matches(LINK) ? card : card.querySelector(LINK);
     var m = link && HANDLE.exec(link.getAttribute("href"));
@@ -59,7 +64,7 @@
     heart.setAttribute("data-wish", "");
     heart.setAttribute("data-url", location.origin + "/products/" + encodeURIComponent(handle));
     if (locale) heart.setAttribute("data-market", locale);
-    heart.innerHTML = SVG;
+    heart.appendChild(icon.cloneNode(true));
     ["pointerenter", "focus", "touchstart"].forEach(function (type) {
       heart.addEventListener(type, function () {
         load(heart, handle);
