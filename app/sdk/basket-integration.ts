@@ -2,12 +2,14 @@
 // turns its "add to cart" into the shop's cart URL. Global `WishBasket`;
 // handshake and messages per docs/storefront-protocol.md "Basket drawer".
 import { APP_URL, call, eachElement, initWidget, isGerman, originOf, restoreShopper, stripSlash, widgetError, wishMessage } from "./common";
-import { cartPlan } from "./cart";
+import { cartActionLines, cartPlan, shopifyCartItems } from "./cart";
 
 interface BasketOptions {
   apiKey?: string;
   configId?: string;
   cartUrl?: string;
+  /** The shop is a Shopify storefront: add through its cart actions or AJAX cart, not by cart URL. */
+  shopifyCart?: boolean;
   locale?: string;
   apiBase?: string;
   widgetUrl?: string;
@@ -24,7 +26,7 @@ type Listener = (payload?: unknown) => void;
 const listeners: Record<string, Set<Listener>> = {};
 const emit = (event: string, payload?: unknown) => listeners[event]?.forEach((cb) => cb(payload));
 
-let opts: Required<Omit<BasketOptions, "locale">> & { locale: string };
+let opts: Required<Omit<BasketOptions, "locale" | "shopifyCart">> & { locale: string; shopifyCart: boolean };
 let config: BasketConfig | null = null;
 /** The configuration request of init, while it runs: an opener clicked meanwhile waits for it. */
 let loading: Promise<unknown> | null = null;
@@ -80,10 +82,54 @@ async function handshake(target: Window): Promise<void> {
 }
 
 async function addToCart(lines: unknown): Promise<void> {
+  if (opts.shopifyCart) return addToShopifyCart(lines);
   const plan = cartPlan(opts.cartUrl, lines);
   // Shopify's /cart/add adds on GET: all but the last line in the background, in order.
   for (const url of plan.requests) await fetch(url, { credentials: "include" }).catch(() => undefined);
   if (plan.navigate) location.assign(plan.navigate);
+}
+
+// ---- Shopify's cart (docs/storefront-protocol.md, Basket drawer step 5).
+interface CartAction {
+  (payload: unknown): Promise<{ userErrors?: unknown[] } | undefined>;
+  isDefault?: () => boolean;
+}
+interface ShopifyGlobal {
+  actions?: { updateCart?: CartAction; openCart?: () => Promise<void> };
+  routes?: { root?: string };
+}
+
+/**
+ * The theme's `updateCart` action when the theme configured one (it refreshes
+ * its own cart UI), else `POST /cart/add.js` and the cart page. Shopify's
+ * default action would reload the page on themes it does not recognise.
+ */
+async function addToShopifyCart(lines: unknown): Promise<void> {
+  const items = shopifyCartItems(lines);
+  if (!items.length) return;
+  const shopify = (window as unknown as { Shopify?: ShopifyGlobal }).Shopify;
+  const root = shopify?.routes?.root || "/";
+  const update = shopify?.actions?.updateCart;
+  if (update && update.isDefault && !update.isDefault()) {
+    try {
+      const result = await update({ lines: cartActionLines(items) });
+      if (!result?.userErrors?.length) {
+        close();
+        await shopify?.actions?.openCart?.();
+        return;
+      }
+    } catch {
+      /* the theme's action failed: the AJAX cart below */
+    }
+  }
+  const res = await fetch(root + "cart/add.js", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ items }),
+    credentials: "same-origin",
+  }).catch(() => null);
+  if (!res?.ok) emit("error", widgetError("cart_failed", "The cart refused the items (" + (res?.status ?? "network") + ")"));
+  else location.assign(root + "cart");
 }
 
 function onMessage(ev: MessageEvent): void {
@@ -110,6 +156,7 @@ async function init(options: BasketOptions = {}): Promise<BasketConfig> {
     apiKey: options.apiKey,
     configId: options.configId,
     cartUrl: options.cartUrl,
+    shopifyCart: options.shopifyCart === true,
     locale: options.locale || "",
     apiBase: options.apiBase || APP_URL,
     widgetUrl: options.widgetUrl || APP_URL,

@@ -42,3 +42,33 @@ export function cartPlan(pattern: string, lines: unknown): { requests: string[];
   const urls = valid.map((line) => fillCartUrl(pattern, line));
   return { requests: urls.slice(0, -1), navigate: urls.length ? urls[urls.length - 1]! : null };
 }
+
+// ---- Shopify's own cart (the app embed's drawer): the theme's storefront cart
+// actions, else the AJAX cart. Both carry the reference as the `_wish_ref`
+// line-item property (a leading underscore hides it from the shopper).
+
+export interface ShopifyCartItem {
+  id: number;
+  quantity: number;
+  properties?: { _wish_ref: string };
+}
+
+/** The drawer's lines as AJAX cart items (`POST /cart/add.js {items}`); lines without a numeric variant id are dropped. */
+export function shopifyCartItems(lines: unknown): ShopifyCartItem[] {
+  return (Array.isArray(lines) ? lines : []).flatMap((l: CartLine | null) => {
+    const id = Number(l?.variantId);
+    if (!l || !Number.isSafeInteger(id) || id <= 0) return [];
+    const item: ShopifyCartItem = { id, quantity: quantityOf(l.quantity) };
+    if (typeof l.ref === "string" && REF.test(l.ref)) item.properties = { _wish_ref: l.ref };
+    return [item];
+  });
+}
+
+/** The same items as the `updateCart` storefront action takes them (Storefront API cart lines). */
+export function cartActionLines(items: ShopifyCartItem[]) {
+  return items.map((i) => ({
+    merchandiseId: "gid://shopify/ProductVariant/" + i.id,
+    quantity: i.quantity,
+    attributes: i.properties ? [{ key: "_wish_ref", value: i.properties._wish_ref }] : [],
+  }));
+}

@@ -179,12 +179,25 @@ function createInstance(initial?: Options, page = false) {
     }
   };
 
+  // ---- Saved count: how many of this shop's products the shopper saved, for a
+  // "count" listener (the app embed's header link). Fed by the same one request
+  // that marks the buttons, then kept current by the dialog's messages.
+  let savedKeys: Set<string> | null = null;
+  const countSaved = (keys: Set<string>) => {
+    savedKeys = keys;
+    emit("count", keys.size);
+  };
+  const counting = () => !!listeners.count?.size;
+  // A request under way answers for every button and listener added meanwhile.
+  let refreshing = false;
+
   /**
    * Marks buttons of products the shopper saved through this shop: a signed-in store customer's
    * (shop-customer.ts), else the partner-scoped credential for this sid. No sid and no store: no network.
    */
   const refreshSaved = async () => {
-    if (!cfg.key || !buttons.size || disabled) return;
+    if (!cfg.key || !(buttons.size || counting()) || disabled) return;
+    refreshing = true;
     try {
       if (!shopper || shopper.expiresAt * 1000 - Date.now() < 60_000) {
         const customer = await customerShopper();
@@ -210,9 +223,12 @@ function createInstance(initial?: Options, page = false) {
         }
       }
       buttons.forEach((opts, el) => showSaved(el, saved.has(urlKey(urlOf(opts())))));
+      countSaved(saved);
     } catch (err) {
       // Saved state is decoration; only an init refusal is worth telling the shop.
       if ((err as WidgetError).code === "subscription_required") emit("error", err);
+    } finally {
+      refreshing = false;
     }
   };
 
@@ -223,13 +239,21 @@ function createInstance(initial?: Options, page = false) {
     emit("close");
   };
 
+  /** One product saved or removed here: its buttons and the count follow. */
+  const markSaved = (key: string, saved: boolean) => {
+    buttons.forEach((opts, el) => urlKey(urlOf(opts())) === key && showSaved(el, saved));
+    const keys = new Set(savedKeys);
+    keys[saved ? "add" : "delete"](key);
+    countSaved(keys);
+  };
+
   const onMessage = (ev: MessageEvent) => {
     const msg = wishMessage(ev, originOf(cfg.widgetUrl), popup);
     if (!msg) return;
     if (msg.type === "saved" || msg.type === "removed") {
       const saved = msg.type === "saved";
       const url = (msg.item as { product?: { url?: string } } | undefined)?.product?.url;
-      if (url) buttons.forEach((opts, el) => urlKey(urlOf(opts())) === urlKey(url) && showSaved(el, saved));
+      if (url) markSaved(urlKey(url), saved);
       emit(msg.type, msg.item);
     } else if (msg.type === "session") {
       shopper = null; // a new grant: fetch a fresh credential
@@ -327,7 +351,7 @@ function createInstance(initial?: Options, page = false) {
         savedItems.set(key, res.item_id);
         emit("saved", { item_id: res.item_id, product_id: res.product_id, wishlist_id: customer.listId, product });
       }
-      buttons.forEach((opts, el) => urlKey(urlOf(opts())) === key && showSaved(el, !itemId));
+      markSaved(key, !itemId);
       return { token: init.token };
     });
     ready.catch((err: WidgetError) => emit("error", err));
@@ -373,6 +397,11 @@ function createInstance(initial?: Options, page = false) {
 
   function on(event: string, cb: Listener) {
     (listeners[event] ??= new Set()).add(cb);
+    // A late "count" listener gets the count known so far, or the first fetch of it.
+    if (event === "count") {
+      if (savedKeys) cb(savedKeys.size);
+      else if (initialised && !refreshing) scheduleRefresh();
+    }
     return () => off(event, cb);
   }
 

@@ -4,6 +4,7 @@
 // storefront in Chromium with the real widget.js and basket-integration.js of
 // the test server (buttons bind, the variant follows the shopper's pick).
 import { readdirSync, readFileSync, statSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { Liquid, Tag, type TagToken, type TopLevelToken } from "liquidjs";
 import { parse, type HTMLElement } from "node-html-parser";
@@ -97,7 +98,8 @@ describe("block schemas", () => {
     expect(button.enabled_on).toEqual({ templates: ["product"] });
     expect(button.javascript).toBe("wish-variant.js");
     expect(button.stylesheet).toBe("wish.css");
-    expect(embed.stylesheet).toBe("wish.css");
+    // The embed's styles are inline (snippets/wish-embed-style.liquid): no render-blocking stylesheet on every page.
+    expect(embed.stylesheet).toBeUndefined();
   });
 
   it.each(["app-embed.liquid", "save-button.liquid"])("%s: known keys only, unique setting ids, defaults among the options, assets exist", (block) => {
@@ -128,9 +130,10 @@ describe("block schemas", () => {
   });
 
   it("the block JavaScript stays under Shopify's 10,000-byte limit", () => {
-    for (const asset of ["wish-variant.js", "wish-basket.js"]) {
+    for (const asset of ["wish-variant.js", "wish-basket.js", "wish-cards.js"]) {
       const size = statSync(path.join(EXT, "assets", asset)).size;
-      console.log(`theme extension asset ${asset}: ${size} B`);
+      const compressed = gzipSync(readFileSync(path.join(EXT, "assets", asset))).length;
+      console.log(`theme extension asset ${asset}: ${size} B (${compressed} B gzip)`);
       expect(size).toBeLessThan(10_000);
     }
   });
@@ -209,7 +212,8 @@ function sampleContext(sample: Sample, settings: Record<string, unknown>) {
   };
 }
 
-const EMBED_DEFAULTS = { app_url: "", basket_button: false, basket_button_position: "bottom-right" };
+// The embed's schema defaults, with hearts and the header link off: the cards script has its own tests below.
+const EMBED_DEFAULTS = { app_url: "", basket_button: false, basket_button_position: "bottom-right", hearts: false, heart_position: "top-right", card_selector: ".card-wrapper, product-card, .product-card", header_link: "none", header_selector: ".header__icons" };
 const BUTTON_DEFAULTS = { label: "", style: "outline", icon: "heart", alignment: "left" };
 const KEY = "pk_live_0123456789abcdef";
 
@@ -299,6 +303,55 @@ describe("app embed (rendered)", () => {
     expect(scripts).toHaveLength(3);
     expect(scripts[0]!.getAttribute("data-wish-key")).toBe(evil);
     expect(scripts[2]!.getAttribute("data-wish-basket-config")).toBe(evil);
+  });
+});
+
+describe("app embed: hearts on product cards and the header link", () => {
+  it("schema: hearts on by default, card and header selectors with Dawn's defaults, the header link off by default with drawer and page modes", () => {
+    const settings = Object.fromEntries((schemaOf("app-embed.liquid").settings as Array<Record<string, any>>).map((s) => [s.id, s]));
+    expect(settings.hearts).toMatchObject({ type: "checkbox", default: true });
+    expect(settings.heart_position.options.map((o: { value: string }) => o.value)).toEqual(["top-right", "top-left"]);
+    expect(settings.card_selector).toMatchObject({ type: "text", default: ".card-wrapper, product-card, .product-card" });
+    expect(settings.header_link).toMatchObject({ type: "select", default: "none" });
+    expect(settings.header_link.options.map((o: { value: string }) => o.value)).toEqual(["none", "drawer", "page"]);
+    expect(settings.header_selector).toMatchObject({ type: "text", default: ".header__icons" });
+  });
+
+  it("hearts on: wish-cards.js, deferred, with the selector, position, label and locale; no header link unless chosen", async () => {
+    const html = await render("app-embed", { lang: "de", metafields: installed(), embedSettings: { hearts: true, card_selector: ".tile", heart_position: "top-left" } });
+    const cards = scriptTags(html).find((s) => s.getAttribute("src")!.endsWith("/wish-cards.js"))!;
+    expect(cards.getAttribute("src")).toBe("https://cdn.shopify.test/cdn/extension-assets/wish-cards.js");
+    expect(cards.hasAttribute("defer")).toBe(true);
+    expect(cards.getAttribute("data-wish-cards-hearts")).toBe("true");
+    expect(cards.getAttribute("data-wish-cards-selector")).toBe(".tile");
+    expect(cards.getAttribute("data-wish-cards-position")).toBe("top-left");
+    expect(cards.getAttribute("data-wish-cards-label")).toBe("Auf die Wunschliste");
+    expect(cards.getAttribute("data-wish-cards-locale")).toBe("de-DE");
+    expect(parse(html).querySelector(".wish-header-link")).toBeNull();
+    // Both off: no cards script at all.
+    expect(scriptTags(await render("app-embed", { metafields: installed() })).map((s) => s.getAttribute("src"))).toEqual(["https://wish.example/sdk/v1/widget.js"]);
+  });
+
+  it("header link: hidden until placed, to the drawer when a basket exists, else to the wishlist page on the shop's domain", async () => {
+    const drawer = parse(await render("app-embed", { metafields: installed({ basket_id: "bkt_1" }), embedSettings: { header_link: "drawer" } })).querySelector(".wish-header-link")!;
+    expect(drawer.hasAttribute("hidden")).toBe(true);
+    expect(drawer.hasAttribute("data-wish-basket")).toBe(true);
+    expect(drawer.getAttribute("href")).toBe("/apps/wishlist");
+    expect(drawer.querySelector(".wish-header-label")!.text).toBe("Wishlist");
+    expect(drawer.querySelector(".wish-header-count")).not.toBeNull();
+    // Without a basket the drawer mode falls back to the page; page mode never opens the drawer.
+    const noBasket = parse(await render("app-embed", { metafields: installed(), embedSettings: { header_link: "drawer" } })).querySelector(".wish-header-link")!;
+    expect(noBasket.hasAttribute("data-wish-basket")).toBe(false);
+    const page = parse(await render("app-embed", { metafields: installed({ basket_id: "bkt_1" }), embedSettings: { header_link: "page" } })).querySelector(".wish-header-link")!;
+    expect(page.hasAttribute("data-wish-basket")).toBe(false);
+    expect(page.getAttribute("href")).toBe("/apps/wishlist");
+    // The header link needs the cards script (it places the link and feeds the count) even with hearts off.
+    expect(scriptTags(await render("app-embed", { metafields: installed(), embedSettings: { header_link: "page" } })).some((s) => s.getAttribute("data-wish-cards-hearts") === "false")).toBe(true);
+  });
+
+  it("with a basket, the drawer's add to cart uses Shopify's cart (data-wish-basket-shopify-cart)", async () => {
+    const init = scriptTags(await render("app-embed", { metafields: installed({ basket_id: "bkt_1" }) })).find((s) => s.getAttribute("src")!.endsWith("/wish-basket.js"))!;
+    expect(init.hasAttribute("data-wish-basket-shopify-cart")).toBe(true);
   });
 });
 

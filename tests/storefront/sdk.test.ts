@@ -4,8 +4,9 @@
 // hosted pages are stand-ins served at the app's real /dialog/* addresses by
 // request interception: these tests cover the scripts' side of the protocol.
 import { readFileSync } from "node:fs";
+import { get as httpGet, type IncomingHttpHeaders } from "node:http";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedApi } from "../support/api.ts";
@@ -144,6 +145,27 @@ describe("serving", () => {
       expect(await again.text()).toBe("");
       expect((await get(`/sdk/v1/${name}`, { "if-none-match": '"other"' })).status).toBe(200);
     }
+  });
+
+  it("gzip when the browser accepts it (Vary: Accept-Encoding), the same script inside; identity otherwise", async () => {
+    // node:http, not fetch: fetch would decode the body and hide the encoding.
+    const raw = (headers: Record<string, string>) =>
+      new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        httpGet(app() + "/sdk/v1/widget.js", { headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        }).on("error", reject);
+      });
+    const plain = await raw({});
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toBe("Accept-Encoding");
+    const zipped = await raw({ "accept-encoding": "br, gzip, deflate" });
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(Number(zipped.headers["content-length"])).toBe(zipped.body.length);
+    expect(zipped.body.length).toBeLessThan(plain.body.length / 1.5);
+    expect(gunzipSync(zipped.body).equals(plain.body)).toBe(true);
+    expect(zipped.headers.etag).toBe(plain.headers.etag);
+    expect((await raw({ "accept-encoding": "gzip;q=0" })).headers["content-encoding"]).toBeUndefined();
   });
 
   it("content-hashed copies are immutable and identical to the alias; unknown files 404", async () => {

@@ -11,18 +11,21 @@ import { freePort } from "./net.ts";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/** GUIDE section 6's flags, plus *.shop.test → 127.0.0.1 (the storefront bench launches with them too). */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+  "--host-resolver-rules=MAP *.shop.test 127.0.0.1",
+];
+
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--host-resolver-rules=MAP *.shop.test 127.0.0.1",
-    ],
+    args: CHROMIUM_ARGS,
     // Playwright turns the popup blocker off by default; the SDK's popup_blocked path needs it on.
     ignoreDefaultArgs: ["--disable-popup-blocking"],
   });

@@ -1,6 +1,6 @@
 // Filling the shop's cart URL from basket drawer lines (docs/storefront-protocol.md, Basket drawer step 5).
 import { describe, expect, it } from "vitest";
-import { cartPlan, fillCartUrl } from "~/sdk/cart";
+import { cartActionLines, cartPlan, fillCartUrl, shopifyCartItems } from "~/sdk/cart";
 
 const PATTERN = "/cart/add?id={variant_id}&quantity={quantity}";
 
@@ -38,5 +38,31 @@ describe("cartPlan", () => {
     });
     expect(cartPlan(PATTERN, "nope")).toEqual({ requests: [], navigate: null });
     expect(cartPlan(PATTERN, [])).toEqual({ requests: [], navigate: null });
+  });
+});
+
+describe("Shopify's cart: AJAX cart items and updateCart lines", () => {
+  const REF = "12.abcdefghijklmnopqrstuv";
+  it("numeric variant ids become items; the reference becomes the _wish_ref property; bad lines and bad references are dropped", () => {
+    const items = shopifyCartItems([
+      { variantId: "41001", quantity: 2, ref: REF },
+      { variantId: 41002 },
+      { variantId: "gid://shopify/ProductVariant/9" },
+      { variantId: "41003", ref: "not-a-ref" },
+      null,
+    ]);
+    expect(items).toEqual([
+      { id: 41001, quantity: 2, properties: { _wish_ref: REF } },
+      { id: 41002, quantity: 1 },
+      { id: 41003, quantity: 1 },
+    ]);
+    expect(shopifyCartItems("nope")).toEqual([]);
+  });
+
+  it("updateCart lines: variant GIDs, the reference as a line attribute", () => {
+    expect(cartActionLines(shopifyCartItems([{ variantId: 5, quantity: 3, ref: REF }, { variantId: 6 }]))).toEqual([
+      { merchandiseId: "gid://shopify/ProductVariant/5", quantity: 3, attributes: [{ key: "_wish_ref", value: REF }] },
+      { merchandiseId: "gid://shopify/ProductVariant/6", quantity: 1, attributes: [] },
+    ]);
   });
 });

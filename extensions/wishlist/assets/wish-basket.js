@@ -9,6 +9,7 @@
     configId: tag.getAttribute("data-wish-basket-config"),
     cartUrl: tag.getAttribute("data-wish-basket-cart-url"),
     locale: tag.getAttribute("data-wish-basket-locale") || undefined,
+    shopifyCart: tag.hasAttribute("data-wish-basket-shopify-cart"),
   };
 
   function start() {
