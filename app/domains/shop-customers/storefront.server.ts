@@ -16,6 +16,7 @@ import { wishRefSigner } from "~/domains/lists/wish-ref.server";
 import { liveGrant, shopperSessionOf } from "~/domains/widget/session-store.server";
 import { badRequest, notFound } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
+import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
 import { shopperOfCustomer } from "./shop-customers.server";
 
 export interface StorefrontShop {
@@ -69,6 +70,7 @@ async function mergeGuest(partnerId: number, sid: string, userId: string): Promi
   try {
     const moved = await migrateAnonymousToProvider(userId, token.access_token);
     log.info("guest merged into customer", { partnerId, lists: moved.lists, items: moved.items });
+    if (moved.items > 0) await queueCustomerMirrors(userId);
     return moved;
   } catch (err) {
     // Recognising the customer matters more than the merge; the guest's grant stays for a retry.
@@ -158,6 +160,7 @@ export async function removeCustomerItem(shop: StorefrontShop, userId: string, r
   const id = parseItemId(typeof rawItemId === "number" ? String(rawItemId) : typeof rawItemId === "string" ? rawItemId : undefined);
   const { count } = await db.listItem.deleteMany({ where: { id, wishlist: { ownerId: userId }, ...ofShop(shop) } });
   if (count === 0) throw notFound("not_found", "No item of yours saved from this shop with that id");
+  await queueCustomerMirrors(userId);
   return { ok: true as const, deleted: id };
 }
 
