@@ -61,6 +61,8 @@ interface Slot {
   worker: Worker;
   task: Task | null;
   timer?: NodeJS.Timeout;
+  /** When the task's budget ends (performance.now()). */
+  deadline?: number;
   ready: boolean;
   dead: boolean;
 }
@@ -119,7 +121,9 @@ export class WorkerPool<I, O> {
       if (!task) return;
       clearTimeout(slot.timer);
       slot.task = null;
-      if (reply.ok) task.resolve(reply.result);
+      // A busy event loop can hand us the answer before the budget's timer fires: late is late.
+      if (performance.now() > slot.deadline!) task.reject(this.timeoutError());
+      else if (reply.ok) task.resolve(reply.result);
       else task.reject(new WorkerPoolError("failed", reply.error));
       this.release(slot);
     });
@@ -131,11 +135,13 @@ export class WorkerPool<I, O> {
   private start(slot: Slot, task: Task): void {
     clearTimeout(task.waitTimer);
     slot.task = task;
-    slot.timer = setTimeout(
-      () => void this.kill(slot, new WorkerPoolError("timeout", `The task took longer than ${this.options.taskTimeoutMs} ms`)),
-      this.options.taskTimeoutMs,
-    );
+    slot.deadline = performance.now() + this.options.taskTimeoutMs;
+    slot.timer = setTimeout(() => void this.kill(slot, this.timeoutError()), this.options.taskTimeoutMs);
     slot.worker.postMessage(task.input);
+  }
+
+  private timeoutError(): WorkerPoolError {
+    return new WorkerPoolError("timeout", `The task took longer than ${this.options.taskTimeoutMs} ms`);
   }
 
   private release(slot: Slot): void {

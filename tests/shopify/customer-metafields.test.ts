@@ -115,7 +115,7 @@ describe("customer metafield mirror", () => {
     await save("rain-coat");
     await worker.runOutboxOnce();
     const failed = await until("first attempt recorded", mirrorMessages, (rows) => rows.some((r) => r.status === "pending" && r.attempts === 1));
-    const retry = failed.find((r) => r.status === "pending")!;
+    const retry = failed.find((r) => r.status === "pending" && r.attempts === 1)!;
     expect(retry.lastError).toBeTruthy();
     // Back again, and the backoff has passed.
     api.shops.set(shop.domain, fake);
