@@ -41,8 +41,9 @@ export async function takeLease(name: string, holder: string, ttlMs: number): Pr
 }
 
 /** Gives the lease up, if `holder` still has it. */
-export async function releaseLease(name: string, holder: string): Promise<void> {
-  await db.$executeRaw`DELETE FROM "JobLease" WHERE "name" = ${name} AND "holder" = ${holder}`;
+/** True when this holder still held the row it removed (another process may have taken an expired lease). */
+export async function releaseLease(name: string, holder: string): Promise<boolean> {
+  return (await db.$executeRaw`DELETE FROM "JobLease" WHERE "name" = ${name} AND "holder" = ${holder}`) > 0;
 }
 
 export interface LeasedJob {
@@ -114,8 +115,8 @@ export function underLease(name: string, job: LeasedJob, ttlMs = env.JOB_LEASE_T
       if (held) await job.stop();
       try {
         // Also when not holding: a take that raced this stop may have won the row.
-        await releaseLease(name, instanceId);
-        if (held) log.info("job lease released", { name, holder: instanceId });
+        // Logged only when the row was still ours: a renewal late past the expiry may have lost it.
+        if ((await releaseLease(name, instanceId)) && held) log.info("job lease released", { name, holder: instanceId });
       } catch (err) {
         log.error("job lease release failed", { name, ...errorFields(err) });
       }
