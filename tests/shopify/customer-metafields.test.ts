@@ -114,8 +114,9 @@ describe("customer metafield mirror", () => {
     api.shops.delete(shop.domain);
     await save("rain-coat");
     await worker.runOutboxOnce();
-    const failed = await until("first attempt recorded", mirrorMessages, (rows) => rows.some((r) => r.status === "pending" && r.attempts === 1));
-    const retry = failed.find((r) => r.status === "pending" && r.attempts === 1)!;
+    const failed = await until("first attempt recorded", mirrorMessages, (rows) => rows.some((r) => r.status === "pending" && r.attempts === 1 && r.lastError !== null));
+    // The claim counts the attempt before the failure is written: wait for the failure.
+    const retry = failed.find((r) => r.status === "pending" && r.attempts === 1 && r.lastError !== null)!;
     expect(retry.lastError).toBeTruthy();
     // Back again, and the backoff has passed.
     api.shops.set(shop.domain, fake);
