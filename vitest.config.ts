@@ -13,6 +13,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     allowOnly: false,
+    // Test workers and the servers they start (which inherit the environment) hash
+    // passwords at scrypt N=1024 instead of production's 32768: same code, 1/32 of the CPU.
+    env: { PASSWORD_TEST_SCRYPT_N: "1024" },
     // expect.poll waits for state another process reaches (a server, a browser); on a loaded
     // 2-core machine one second is too little. Only a failing poll waits this long.
     expect: { poll: { timeout: 10_000 } },

@@ -124,6 +124,19 @@ const schema = z
      * its route's declared response schema, and a mismatch is logged as
      * "undocumented response" (the test support fails on that line).
      */
+    /**
+     * TEST ONLY. scrypt's cost N for new password hashes, a power of two from
+     * 1024 up to the default 32768 (what production uses: 32 MiB and ~75 ms of
+     * CPU per hash). The test suite hashes hundreds of passwords; stored hashes
+     * name their own N, so verification never depends on this. Never set in production.
+     */
+    PASSWORD_TEST_SCRYPT_N: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(32768)
+      .refine((n) => (n & (n - 1)) === 0, "must be a power of two")
+      .default(32768),
     CHECK_RESPONSES: z
       .enum(["0", "1"])
       .default("0")

@@ -10,7 +10,7 @@
 // otherwise: a form post from another site cannot reach a write) and small
 // (413). The storefront's `logged_in_customer_id` is trusted only after 2.
 import type { PlatformShop } from "~/db.server";
-import { db } from "~/db.server";
+import { findPlatformShop } from "~/domains/shops/platform-webhooks.server";
 import { isCustomerId } from "~/domains/shop-customers/shop-customers.server";
 import type { StorefrontLang } from "~/domains/shop-customers/storefront.server";
 import { errorResponse } from "~/http/error-reply.server";
@@ -66,7 +66,7 @@ export async function verifyProxyRequest(request: Request): Promise<ProxyRequest
   }
   const domain = (url.searchParams.get("shop") ?? "").toLowerCase();
   const shop = MYSHOPIFY_DOMAIN.test(domain)
-    ? await db.platformShop.findUnique({ where: { domain }, select: { id: true, partnerId: true, domain: true, primaryDomain: true, active: true } })
+    ? await findPlatformShop(domain)
     : null;
   if (!shop || !shop.active) throw notFound("shop_not_found", "This store has not installed the app");
   // Blank for a guest (shopify.dev/changelog/app-proxy-requests-include-new-parameter-for-the-logged-in-customer-id).

@@ -4,14 +4,12 @@
 // list merged in (body `{sid}`: the widget session id); a guest gets
 // `session: null` (docs/storefront-protocol.md "Who is recognised how").
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { customerSession } from "~/domains/shop-customers/storefront.server";
+import { customerSession, widgetSid } from "~/domains/shop-customers/storefront.server";
 import { answerProxy, proxyJsonBody } from "~/proxy/app-proxy.server";
-
-const SID = /^[\w-]{8,64}$/;
 
 export const action = ({ request }: ActionFunctionArgs) =>
   answerProxy(request, "POST", async ({ shop, customerId, lang }) => {
     const { sid } = await proxyJsonBody(request);
-    return customerSession(shop, customerId, typeof sid === "string" && SID.test(sid) ? sid : null, lang);
+    return customerSession(shop, customerId, widgetSid(sid), lang);
   });
 export const loader = action;

@@ -1,5 +1,5 @@
 // The rules of the identity provider at {base_url}/auth (GUIDE section 5).
-import { createPrivateKey, generateKeyPairSync } from "node:crypto";
+import { createPrivateKey, generateKeyPairSync, randomBytes, scryptSync } from "node:crypto";
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedApi } from "../support/api.ts";
@@ -49,10 +49,23 @@ describe("sign-up", () => {
     expect(res.body.user).toMatchObject({ is_anonymous: true, email: "" });
   });
 
+  it("hashes at scrypt N=32768 unless the test-only setting lowers it, and verifies a hash by the N it names", async () => {
+    const { parseEnv } = await import("~/env.server");
+    expect(parseEnv({}).PASSWORD_TEST_SCRYPT_N).toBe(32768);
+    for (const bad of ["512", "1000", "65536", "weak"]) expect(() => parseEnv({ PASSWORD_TEST_SCRYPT_N: bad })).toThrow(/PASSWORD_TEST_SCRYPT_N/);
+    // A hash made at production's cost still verifies in a process set to the suite's.
+    const { verifyPassword } = await import("~/domains/identity/passwords.server");
+    const salt = randomBytes(16);
+    const key = scryptSync(password, salt, 32, { N: 32768, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+    const stored = `scrypt$32768$8$1$${salt.toString("base64url")}$${key.toString("base64url")}`;
+    expect(await verifyPassword(password, stored)).toBe(true);
+    expect(await verifyPassword("another long password", stored)).toBe(false);
+  });
+
   it("stores the password hashed with scrypt and refresh tokens only as hashes", async () => {
     const session = await signUp();
     const [user] = await sql<{ passwordHash: string }>(api.server.databaseUrl, `SELECT "passwordHash" FROM "User" WHERE id = ?`, [session.user.id]);
-    expect(user.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(user.passwordHash).toMatch(/^scrypt\$1024\$8\$1\$/); // the suite's N (vitest.config.ts); production's below
     expect(user.passwordHash).not.toContain(password);
     const tokens = await sql<{ tokenHash: string }>(
       api.server.databaseUrl,

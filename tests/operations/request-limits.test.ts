@@ -114,8 +114,9 @@ describe("body caps outside /api/v1", () => {
         const res = await streamPost(t.url, t.headers, 64 * MiB, chunked);
         const label = `${t.name} ${chunked ? "chunked" : "Content-Length"}`;
         expect([res.status, res.body?.error], label).toEqual([413, "payload_too_large"]);
-        // Long before the end; the socket buffers of both ends hold up to about 12 MiB more than the server read.
-        expect(res.sent, label).toBeLessThan(t.limit + 24 * MiB);
+        // Long before the end: the socket buffers of both ends hold about 12 MiB more than the server
+        // read, and on a loaded machine the client writes more before the answer reaches it (26 MiB seen in CI).
+        expect(res.sent, label).toBeLessThan(32 * MiB);
       }
     }
   });

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { getHmac, RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFor, type Api } from "../support/api.ts";
+import { apiFor, type Api, jsonOrNull } from "../support/api.ts";
 import { signedProxyQuery, type ProxyParams } from "../support/app-proxy.ts";
 import { provisioner } from "../support/provision.ts";
 import { root, startServer, type TestServer } from "../support/server.ts";
@@ -67,12 +67,7 @@ async function proxied(shop: Shop | string, path: string, c: Call = {}) {
   if ((c.method ?? "GET") !== "GET") headers.origin = `https://${domain}`;
   const res = await fetch(`${server.url}/proxy${path}?${query}`, { method: c.method ?? "GET", headers, body });
   const text = await res.text();
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
+  const json = jsonOrNull(text);
   return { status: res.status, headers: res.headers, text, body: json };
 }
 

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFor, wish, type Api } from "../support/api.ts";
+import { apiFor, wish, type Api, jsonOrNull } from "../support/api.ts";
 import { provisioner } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { sql } from "../support/sql.ts";
@@ -54,12 +54,7 @@ async function deliver(path: string, topic: string, shop: string, payload: unkno
   for (const name of opts.omit ?? []) delete headers[name];
   const res = await fetch(`${server.url}/webhooks/${path}`, { method: "POST", headers, body });
   const text = await res.text();
-  let json: any = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = null;
-  }
+  const json = jsonOrNull(text);
   return { status: res.status, body: json, text };
 }
 

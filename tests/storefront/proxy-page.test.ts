@@ -66,13 +66,26 @@ async function customerWith(titles: string[]) {
   return { customer, userId: s.session.user.id as string, items };
 }
 
+/** A guest of this store's widget session: init, an anonymous shopper, their list, the session stored for the sid. */
+async function storeGuest() {
+  const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: store.origin } });
+  const guest = await api.anonymousUser();
+  const me = await api.post("/hosted/me/init", { token: guest.accessToken });
+  const stored = await api.post("/widget/session-store", { headers: { "x-widget-token": init.body.token }, body: { sid: init.body.sid, access_token: guest.accessToken } });
+  expect(stored.status, stored.text).toBe(200);
+  return { init, guest, me };
+}
+
 async function openAs(customer: string | null, pathname: string, width = 1280) {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
   const console = watchConsole(context);
   if (customer) await context.addCookies([{ name: "customer", value: customer, url: store.origin }]);
   const page = await context.newPage();
+  // Paths of the answers the page has received (the widget's requests to the API and the proxy).
+  const answered: string[] = [];
+  page.on("response", (res) => answered.push(new URL(res.url()).pathname));
   await page.goto(store.origin + pathname);
-  return { context, page, console };
+  return { context, page, console, answered };
 }
 
 describe("the wishlist page /apps/wishlist", () => {
@@ -123,11 +136,7 @@ describe("the wishlist page /apps/wishlist", () => {
   });
 
   it("shows a guest this browser's guest list under the sign-in prompt, with add to cart", async () => {
-    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: store.origin } });
-    const guest = await api.anonymousUser();
-    const me = await api.post("/hosted/me/init", { token: guest.accessToken });
-    const stored = await api.post("/widget/session-store", { headers: { "x-widget-token": init.body.token }, body: { sid: init.body.sid, access_token: guest.accessToken } });
-    expect(stored.status, stored.text).toBe(200);
+    const { init, guest, me } = await storeGuest();
     const saved = await api.post("/widget/save", {
       token: guest.accessToken,
       headers: { "x-widget-token": init.body.token, origin: store.origin },
@@ -173,9 +182,11 @@ describe("widget.js on a Shopify store", () => {
 <h1>Product</h1><button type="button" data-wish data-url="${productUrl}" data-title="One-click candle" data-id="99">Save</button>
 <script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}"></script>`,
     );
-    const { context, page, console } = await openAs(customer, `/products/one-click-${customer}`);
+    const { context, page, console, answered } = await openAs(customer, `/products/one-click-${customer}`);
     const button = page.locator("[data-wish]");
-    // Recognised through the proxy: the saved state is read (unsaved) before any click.
+    // Recognised through the proxy: the widget reads the customer's saved state only once it holds
+    // their credential (a click before that would open the dialog), and shows it unsaved.
+    await expect.poll(() => answered.some((p) => p.endsWith("/widget/saved-products"))).toBe(true);
     await expect.poll(() => button.getAttribute("aria-pressed")).toBe("false");
     const popups: unknown[] = [];
     context.on("page", (p) => popups.push(p));
@@ -205,10 +216,7 @@ describe("widget.js on a Shopify store", () => {
 
   it("on a page the theme marks as a guest's (data-wish-customer=\"0\"), the widget does not ask the proxy", async () => {
     // A guest who saved here before: the widget restores their credential, the observable end of its start-up.
-    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: store.origin } });
-    const guest = await api.anonymousUser();
-    const me = await api.post("/hosted/me/init", { token: guest.accessToken });
-    await api.post("/widget/session-store", { headers: { "x-widget-token": init.body.token }, body: { sid: init.body.sid, access_token: guest.accessToken } });
+    const { init, guest, me } = await storeGuest();
     const productUrl = `${store.origin}/products/guest-only`;
     await api.post("/widget/save", {
       token: guest.accessToken,
@@ -236,10 +244,7 @@ describe("widget.js on a Shopify store", () => {
   });
 
   it("a guest who signs in to the store finds this browser's guest saves in their account", async () => {
-    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: store.origin } });
-    const guest = await api.anonymousUser();
-    const me = await api.post("/hosted/me/init", { token: guest.accessToken });
-    await api.post("/widget/session-store", { headers: { "x-widget-token": init.body.token }, body: { sid: init.body.sid, access_token: guest.accessToken } });
+    const { init, guest, me } = await storeGuest();
     const saved = await api.post("/widget/save", {
       token: guest.accessToken,
       headers: { "x-widget-token": init.body.token, origin: store.origin },

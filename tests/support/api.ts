@@ -75,3 +75,12 @@ export async function apiFor(server: { url: string; baseUrl: string; databaseUrl
   return new Api(server.baseUrl, await anonKeyOf(server));
 }
 
+
+/** A response text as JSON, or null when it is empty or not JSON (the Api client above gives undefined instead). */
+export function jsonOrNull(text: string): any {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}

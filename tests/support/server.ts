@@ -67,6 +67,8 @@ export async function startServer(extraEnv: Record<string, string> = {}, options
       LOG_LEVEL: "info",
       // Every JSON answer is checked against its route's response schema ("undocumented response").
       CHECK_RESPONSES: "1",
+      // Passwords hash at the suite's scrypt cost (vitest.config.ts), also in the shared server that globalSetup starts.
+      PASSWORD_TEST_SCRYPT_N: "1024",
       WEB_CONCURRENCY: String(options.workers ?? 1),
       // Stored images and cards stay in this run's directory, not the checkout's ./data.
       DATA_DIR: path.join(testTmpDir, "data"),

@@ -17,6 +17,7 @@ import { liveGrant, shopperSessionOf } from "~/domains/widget/session-store.serv
 import { badRequest, notFound } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
+import { itemsOfShop } from "~/domains/customer-accounts/shop-items";
 import { shopperOfCustomer } from "./shop-customers.server";
 
 export interface StorefrontShop {
@@ -27,12 +28,6 @@ export interface StorefrontShop {
 }
 
 export type StorefrontLang = "de" | "en";
-
-/** Items of this shop: saved through its partner's widget, or (older items without partner) from its hosts. */
-function ofShop(shop: StorefrontShop) {
-  const hosts = [shop.domain, shop.primaryDomain].filter((h): h is string => !!h);
-  return { OR: [{ sourcePartnerId: shop.partnerId }, { sourcePartnerId: null, sourceDomain: { in: hosts } }] };
-}
 
 // ------------------------------------------------------------ session
 
@@ -107,7 +102,7 @@ const httpUrl = (url: string | null | undefined) => (url && /^https?:\/\//i.test
 /** The customer's lists with their items of this shop, newest item first; lists without such items are left out. */
 export async function customerLists(shop: StorefrontShop, userId: string, lang: StorefrontLang): Promise<PageList[]> {
   const lists = await db.wishlist.findMany({
-    where: { ownerId: userId, items: { some: ofShop(shop) } },
+    where: { ownerId: userId, items: { some: itemsOfShop(shop) } },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: 50,
     select: {
@@ -115,7 +110,7 @@ export async function customerLists(shop: StorefrontShop, userId: string, lang: 
       name: true,
       sharePublic: true,
       items: {
-        where: ofShop(shop),
+        where: itemsOfShop(shop),
         include: itemInclude,
         orderBy: [{ addedAt: "desc" }, { id: "desc" }],
         take: 200,
@@ -145,12 +140,16 @@ export async function customerLists(shop: StorefrontShop, userId: string, lang: 
   }));
 }
 
+/** A widget session id as widget.js makes it, else null. */
+export const widgetSid = (sid: unknown): string | null => (typeof sid === "string" && /^[\w-]{8,64}$/.test(sid) ? sid : null);
+
 /**
  * The lists of this browser's guest on the wishlist page (`POST /apps/wishlist/items {sid}`):
  * what the widget session's grant names (the same the page's shopper credential would read).
  */
-export async function guestLists(shop: StorefrontShop, sid: unknown, lang: StorefrontLang): Promise<PageList[]> {
-  if (typeof sid !== "string" || !/^[\w-]{8,64}$/.test(sid)) return [];
+export async function guestLists(shop: StorefrontShop, rawSid: unknown, lang: StorefrontLang): Promise<PageList[]> {
+  const sid = widgetSid(rawSid);
+  if (!sid) return [];
   const grant = await liveGrant(shop.partnerId, sid);
   return grant ? customerLists(shop, grant.userId, lang) : [];
 }
@@ -158,7 +157,7 @@ export async function guestLists(shop: StorefrontShop, sid: unknown, lang: Store
 /** `POST /apps/wishlist/remove {item_id}`: only an item of the customer's own lists saved from this shop. */
 export async function removeCustomerItem(shop: StorefrontShop, userId: string, rawItemId: unknown) {
   const id = parseItemId(typeof rawItemId === "number" ? String(rawItemId) : typeof rawItemId === "string" ? rawItemId : undefined);
-  const { count } = await db.listItem.deleteMany({ where: { id, wishlist: { ownerId: userId }, ...ofShop(shop) } });
+  const { count } = await db.listItem.deleteMany({ where: { id, wishlist: { ownerId: userId }, ...itemsOfShop(shop) } });
   if (count === 0) throw notFound("not_found", "No item of yours saved from this shop with that id");
   await queueCustomerMirrors(userId);
   return { ok: true as const, deleted: id };
