@@ -190,6 +190,8 @@ function createInstance(initial?: Options, page = false) {
   const counting = () => !!listeners.count?.size;
   // A request under way answers for every button and listener added meanwhile.
   let refreshing = false;
+  // Saves and removals the dialog announced: a read that began before one of them may be stale.
+  let changes = 0;
 
   /**
    * Marks buttons of products the shopper saved through this shop: a signed-in store customer's
@@ -198,6 +200,7 @@ function createInstance(initial?: Options, page = false) {
   const refreshSaved = async () => {
     if (!cfg.key || !(buttons.size || counting()) || disabled) return;
     refreshing = true;
+    const seen = changes;
     try {
       if (!shopper || shopper.expiresAt * 1000 - Date.now() < 60_000) {
         const customer = await customerShopper();
@@ -222,6 +225,10 @@ function createInstance(initial?: Options, page = false) {
           savedItems.set(urlKey(p.url), p.item_id);
         }
       }
+      // A save or removal announced meanwhile may be missing from this answer: read again (the dialog announces after the write).
+      if (changes !== seen) {
+        return await refreshSaved();
+      }
       buttons.forEach((opts, el) => showSaved(el, saved.has(urlKey(urlOf(opts())))));
       countSaved(saved);
     } catch (err) {
@@ -241,6 +248,7 @@ function createInstance(initial?: Options, page = false) {
 
   /** One product saved or removed here: its buttons and the count follow. */
   const markSaved = (key: string, saved: boolean) => {
+    changes++;
     buttons.forEach((opts, el) => urlKey(urlOf(opts())) === key && showSaved(el, saved));
     const keys = new Set(savedKeys);
     keys[saved ? "add" : "delete"](key);

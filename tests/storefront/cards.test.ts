@@ -161,11 +161,28 @@ describe("hearts on product cards", () => {
     await expect.poll(() => pressed(page, b.handle)).toBe("true");
     await expect.poll(() => count(page)).toBe("2");
 
-    // Removing the first from its heart's dialog: the heart empties, the count drops.
+    // Removing the first from its heart's dialog: the heart empties, the count drops. The dialog's
+    // grant makes the page read its saved state again; that read is answered before the removal and
+    // delivered after it (as a slow network may), and must not mark the removed product saved again.
+    let removed!: () => void;
+    const removal = new Promise<void>((resolve) => (removed = resolve));
+    const stale: Promise<void>[] = [];
+    await page.route("**/api/v1/widget/saved-products", async (route) => {
+      if (stale.length) return route.continue(); // reads after the first go through
+      const answer = route.fetch().then(async (res) => {
+        await removal;
+        await route.fulfill({ response: res });
+      });
+      stale.push(answer);
+      await answer;
+    });
     const again = await clickHeart(page, a.handle);
     await again.getByRole("heading", { name: "Already saved in “My wishlist”" }).waitFor();
+    await expect.poll(() => stale.length).toBe(1);
     await again.getByRole("button", { name: "Remove from list" }).click();
     await again.getByRole("heading", { name: "Removed from “My wishlist”" }).waitFor();
+    removed();
+    await Promise.all(stale);
     await again.close();
     await expect.poll(() => pressed(page, a.handle)).toBe("false");
     await expect.poll(() => count(page)).toBe("1");
