@@ -40,6 +40,7 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/hosted/lists/:token/collaborators", "api/hosted/collaborators.ts"],
   ["api/v1/hosted/lists/:token/collaborators/:userId", "api/hosted/collaborator.ts"],
   ["api/v1/hosted/migrate-anonymous-to-provider", "api/hosted/migrate-anonymous.ts"],
+  ["api/v1/hosted/link-shop-customer", "api/hosted/link-shop-customer.ts"],
   ["api/v1/hosted/create-anonymous-user", "api/hosted/internal-create-anonymous-user.ts"],
   ["api/v1/hosted/login-legacy-temp-user", "api/hosted/internal-login-legacy-temp-user.ts"],
   ["api/v1/hosted/migrate-legacy-maui-user", "api/hosted/internal-migrate-legacy-maui-user.ts"],

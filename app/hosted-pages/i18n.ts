@@ -47,7 +47,19 @@ const de = {
   addAll: "Alle in den Warenkorb",
   viewProduct: "Zum Produkt",
   quantity: "Menge",
+  titleJoin: "Wunschlisten verbinden",
+  joinIntro: (shop: string) => `Melde dich mit deinem Wunschlisten-Konto an: Was du bei ${shop} gemerkt hast, kommt dazu, und ${shop} erkennt dich künftig mit diesem Konto.`,
+  joinAs: (email: string) => `Mit ${email} verbinden`,
+  otherAccount: "Anderes Konto verwenden",
+  joining: "Wird verbunden …",
+  joinedTitle: "Verbunden",
+  joined: (shop: string, n: number) =>
+    `Deine Wunschliste bei ${shop} gehört jetzt zu deinem Konto${n > 0 ? ` (${n === 1 ? "1 Produkt" : `${n} Produkte`} übernommen)` : ""}. Schließe dieses Fenster, um weiterzumachen.`,
+  joinNoContext: "Dieser Link ist abgelaufen oder unvollständig. Öffne die Wunschliste im Shop und tippe noch einmal auf „Mit meinem Wunschlisten-Konto verbinden“.",
   errors: {
+    link_used: "Diese Wunschliste ist schon mit einem Konto verbunden.",
+    account_already_linked: "Dein Konto ist in diesem Shop schon mit einem anderen Kundenkonto verbunden.",
+    account_required: "Melde dich mit deiner E-Mail-Adresse an; ein Gastkonto lässt sich nicht verbinden.",
     usage_limit_reached: (until: string) => `Die Wunschliste dieses Shops ist bis ${until} pausiert.`,
     network: "Keine Verbindung. Prüfe dein Internet und versuche es erneut.",
     expired: "Dieses Fenster ist abgelaufen. Schließe es und drücke im Shop noch einmal auf den Merken-Knopf.",
@@ -105,7 +117,19 @@ const en: typeof de = {
   addAll: "Add all to cart",
   viewProduct: "View product",
   quantity: "Quantity",
+  titleJoin: "Join your wishlists",
+  joinIntro: (shop: string) => `Sign in with your wishlist account: what you saved at ${shop} joins it, and ${shop} recognises you by this account from now on.`,
+  joinAs: (email: string) => `Join as ${email}`,
+  otherAccount: "Use another account",
+  joining: "Joining …",
+  joinedTitle: "Joined",
+  joined: (shop: string, n: number) =>
+    `Your wishlist at ${shop} now belongs to your account${n > 0 ? ` (${n === 1 ? "1 product" : `${n} products`} moved)` : ""}. Close this window to carry on.`,
+  joinNoContext: "This link has expired or is incomplete. Open the wishlist in the shop and tap “Join with my wishlist account” again.",
   errors: {
+    link_used: "This wishlist is joined with an account already.",
+    account_already_linked: "Your account is joined with another customer account of this shop.",
+    account_required: "Sign in with your e-mail address; a guest account cannot be joined.",
     usage_limit_reached: (until: string) => `This shop's wishlist is paused until ${until}.`,
     network: "No connection. Check your internet and try again.",
     expired: "This window has expired. Close it and press the save button in the shop again.",
@@ -140,6 +164,8 @@ export function errorText(t: Texts, lang: Lang, code: string): string {
     case "forbidden":
     case "expired":
       return e.expired;
+    case "invalid_link":
+      return t.joinNoContext;
     case "invalid_wishlist":
     case "invalid_credentials":
     case "over_request_rate_limit":
@@ -147,6 +173,9 @@ export function errorText(t: Texts, lang: Lang, code: string): string {
     case "weak_password":
     case "invalid_email":
     case "missing_name":
+    case "link_used":
+    case "account_already_linked":
+    case "account_required":
       return e[code];
     case "missing_url":
     case "invalid_url":

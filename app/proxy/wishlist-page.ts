@@ -25,6 +25,10 @@ const TEXTS = {
     copied: "Link kopiert.",
     failed: "Das hat nicht geklappt. Bitte versuche es noch einmal.",
     items: (n: number) => (n === 1 ? "1 Artikel" : `${n} Artikel`),
+    joinTitle: "Eine Wunschliste für alle Shops",
+    joinIntro: "Du merkst dir auch in anderen Shops Produkte mit einem Wunschlisten-Konto? Melde dich einmal an, dann liegt alles an einem Ort.",
+    join: "Mit meinem Wunschlisten-Konto verbinden",
+    popupBlocked: "Das Fenster wurde blockiert. Erlaube Pop-ups für diese Seite und versuche es noch einmal.",
   },
   en: {
     title: "Wishlist",
@@ -41,6 +45,10 @@ const TEXTS = {
     copied: "Link copied.",
     failed: "That did not work. Please try again.",
     items: (n: number) => (n === 1 ? "1 item" : `${n} items`),
+    joinTitle: "One wishlist for every shop",
+    joinIntro: "Do you save products on other shops with a wishlist account too? Sign in once and keep everything in one place.",
+    join: "Join with my wishlist account",
+    popupBlocked: "The window was blocked. Allow pop-ups for this page and try again.",
   },
 } as const;
 
@@ -71,6 +79,8 @@ const STYLE = `
 .wishp button,.wishp .wishp-btn{min-height:44px;padding:0 14px;font:inherit;cursor:pointer;border-radius:4px;border:1px solid currentColor;background:transparent;color:inherit;display:inline-flex;align-items:center;text-decoration:none}
 .wishp .wishp-primary{background:#1a1a1a;color:#fff;border-color:#1a1a1a}
 .wishp-status{min-height:1.5em;margin:0;font-size:.9em}
+.wishp-join{border-top:1px solid rgba(0,0,0,.15);padding-top:16px}
+.wishp-join h2{margin:0 0 8px}
 `;
 
 // Static: no value of the request or the database is written into it (they travel in data-* attributes).
@@ -144,7 +154,7 @@ const SCRIPT = `
     if (!button) return;
     var item = button.closest("[data-item]");
     var list = button.closest("[data-list]");
-    var status = (item || list || root).querySelector(".wishp-status");
+    var status = (item || list || button.closest(".wishp-join") || root).querySelector(".wishp-status");
     var action = button.getAttribute("data-action");
     button.disabled = true;
     var done = function () { button.disabled = false; };
@@ -165,6 +175,16 @@ const SCRIPT = `
         say(list.querySelector(".wishp-status"), root.getAttribute("data-t-removed"));
         if (heading) heading.focus();
       }, failed);
+    } else if (action === "join") {
+      // The join page opens in a popup within this click; its address (with a short-lived link token) follows.
+      var popup = window.open("about:blank", "wish-link", "popup,width=480,height=720");
+      if (!popup) { say(status, root.getAttribute("data-t-blocked")); done(); return; }
+      post(base + "/link", {}).then(function (res) {
+        popup.location.href = res.url;
+        // Joined or not, the page shows what the store now knows once the popup closes.
+        var watch = setInterval(function () { if (popup.closed) { clearInterval(watch); location.reload(); } }, 500);
+        done();
+      }, function () { popup.close(); failed(); });
     } else if (action === "share") {
       post(base + "/share", { list: list.getAttribute("data-list") }).then(function (res) {
         var out = list.querySelector(".wishp-share-out");
@@ -209,10 +229,19 @@ function listHtml(list: PageList, index: number, lang: StorefrontLang): string {
 <ul class="wishp-items">${list.items.map((i) => itemHtml(i, lang)).join("")}</ul></section>`;
 }
 
-/** The page body (Liquid, rendered by Shopify in the theme's layout). `lists` is null for a guest. */
-export function wishlistPage(lists: PageList[] | null, lang: StorefrontLang): string {
+function joinHtml(lang: StorefrontLang): string {
   const x = TEXTS[lang];
-  const data = `data-t-item="${t(x.items(1))}" data-t-items="${t(x.items(0).replace("0", "#"))}" data-t-added="${t(x.added)}" data-t-removed="${t(x.removed)}" data-t-copied="${t(x.copied)}" data-t-failed="${t(x.failed)}"`;
+  return `<section class="wishp-join" aria-labelledby="wishp-join-h"><h2 id="wishp-join-h">${t(x.joinTitle)}</h2><p>${t(x.joinIntro)}</p>
+<button type="button" data-action="join">${t(x.join)}</button><p class="wishp-status" role="status"></p></section>`;
+}
+
+/**
+ * The page body (Liquid, rendered by Shopify in the theme's layout). `lists` is null for a guest;
+ * `offerJoin` adds the offer to join the store wishlist with the customer's account of ours.
+ */
+export function wishlistPage(lists: PageList[] | null, lang: StorefrontLang, opts: { offerJoin?: boolean } = {}): string {
+  const x = TEXTS[lang];
+  const data = `data-t-item="${t(x.items(1))}" data-t-items="${t(x.items(0).replace("0", "#"))}" data-t-added="${t(x.added)}" data-t-removed="${t(x.removed)}" data-t-copied="${t(x.copied)}" data-t-failed="${t(x.failed)}" data-t-blocked="${t(x.popupBlocked)}"`;
   let body: string;
   if (lists === null) {
     // return_url: back here after Shopify's sign-in. An attribute after href keeps the library's
@@ -223,6 +252,7 @@ export function wishlistPage(lists: PageList[] | null, lang: StorefrontLang): st
   } else {
     body = lists.map((l, i) => listHtml(l, i, lang)).join("\n");
   }
+  if (lists !== null && opts.offerJoin) body += `\n${joinHtml(lang)}`;
   return `<style>${STYLE}</style>
 <div class="wishp" id="wishp" lang="${lang}" ${data}>
 <h1>${t(x.title)}</h1>

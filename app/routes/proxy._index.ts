@@ -8,7 +8,9 @@ import { wishlistPage } from "~/proxy/wishlist-page";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   answerProxy(request, "GET", async ({ shop, customerId, lang, liquid }) => {
-    const lists = customerId ? await customerLists(shop, (await shopperOfCustomer(shop.id, customerId)).userId, lang) : null;
-    return liquid(wishlistPage(lists, lang), { headers: { "Cache-Control": "no-store" } });
+    const customer = customerId ? await shopperOfCustomer(shop.id, customerId) : null;
+    const lists = customer ? await customerLists(shop, customer.userId, lang) : null;
+    // A customer whose store account is still the store's own is offered to join it with their account.
+    return liquid(wishlistPage(lists, lang, { offerJoin: !!customer?.isAnonymous }), { headers: { "Cache-Control": "no-store" } });
   });
 export const action = loader;

@@ -311,6 +311,115 @@ describe("signed-in customers", () => {
   });
 });
 
+describe("joining a store wishlist with an account of ours", () => {
+  /** An account with an e-mail address and password, as "My lists" or the dialog makes it. */
+  async function account() {
+    const res = await api.post("/auth/signup", { body: { email: `join-${rand()}@example.test`, password: "correct horse battery" } });
+    expect(res.status, res.text).toBe(200);
+    return { userId: res.body.user.id as string, accessToken: res.body.access_token as string };
+  }
+  /** A customer with one product saved at the shop. */
+  async function customerWith(shop: Shop, title: string) {
+    const customer = customerId();
+    const s = await session(shop, customer);
+    const saved = await save(shop, await widget(shop), s.body.session.access_token, s.body.list.id, title);
+    expect(saved.status, saved.text).toBe(200);
+    return { customer, storeUserId: s.body.session.user.id as string, itemId: saved.body.item_id as number };
+  }
+  /** The link token of the join page's address that `/apps/wishlist/link` answers. */
+  async function linkToken(shop: Shop, customer: string) {
+    const res = await proxied(shop, "/link", { method: "POST", customerId: customer, body: {}, extra: { locale: "de" } });
+    expect(res.status, res.text).toBe(200);
+    const url = new URL(res.body.url);
+    expect(`${url.origin}${url.pathname}`).toBe(`${server.url}/dialog/link`);
+    const fragment = new URLSearchParams(url.hash.slice(1));
+    expect(fragment.get("locale")).toBe("de");
+    return fragment.get("token")!;
+  }
+  const join = (token: string | undefined, body: unknown) => api.post("/hosted/link-shop-customer", { token, body });
+
+  it("a customer of two shops joins both with one account: each store recognises it, the account holds everything, each page shows its own shop's items", async () => {
+    const [a, b] = [await newShop(), await newShop()];
+    const atA = await customerWith(a, "A kettle");
+    const atB = await customerWith(b, "B lamp");
+    const me = await account();
+    // The store's page offers the join while the store account is the store's own.
+    expect((await proxied(a, "", { customerId: atA.customer })).text).toContain('data-action="join"');
+
+    const tokenA = await linkToken(a, atA.customer);
+    const joined = await join(me.accessToken, { link_token: tokenA });
+    expect(joined.status, joined.text).toBe(200);
+    expect(joined.body).toEqual({ ok: true, shop_domain: a.domain, joined: true, moved: { lists: 1, memberships: 0, friendships: 0, items: 1 } });
+    expect(await linkOf(a.shop.id, atA.customer)).toMatchObject({ userId: me.userId });
+    expect((await db.user.findUnique({ where: { id: atA.storeUserId } }))!.migratedAt).not.toBeNull();
+    // Clicked twice: nothing more moves.
+    expect((await join(me.accessToken, { link_token: tokenA })).body).toMatchObject({ joined: false, moved: { lists: 0, items: 0 } });
+
+    // Store A recognises the account (no longer anonymous); its page shows its items and no offer.
+    const sA = await session(a, atA.customer);
+    expect(sA.body.session.user).toEqual({ id: me.userId, is_anonymous: false });
+    const pageA = await proxied(a, "", { customerId: atA.customer });
+    expect(pageA.text).toContain("A kettle");
+    expect(pageA.text).not.toContain('data-action="join"');
+
+    // Shop B is joined the same way, once.
+    expect((await join(me.accessToken, { link_token: await linkToken(b, atB.customer) })).status).toBe(200);
+    expect((await session(b, atB.customer)).body.session.user.id).toBe(me.userId);
+    const pageB = await proxied(b, "", { customerId: atB.customer });
+    expect(pageB.text).toContain("B lamp");
+    expect(pageB.text).not.toContain("A kettle");
+    // On APP_URL the account holds what was saved at both.
+    const lists = await api.post("/hosted/lists", { token: me.accessToken, body: {} });
+    expect(lists.status, lists.text).toBe(200);
+    const itemsOf = await Promise.all(
+      (lists.body.lists as Array<{ id: string }>).map((l) => api.get(`/hosted/lists/${l.id}/items`, { token: me.accessToken })),
+    );
+    const ids = itemsOf.flatMap((r) => (r.body.products as Array<{ item_id: number }>).map((p) => p.item_id));
+    expect(ids).toEqual(expect.arrayContaining([atA.itemId, atB.itemId]));
+
+    // The shop's redaction of the customer forgets the link, never the account the shopper signed up for.
+    const body = JSON.stringify({ shop_domain: a.domain, customer: { id: Number(atA.customer) }, orders_to_redact: [] });
+    const redact = await fetch(`${server.url}/webhooks/compliance`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", "x-shopify-topic": "customers/redact", "x-shopify-hmac-sha256": getHmac(body, SECRET), "x-shopify-shop-domain": a.domain, "x-shopify-webhook-id": `wh_${rand()}`, "x-shopify-api-version": "2026-01" },
+    });
+    expect(redact.status).toBe(200);
+    expect(await linkOf(a.shop.id, atA.customer)).toBeNull();
+    expect((await db.user.findUnique({ where: { id: me.userId } }))!.deletedAt).toBeNull();
+    expect(await linkOf(b.shop.id, atB.customer)).toMatchObject({ userId: me.userId });
+  });
+
+  it("refuses a guest account, a forged or missing token, a spent token, a second customer of the same shop, and a store guest", async () => {
+    const shop = await newShop();
+    const first = await customerWith(shop, "First mug");
+    const token = await linkToken(shop, first.customer);
+
+    const guest = await api.anonymousUser();
+    expect((await join(guest.accessToken, { link_token: token })).body).toMatchObject({ error: "account_required" });
+    expect((await join(undefined, { link_token: token })).status).toBe(401);
+    const me = await account();
+    const forged = token.slice(0, -4) + (token.endsWith("AAAA") ? "BBBB" : "AAAA");
+    expect(await join(me.accessToken, { link_token: forged })).toMatchObject({ status: 400, body: { error: "invalid_link" } });
+    expect(await join(me.accessToken, {})).toMatchObject({ status: 400, body: { error: "missing_data" } });
+    expect(await linkOf(shop.shop.id, first.customer)).toMatchObject({ userId: first.storeUserId });
+
+    // Spent: once joined with one account, the token moves nothing into another.
+    expect((await join(me.accessToken, { link_token: token })).status).toBe(200);
+    const someoneElse = await account();
+    expect(await join(someoneElse.accessToken, { link_token: token })).toMatchObject({ status: 409, body: { error: "link_used" } });
+    expect(await linkOf(shop.shop.id, first.customer)).toMatchObject({ userId: me.userId });
+
+    // One account is one customer per shop: a second customer's wishlist is not joined into it.
+    const second = await customerWith(shop, "Second mug");
+    expect(await join(me.accessToken, { link_token: await linkToken(shop, second.customer) })).toMatchObject({ status: 409, body: { error: "account_already_linked" } });
+    expect(await linkOf(shop.shop.id, second.customer)).toMatchObject({ userId: second.storeUserId });
+
+    // A store guest has nothing to join.
+    expect((await proxied(shop, "/link", { method: "POST", body: {} })).status).toBe(401);
+  });
+});
+
 describe("compliance", () => {
   const deliver = (shop: Shop, topic: string, payload: unknown) => {
     const body = JSON.stringify(payload);

@@ -58,7 +58,8 @@ export async function migrateAnonymousToProvider(newUserId: string, anonymousAcc
   }
 }
 
-async function moveAccount(tx: Prisma.TransactionClient, oldUserId: string, newUserId: string): Promise<Moved> {
+/** The moves of a migration, inside the caller's transaction (also used to join a store customer's account). */
+export async function moveAccount(tx: Prisma.TransactionClient, oldUserId: string, newUserId: string): Promise<Moved> {
   // Lock the old user's row first: concurrent migrations of one account then run one after the
   // other, and the later one reads what the earlier one left (nothing) instead of moving it twice.
   await tx.user.update({ where: { id: oldUserId }, data: { updatedAt: new Date() }, select: { id: true } });

@@ -12,9 +12,10 @@ export const ALG = "ES256";
  * the service's own pages; shopper: the partner-scoped shopper credential a
  * shop page holds (app/domains/widget/shopper-token.server.ts); page: what
  * the service's own pages send with analytics events
- * (app/domains/analytics/page-token.server.ts).
+ * (app/domains/analytics/page-token.server.ts); link: a store customer's offer to join
+ * their store account into the account they sign in to (app/domains/shop-customers/account-link.server.ts).
  */
-export type TokenUse = "user" | "widget" | "site" | "shopper" | "page";
+export type TokenUse = "user" | "widget" | "site" | "shopper" | "page" | "link";
 
 interface SigningKey {
   privateKey: KeyObject;

@@ -6,7 +6,7 @@
 // two customers and two links. The account made here has no password or
 // e-mail of its own (it is anonymous, reachable only through the shop's
 // signed requests), so the existing account migration can later move it into
-// an account the shopper signs in to (relinkShopper).
+// an account the shopper signs in to (account-link.server.ts).
 //
 // The link's primary key (shopId, customerId) makes the first sight
 // race-safe: concurrent first requests all try to create, one wins, the others
@@ -34,6 +34,8 @@ export interface CustomerShopper {
   userId: string;
   /** True when this call made the account and the link. */
   created: boolean;
+  /** False once the customer joined the account with one they sign in to (account-link.server.ts). */
+  isAnonymous: boolean;
 }
 
 /**
@@ -45,8 +47,8 @@ export async function shopperOfCustomer(shopId: number, customerId: string | num
   const id = checked(customerId);
   const key = { shopId_customerId: { shopId, customerId: id } };
   for (let attempt = 1; ; attempt++) {
-    const link = await db.shopCustomer.findUnique({ where: key, select: { userId: true, user: { select: { deletedAt: true } } } });
-    if (link && !link.user.deletedAt) return { userId: link.userId, created: false };
+    const link = await db.shopCustomer.findUnique({ where: key, select: { userId: true, user: { select: { deletedAt: true, isAnonymous: true } } } });
+    if (link && !link.user.deletedAt) return { userId: link.userId, created: false, isAnonymous: link.user.isAnonymous };
     if (link) await db.shopCustomer.deleteMany({ where: { shopId, customerId: id, userId: link.userId } });
     try {
       // One nested write: the account exists only together with its link.
@@ -58,7 +60,7 @@ export async function shopperOfCustomer(shopId: number, customerId: string | num
         },
         select: { userId: true },
       });
-      return { userId: created.userId, created: true };
+      return { userId: created.userId, created: true, isAnonymous: true };
     } catch (err) {
       // Another request linked the customer first: read its link on the next turn.
       if (!isUniqueViolation(err) || attempt >= 3) throw err;

@@ -40,13 +40,13 @@ export type StorefrontLang = "de" | "en";
  */
 export async function customerSession(shop: StorefrontShop, customerId: string | null, sid: string | null, lang: StorefrontLang) {
   if (!customerId) return { ok: true as const, customer: false, session: null, list: null, merged: null };
-  const { userId } = await shopperOfCustomer(shop.id, customerId);
+  const { userId, isAnonymous } = await shopperOfCustomer(shop.id, customerId);
   const merged = sid ? await mergeGuest(shop.partnerId, sid, userId) : null;
   // No sign-in session of ours: the credential lives an access token's lifetime and is minted again
   // only through another request Shopify signs for this customer.
-  const session = await shopperSessionOf({ userId, sessionId: null, isAnonymous: true }, shop.partnerId);
+  const session = await shopperSessionOf({ userId, sessionId: null, isAnonymous }, shop.partnerId);
   // The list a one-click save goes to (the widget may not read the lists with this credential).
-  const { list } = await initUser({ userId, sessionId: null, isAnonymous: true, email: null }, { lang });
+  const { list } = await initUser({ userId, sessionId: null, isAnonymous, email: null }, { lang });
   return { ok: true as const, customer: true, session, list: { id: list.db_id, name: list.name }, merged };
 }
 

@@ -82,7 +82,8 @@ export function AuthForm(props: {
   busy: boolean;
   onSubmit: (email: string, password: string) => void;
   onSwitch: () => void;
-  onBack: () => void;
+  /** Leaves the form; without it there is nowhere to go back to. */
+  onBack?: () => void;
 }) {
   const { mode, t, busy } = props;
   return (
@@ -121,9 +122,11 @@ export function AuthForm(props: {
       <button type="button" className="btn-link" onClick={props.onSwitch}>
         {mode === "signin" ? t.signUp : t.signIn}
       </button>
-      <button type="button" className="btn-link" onClick={props.onBack}>
-        {t.back}
-      </button>
+      {props.onBack && (
+        <button type="button" className="btn-link" onClick={props.onBack}>
+          {t.back}
+        </button>
+      )}
     </form>
   );
 }

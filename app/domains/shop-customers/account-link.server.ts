@@ -1,0 +1,107 @@
+// Joining a store customer's account with the account they sign in to on
+// APP_URL, so one wishlist follows them across shops (docs/storefront-protocol.md,
+// "Who is recognised how"). The store's wishlist page, answered for a customer
+// Shopify vouched for, hands out a short-lived link token naming that
+// customer and the account the store knows them by; the shopper opens
+// `/dialog/link` on APP_URL, signs in (e-mail and password), and the account
+// signed in takes over the store account's lists with the account migration,
+// while the customer's link is re-pointed to it. From then on the store
+// recognises the joined account. Each further shop is joined the same way.
+//
+// The token is a capability for one customer's store wishlist, so it lives
+// ten minutes, travels only in the URL fragment of the popup, and is spent by
+// its own use: it names the store account it was minted for, and once the
+// link points elsewhere it moves nothing.
+import { db } from "~/db.server";
+import { isUniqueViolation } from "~/db/errors";
+import { env } from "~/env.server";
+import { moveAccount, type Moved } from "~/domains/identity/account-migration.server";
+import { noteRevokedSessionsOf, type Identity } from "~/domains/identity/identity.server";
+import { signToken, verifyToken } from "~/domains/identity/jwt.server";
+import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
+import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
+import { log } from "~/lib/log.server";
+import { isCustomerId, shopperOfCustomer } from "./shop-customers.server";
+import type { StorefrontLang, StorefrontShop } from "./storefront.server";
+
+const AUDIENCE = "wish:shop-customer-link";
+export const LINK_TOKEN_TTL_SECONDS = 600;
+
+const conflict = (code: string, message: string) => new ApiError(409, code, message);
+
+/**
+ * `POST /apps/wishlist/link`: the address of the join page for this customer,
+ * the link token in its fragment (never sent to a server, never in a Referer).
+ */
+export async function linkOffer(shop: StorefrontShop, customerId: string, lang: StorefrontLang) {
+  const { userId } = await shopperOfCustomer(shop.id, customerId);
+  const { token, expiresAt } = await signToken(
+    { shop: shop.id, shop_domain: shop.primaryDomain ?? shop.domain, customer: customerId },
+    { use: "link", subject: userId, audience: AUDIENCE, ttlSeconds: LINK_TOKEN_TTL_SECONDS },
+  );
+  const fragment = new URLSearchParams({ token, locale: lang });
+  return { ok: true as const, url: `${new URL("/dialog/link", env.APP_URL).href}#${fragment}`, expires_at: expiresAt };
+}
+
+export interface Joined {
+  ok: true;
+  shop_domain: string;
+  /** False when the account was joined with this customer already (a second click). */
+  joined: boolean;
+  moved: Moved;
+}
+
+/**
+ * `POST /hosted/link-shop-customer {link_token}`: the signed-in account takes
+ * over the store account named in the token and becomes the customer's
+ * account at that shop. Refused for a guest account (403), an expired or
+ * forged token (400), a token whose store account is no longer the
+ * customer's (409: spent, or joined with another account), and an account
+ * already joined with another customer of that shop (409).
+ */
+export async function linkShopCustomer(user: Identity, linkToken: string): Promise<Joined> {
+  if (user.isAnonymous) throw forbidden("account_required", "Sign in with your e-mail address to join your wishlists");
+  const claims = await verifyToken(linkToken, { use: "link", audience: AUDIENCE });
+  const shopId = claims?.shop;
+  const customerId = claims?.customer;
+  if (!claims || typeof shopId !== "number" || !isCustomerId(customerId)) {
+    throw badRequest("invalid_link", "The link has expired or is not valid; open it again from the store's wishlist page");
+  }
+  const shopDomain = typeof claims.shop_domain === "string" ? claims.shop_domain : "";
+  const storeUserId = claims.sub!;
+  const nothing: Moved = { lists: 0, memberships: 0, friendships: 0, items: 0 };
+
+  const link = await db.shopCustomer.findUnique({
+    where: { shopId_customerId: { shopId, customerId } },
+    select: { userId: true, user: { select: { isAnonymous: true } } },
+  });
+  if (!link) throw notFound("not_found", "The store no longer knows this customer");
+  if (link.userId === user.userId) return { ok: true, shop_domain: shopDomain, joined: false, moved: nothing };
+  if (link.userId !== storeUserId || !link.user.isAnonymous) {
+    throw conflict("link_used", "This store's wishlist was joined with an account already");
+  }
+  const theirs = await db.shopCustomer.findUnique({ where: { shopId_userId: { shopId, userId: user.userId } }, select: { customerId: true } });
+  if (theirs) throw conflict("account_already_linked", "Your account is joined with another customer of this store");
+
+  const startedAt = new Date();
+  let moved: Moved;
+  try {
+    moved = await db.$transaction(
+      async (tx) => {
+        // The link first: of two joins at once, one re-points it and the other finds it gone and moves nothing.
+        const { count } = await tx.shopCustomer.updateMany({ where: { shopId, customerId, userId: storeUserId }, data: { userId: user.userId } });
+        if (count !== 1) throw conflict("link_used", "This store's wishlist was joined with an account already");
+        return moveAccount(tx, storeUserId, user.userId);
+      },
+      { maxWait: 10_000, timeout: 30_000 },
+    );
+  } catch (err) {
+    // (shopId, userId) is unique: a concurrent join of this account with another customer of the shop won.
+    if (isUniqueViolation(err)) throw conflict("account_already_linked", "Your account is joined with another customer of this store");
+    throw err;
+  }
+  await noteRevokedSessionsOf(storeUserId, startedAt);
+  await queueCustomerMirrors(user.userId);
+  log.info("store customer joined", { shopId, lists: moved.lists, items: moved.items });
+  return { ok: true, shop_domain: shopDomain, joined: true, moved };
+}
