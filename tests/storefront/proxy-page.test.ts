@@ -112,9 +112,41 @@ describe("the wishlist page /apps/wishlist", () => {
 
     await shirt.getByRole("button", { name: "Remove" }).click();
     await expect.poll(() => page.locator(".wishp-item").count()).toBe(1);
-    expect(await page.getByRole("heading", { level: 2 }).textContent()).toMatch(/\(1 item\)$/);
+    expect(await page.locator(".wishp-list h2").textContent()).toMatch(/\(1 item\)$/);
     expect(await db.listItem.findUnique({ where: { id: c.items[0]! } })).toBeNull();
     expect(await db.listItem.findUnique({ where: { id: c.items[1]! } })).not.toBeNull();
+    await context.close();
+    expect(console.errors).toEqual([]);
+  });
+
+  it("a customer joins the store wishlist with an account of ours in the join window; the page then shows the joined account without the offer", async () => {
+    const c = await customerWith(["Velvet cushion"]);
+    const { context, page, console } = await openAs(c.customer, "/apps/wishlist");
+    const [popup] = await Promise.all([page.waitForEvent("popup"), page.getByRole("button", { name: "Join with my wishlist account" }).click()]);
+    await popup.getByRole("heading", { name: "Join your wishlists" }).waitFor();
+    await popup.getByText(`what you saved at ${SHOP_DOMAIN} joins it`).waitFor();
+    // The link token left the address bar (and so the history) at once.
+    expect(new URL(popup.url()).hash).toBe("");
+    for (const width of [375, 1280]) {
+      await popup.setViewportSize({ width, height: 720 });
+      await popup.screenshot({ path: path.join(screenshots, `join-dialog-${width}.png`), fullPage: true });
+      expect(await seriousA11yViolations(popup)).toEqual([]);
+    }
+    // No account yet: create one; the join follows.
+    await popup.getByRole("button", { name: "Create account" }).click();
+    const email = `joiner-${Date.now()}@example.test`;
+    await popup.getByLabel("E-mail").fill(email);
+    await popup.getByLabel("Password").fill("correct horse battery");
+    await popup.getByRole("button", { name: "Create account" }).click();
+    await popup.getByRole("heading", { name: "Joined" }).waitFor();
+    expect(await popup.getByRole("status").textContent()).toContain("(1 product moved)");
+    const account = await db.user.findFirst({ where: { email }, select: { id: true } });
+    expect(await db.shopCustomer.findUnique({ where: { shopId_customerId: { shopId: shop.id, customerId: c.customer } } })).toMatchObject({ userId: account!.id });
+
+    // Closing the window: the store's page shows what the store now knows.
+    await Promise.all([page.waitForEvent("load"), popup.getByRole("button", { name: "Close" }).click()]);
+    await page.locator(".wishp-item", { hasText: "Velvet cushion" }).waitFor();
+    expect(await page.getByRole("button", { name: "Join with my wishlist account" }).count()).toBe(0);
     await context.close();
     expect(console.errors).toEqual([]);
   });
