@@ -309,6 +309,21 @@ function createInstance(initial?: Options, page = false) {
       return fail(widgetError("origin_not_allowed", location.hostname + " is not in allowedDomains"));
     }
     if (shopper && "listId" in shopper) return customerToggle(shopper, product);
+    // The theme says a customer is signed in, and the proxy's answer is still on its way (a click
+    // right after the page loaded): wait for it, up to a second, which the click's user activation
+    // outlasts in case the dialog is needed after all.
+    if (tagAttr("customer") === "1") {
+      const answer = Promise.race([customerShopper(), new Promise<null>((resolve) => setTimeout(resolve, 1000, null))]);
+      let handle: Handle | null = null;
+      const ready = answer.then((customer) => (handle = customer ? customerToggle(customer, product) : openDialog(product)).ready);
+      ready.catch(() => undefined);
+      return { ready, close: () => handle?.close() };
+    }
+    return openDialog(product);
+  }
+
+  /** The save dialog in a popup, opened at once (inside the click), its address following the widget token. */
+  function openDialog(product: Product): Handle {
     const win = window.open("about:blank", "wish-save", "popup,width=480,height=720");
     if (!win) return fail(widgetError("popup_blocked", "The browser blocked the popup: open() must run inside a click"));
     stopWatch?.(); // the named popup is reused: the earlier dialog's watch ends

@@ -246,6 +246,48 @@ describe("widget.js on a Shopify store", () => {
     expect(console.errors).toEqual([]);
   });
 
+  it("a click before the proxy has answered (the theme marks a signed-in customer) waits for it and saves with one click; without a customer the dialog opens", async () => {
+    const customer = String(nextCustomer++);
+    const productUrl = `${store.origin}/products/early-${customer}`;
+    store.page(
+      `/products/early-${customer}`,
+      `<script>window.Shopify = { shop: "${SHOP_DOMAIN}" };</script>
+<h1>Product</h1><button type="button" data-wish data-url="${productUrl}" data-title="Early lamp">Save</button>
+<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}" data-wish-customer="1"></script>`,
+    );
+    // The proxy's answer is held until the shopper has clicked.
+    let clicked!: () => void;
+    const click = new Promise<void>((resolve) => (clicked = resolve));
+    const context = await browser.newContext();
+    const console = watchConsole(context);
+    await context.addCookies([{ name: "customer", value: customer, url: store.origin }]);
+    await context.route("**/apps/wishlist/session", async (route) => {
+      await click;
+      await route.continue();
+    });
+    const popups: unknown[] = [];
+    context.on("page", (p) => popups.push(p));
+    const page = await context.newPage();
+    await page.goto(`${store.origin}/products/early-${customer}`);
+    const button = page.locator("[data-wish]");
+    await expect.poll(() => button.getAttribute("aria-pressed")).toBe("false");
+    await button.click();
+    clicked();
+    await expect.poll(() => button.getAttribute("aria-pressed")).toBe("true");
+    const link = await db.shopCustomer.findUnique({ where: { shopId_customerId: { shopId: shop.id, customerId: customer } } });
+    const item = await db.listItem.findFirst({ where: { product: { canonicalUrl: productUrl } }, include: { wishlist: true } });
+    expect(item!.wishlist.ownerId).toBe(link!.userId);
+    expect(popups).toHaveLength(1); // the page itself
+    await context.close();
+    expect(console.errors).toEqual([]);
+
+    // The theme says "signed in" but the store does not vouch for a customer: the click opens the dialog.
+    const guest = await openAs(null, `/products/early-${customer}`);
+    const [dialog] = await Promise.all([guest.page.waitForEvent("popup"), guest.page.locator("[data-wish]").click()]);
+    await dialog.waitForURL(/\/dialog\/save#/);
+    await guest.context.close();
+  });
+
   it("on a page the theme marks as a guest's (data-wish-customer=\"0\"), the widget does not ask the proxy", async () => {
     // A guest who saved here before: the widget restores their credential, the observable end of its start-up.
     const { init, guest, me } = await storeGuest();
