@@ -10,6 +10,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const customerId = requireCustomer(proxy);
     const { list } = await proxyJsonBody(request);
     const { userId } = await shopperOfCustomer(proxy.shop.id, customerId);
-    return shareCustomerList(userId, list, proxy.lang);
+    return shareCustomerList(proxy.shop, userId, list, proxy.lang);
   });
 export const loader = action;

@@ -368,6 +368,11 @@ describe("joining a store wishlist with an account of ours", () => {
     const pageB = await proxied(b, "", { customerId: atB.customer });
     expect(pageB.text).toContain("B lamp");
     expect(pageB.text).not.toContain("A kettle");
+    // Store B's page acts only on lists it shows: the account's list from shop A is not B's to share.
+    const listOfA = (await db.listItem.findUnique({ where: { id: atA.itemId }, include: { wishlist: true } }))!.wishlist;
+    const shareAtB = await proxied(b, "/share", { method: "POST", customerId: atB.customer, body: { list: listOfA.shareToken } });
+    expect(shareAtB.status, shareAtB.text).toBe(403);
+    expect((await db.wishlist.findUnique({ where: { id: listOfA.id } }))!.sharePublic).toBe(false);
     // On APP_URL the account holds what was saved at both.
     const lists = await api.post("/hosted/lists", { token: me.accessToken, body: {} });
     expect(lists.status, lists.text).toBe(200);

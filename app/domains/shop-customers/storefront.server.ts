@@ -14,7 +14,7 @@ import { shareUrlOf } from "~/domains/lists/my-lists.server";
 import { savedProduct } from "~/domains/lists/serialize";
 import { wishRefSigner } from "~/domains/lists/wish-ref.server";
 import { liveGrant, shopperSessionOf } from "~/domains/widget/session-store.server";
-import { badRequest, notFound } from "~/lib/api/errors";
+import { badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
 import { itemsOfShop } from "~/domains/customer-accounts/shop-items";
@@ -163,9 +163,14 @@ export async function removeCustomerItem(shop: StorefrontShop, userId: string, r
   return { ok: true as const, deleted: id };
 }
 
-/** `POST /apps/wishlist/share {list}`: makes the customer's list public (as "My lists" does) and answers its share link. */
-export async function shareCustomerList(userId: string, token: unknown, lang: StorefrontLang) {
+/**
+ * `POST /apps/wishlist/share {list}`: makes the customer's list public (as "My lists" does) and answers its share link.
+ * Only a list the page shows (one with items of this shop): a joined account's other lists are not the shop's to publish.
+ */
+export async function shareCustomerList(shop: StorefrontShop, userId: string, token: unknown, lang: StorefrontLang) {
   if (typeof token !== "string" || !token || token.length > 100) throw badRequest("invalid_input", "list must be a list id");
+  const shown = await db.wishlist.count({ where: { shareToken: token, ownerId: userId, items: { some: itemsOfShop(shop) } } });
+  if (!shown) throw forbidden("forbidden", "Only your lists with products of this store are shared from here");
   await updateList(token, userId, { share_public: true });
   return { ok: true as const, url: shareUrlOf(lang, token) };
 }
