@@ -10,7 +10,8 @@ import { AdminErrorBoundary } from "~/admin/error-boundary";
 import { field, outcome } from "~/admin/outcome.server";
 import { RevenueChart, RevenueFigures, percent } from "~/admin/revenue-figures";
 import { ApiError } from "~/lib/api/errors";
-import { ATTRIBUTION_WINDOW_DAYS, dayRange, lastDays, revenueReport, setAttributionWindow } from "~/domains/revenue/figures.server";
+import { dayRange, lastDays, revenueReport, setAttributionWindow } from "~/domains/revenue/figures.server";
+import { ATTRIBUTION_WINDOW_DAYS } from "~/domains/revenue/limits";
 import { formatMoney, sourceLabel } from "~/domains/revenue/money";
 
 const rangeQuery = z.object({ from: z.string().max(20).optional(), to: z.string().max(20).optional() });
@@ -21,7 +22,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   let range = lastDays();
   let rangeError: string | null = null;
   try {
-    range = query.success ? dayRange(query.data.from || undefined, query.data.to || undefined) : dayRange("", "x");
+    // A query too odd to parse is a range without dates.
+    range = dayRange(query.success ? query.data.from || undefined : "", query.success ? query.data.to || undefined : "");
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     rangeError = err.message; // the last 30 days instead, with the sentence

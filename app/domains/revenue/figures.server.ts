@@ -8,13 +8,14 @@ import { attributedLines, revenueByCurrency, revenueByDay, revenueBySource, reve
 import { utcDay } from "./order-lines.server";
 import { csvLines } from "./csv";
 import { decimalAmount } from "./money";
+import { ATTRIBUTION_WINDOW_DAYS } from "./limits";
 
 const DAY_MS = 86_400_000;
 const MAX_SPAN_DAYS = 366;
 export const DEFAULT_SPAN_DAYS = 30;
+const RANGE_HINT = "Choose a start and an end date.";
 export const MAX_EXPORT_ROWS = 10_000;
 const MAX_PRODUCTS = 100;
-export const ATTRIBUTION_WINDOW_DAYS = { min: 1, max: 90 } as const;
 
 export interface DayRange {
   /** First and last UTC day, inclusive (YYYY-MM-DD). */
@@ -33,9 +34,9 @@ export function lastDays(days = DEFAULT_SPAN_DAYS, now = new Date()): DayRange {
 
 /** A range from the admin's `from`/`to` (both, or neither for the last 30 days); 400 `invalid_range` when they make none. */
 export function dayRange(from: string | undefined, to: string | undefined, now = new Date()): DayRange {
-  if (!from && !to) return lastDays(DEFAULT_SPAN_DAYS, now);
-  const valid = (d: string | undefined): d is string => !!d && DAY.test(d) && utcDay(dayStart(d)) === d;
-  if (!valid(from) || !valid(to)) throw badRequest("invalid_range", "Choose a start and an end date.");
+  if (from === undefined && to === undefined) return lastDays(DEFAULT_SPAN_DAYS, now);
+  const valid = (d: string | undefined): d is string => !!d && DAY.test(d) && !Number.isNaN(dayStart(d).getTime()) && utcDay(dayStart(d)) === d;
+  if (!valid(from) || !valid(to)) throw badRequest("invalid_range", RANGE_HINT);
   const days = Math.round((dayStart(to).getTime() - dayStart(from).getTime()) / DAY_MS) + 1;
   if (days < 1) throw badRequest("invalid_range", "The start date must not be after the end date.");
   if (days > MAX_SPAN_DAYS) throw badRequest("invalid_range", `Choose at most ${MAX_SPAN_DAYS} days.`);
