@@ -4,10 +4,13 @@
 // the revenue page (rendered in Polaris) and the CSV export show for them; the
 // compliance webhooks over the attributed orders.
 import { createHmac } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { createElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { adminRequest, APP_URL, FakeAdminApi, shopifyTestApp, webhookRequest } from "../support/shopify.ts";
+import { launchBrowser, seriousA11yViolations } from "../support/browser.ts";
 
 const current = vi.hoisted(() => ({ data: undefined as unknown }));
 vi.mock("@remix-run/react", async (original) => {
@@ -269,4 +272,38 @@ describe("wishlist revenue", () => {
     expect(await db.attributedOrder.count({ where: { shopId: s.shop.id } })).toBe(0);
     expect(await db.attributedLine.count({ where: { shopId: s.shop.id } })).toBe(0);
   });
+
+  it("the home card and the revenue page lay out in Polaris at 375 and 1280 px without overflow, axe-clean (screenshots in tests/screenshots/)", async () => {
+    const s = await installedShop("7100");
+    const vase = await saved(s, 201, "vase", "Stoneware vase with a rather long product title, hand glazed");
+    await saved(s, 202, "bowl", "Bowl", 3);
+    const ref = (await refs.wishRefSigner("drawer"))(vase);
+    await deliver(orders, "orders/create", s.domain, order(null, [line(1, 201, "Stoneware vase with a rather long product title, hand glazed", "1249.00", 2, { ref })]));
+    await deliver(orders, "orders/create", s.domain, order("7100", [line(1, 202, "Bowl", "19.90", 1)]));
+    const css = readFileSync(path.resolve("node_modules/@shopify/polaris/build/esm/styles.css"), "utf8");
+    const shots = path.resolve("tests/screenshots");
+    mkdirSync(shots, { recursive: true });
+    const browser = await launchBrowser();
+    try {
+      for (const [name, mod, at] of [
+        ["admin-home", home, "/app"],
+        ["admin-revenue", revenuePage, "/app/revenue"],
+      ] as const) {
+        const { html } = await render(mod as never, s.domain, at);
+        expect(html).toContain("$2,517.90");
+        for (const width of [375, 1280]) {
+          const page = await browser.newPage({ viewport: { width, height: 900 } });
+          await page.setContent(
+            `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Wishlist</title><style>${css}</style></head><body>${html}</body></html>`,
+          );
+          expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+          expect(await seriousA11yViolations(page)).toEqual([]);
+          await page.screenshot({ path: path.join(shots, `${name}-${width}.png`), fullPage: true });
+          await page.close();
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
