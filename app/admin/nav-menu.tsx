@@ -14,6 +14,7 @@ declare module "react" {
 
 /** Pages of the admin, in menu order. Add an entry when a page exists. */
 export const ADMIN_PAGES: ReadonlyArray<{ to: string; label: string }> = [
+  { to: "/app/revenue", label: "Revenue" },
   { to: "/app/usage", label: "Usage" },
   { to: "/app/keys", label: "Keys and tokens" },
   { to: "/app/baskets", label: "Wishlist drawer" },

@@ -1,5 +1,6 @@
 // /app: the admin home. Plan, trial, the month's actions against the limit
-// with the 80% and 100% banners (SPEC 3), and the setup checklist.
+// with the 80% and 100% banners (SPEC 3), the wishlist revenue of the last 30
+// days (docs/revenue.md), and the setup checklist.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Card, InlineStack, Layout, Page, ProgressBar, SkeletonBodyText, Text } from "@shopify/polaris";
@@ -7,15 +8,18 @@ import { requireAdmin } from "~/admin/session.server";
 import { AdminErrorBoundary } from "~/admin/error-boundary";
 import { setupChecklist, shopOverview } from "~/domains/shops/overview.server";
 import { partnerAnalytics } from "~/domains/analytics/analytics.server";
+import { lastDays, revenueSummary } from "~/domains/revenue/figures.server";
+import { RevenueChart, RevenueFigures } from "~/admin/revenue-figures";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await requireAdmin(request);
-  const [overview, checklist, analytics] = await Promise.all([
+  const [overview, checklist, analytics, revenue] = await Promise.all([
     shopOverview(shop),
     setupChecklist(shop),
     partnerAnalytics(shop.partnerId, 14),
+    revenueSummary(shop, lastDays(30)),
   ]);
-  return { overview, checklist, analytics };
+  return { overview, checklist, analytics, revenue };
 };
 
 const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "long", day: "numeric", timeZone: "UTC" });
@@ -94,7 +98,7 @@ function Check({ done, children }: { done: boolean | null; children: React.React
 }
 
 export default function Home() {
-  const { overview, checklist, analytics } = useLoaderData<typeof loader>();
+  const { overview, checklist, analytics, revenue } = useLoaderData<typeof loader>();
   const loading = useNavigation().state === "loading";
   const { plan, trial, usage } = overview;
   const progress = usage.limit === null ? 0 : Math.min(100, usage.percent);
@@ -143,6 +147,20 @@ export default function Home() {
                 ) : null}
               </BlockStack>
             )}
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <InlineStack align="space-between" blockAlign="center">
+                <Text as="h2" variant="headingMd">
+                  Wishlist revenue, last 30 days
+                </Text>
+                <Link to="/app/revenue">By product and source</Link>
+              </InlineStack>
+              <RevenueFigures summary={revenue} />
+              <RevenueChart summary={revenue} />
+            </BlockStack>
           </Card>
         </Layout.Section>
         <Layout.Section>

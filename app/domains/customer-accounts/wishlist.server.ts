@@ -46,7 +46,7 @@ export async function customerWishlist(customer: ShopCustomerIdentity, locale: L
     orderBy: [{ addedAt: "desc" }, { id: "desc" }],
     take: 250,
   });
-  const sign = await wishRefSigner();
+  const sign = await wishRefSigner("account_page");
   const storefront = shop.primaryDomain ?? shop.domain;
   return {
     shop: { domain: shop.domain, name: shop.name },

@@ -134,7 +134,7 @@ export async function sharePage(args: {
   });
   const shops = await installedShopsOf(hosts);
   for (const e of entries) if (e.host) e.shop = shops.get(e.host) ?? null;
-  const sign = shops.size > 0 ? await wishRefSigner() : null;
+  const sign = shops.size > 0 ? await wishRefSigner("share_page") : null;
   const partnerId = onePartner(entries);
   const basket = partnerId === null ? undefined : await newestBasketColor(partnerId);
 

@@ -117,7 +117,7 @@ export async function customerLists(shop: StorefrontShop, userId: string, lang: 
       },
     },
   });
-  const sign = await wishRefSigner();
+  const sign = await wishRefSigner("wishlist_page");
   return lists.map((list) => ({
     token: list.shareToken,
     name: list.name,

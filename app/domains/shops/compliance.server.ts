@@ -1,6 +1,7 @@
 // Shopify's mandatory compliance webhooks (docs/shopify.md "Shopify webhooks"). The
 // customer data the app holds for a shop: what orders/create derived
-// (purchase confirmations: order id, customer id, list item) and the link of a
+// (purchase confirmations: order id, customer id, list item; attributed
+// orders, docs/revenue.md: order id, customer id, lines) and the link of a
 // customer signed in to the store to the shopper account the app proxy made
 // for them (ShopCustomer, app/domains/shop-customers). Other shoppers' own
 // lists belong to the shoppers, not to the shop, and are never touched here.
@@ -58,7 +59,15 @@ function customerConfirmations(shopDomain: string, payload: unknown) {
   const or: Prisma.PurchaseConfirmationWhereInput[] = [];
   if (customerId) or.push({ customerId });
   if (orderIds.length) or.push({ orderId: { in: orderIds } });
-  return { customerId, where: or.length ? { shopDomain, OR: or } : null };
+  return { customerId, orderIds, where: or.length ? { shopDomain, OR: or } : null };
+}
+
+/** The shop's attributed orders of the customer: by customer id, or by the orders named. */
+function customerAttributedOrders(shopId: number | undefined, customerId: string | null, orderIds: string[]): Prisma.AttributedOrderWhereInput | null {
+  const or: Prisma.AttributedOrderWhereInput[] = [];
+  if (customerId) or.push({ customerId });
+  if (orderIds.length) or.push({ orderId: { in: orderIds } });
+  return shopId && or.length ? { shopId, OR: or } : null;
 }
 
 /**
@@ -67,7 +76,7 @@ function customerConfirmations(shopDomain: string, payload: unknown) {
  * --domain <shop>` and hands to the customer.
  */
 export async function customerDataRequested(hook: PlatformWebhook): Promise<void> {
-  const { customerId, where } = customerConfirmations(hook.shop, hook.payload);
+  const { customerId, orderIds, where } = customerConfirmations(hook.shop, hook.payload);
   const found = where
     ? await db.purchaseConfirmation.findMany({
         where,
@@ -78,6 +87,15 @@ export async function customerDataRequested(hook: PlatformWebhook): Promise<void
   const dataRequestId = shopifyId(record(record(hook.payload).data_request).id);
   const shop = await findPlatformShop(hook.shop);
   const shopCustomer = await linkedAccountData(shop?.id, customerId);
+  const attributedWhere = customerAttributedOrders(shop?.id, customerId, orderIds);
+  const attributed = attributedWhere
+    ? await db.attributedOrder.findMany({
+        where: attributedWhere,
+        orderBy: { id: "asc" },
+        take: 1000,
+        include: { lines: { orderBy: { id: "asc" }, select: { lineId: true, title: true, quantity: true, revenueMinor: true, source: true, listItemId: true } } },
+      })
+    : [];
   await db.complianceRequest.create({
     data: {
       shopDomain: hook.shop,
@@ -92,6 +110,21 @@ export async function customerDataRequested(hook: PlatformWebhook): Promise<void
           confirmed_at: c.createdAt.toISOString(),
         })),
         shop_customer: shopCustomer,
+        attributed_orders: attributed.map((o) => ({
+          order_id: o.orderId,
+          customer_id: o.customerId,
+          ordered_at: o.orderedAt.toISOString(),
+          currency: o.currency,
+          revenue_minor: o.revenueMinor,
+          lines: o.lines.map((l) => ({
+            line_id: l.lineId,
+            title: l.title,
+            quantity: l.quantity,
+            revenue_minor: l.revenueMinor,
+            source: l.source,
+            list_item_id: l.listItemId,
+          })),
+        })),
       },
     },
   });
@@ -100,19 +133,35 @@ export async function customerDataRequested(hook: PlatformWebhook): Promise<void
 /**
  * customers/redact: that customer's purchase confirmations go (the items stay
  * purchased: that is the list owner's data), and so does their link to a
- * shopper account with the account the app proxy made for them.
+ * shopper account with the account the app proxy made for them. Their
+ * attributed orders stay in the shop's revenue figures without the customer:
+ * the customer id and the lines' links to saved items are cleared.
  */
 export async function customerRedacted(hook: PlatformWebhook): Promise<void> {
-  const { customerId: redacted, where } = customerConfirmations(hook.shop, hook.payload);
+  const { customerId: redacted, orderIds, where } = customerConfirmations(hook.shop, hook.payload);
   const deleted = where ? (await db.purchaseConfirmation.deleteMany({ where })).count : 0;
   const shop = await findPlatformShop(hook.shop);
+  const attributedWhere = customerAttributedOrders(shop?.id, redacted, orderIds);
+  let unlinked = 0;
+  if (attributedWhere) {
+    unlinked = await db.$transaction(async (tx) => {
+      const ids = (await tx.attributedOrder.findMany({ where: attributedWhere, select: { id: true }, take: 10_000 })).map((o) => o.id);
+      await tx.attributedLine.updateMany({ where: { attributedOrderId: { in: ids } }, data: { listItemId: null } });
+      return (await tx.attributedOrder.updateMany({ where: { id: { in: ids } }, data: { customerId: null } })).count;
+    });
+  }
   const linked = await forgetLinkedAccount(shop?.id, redacted);
   // What was asked and done, without the customer's id.
   await db.complianceRequest.create({
     data: {
       shopDomain: hook.shop,
       topic: "customers/redact",
-      data: { purchase_confirmations_deleted: deleted, shop_customer_links_deleted: linked.links, linked_account_deleted: linked.account_deleted },
+      data: {
+        purchase_confirmations_deleted: deleted,
+        attributed_orders_unlinked: unlinked,
+        shop_customer_links_deleted: linked.links,
+        linked_account_deleted: linked.account_deleted,
+      },
     },
   });
   // Data requests answered earlier carry the same data.
@@ -122,8 +171,8 @@ export async function customerRedacted(hook: PlatformWebhook): Promise<void> {
 
 /**
  * shop/redact (48 hours after uninstall): the shop's partner-side data goes —
- * Shopify sessions, purchase confirmations, compliance records, its customers'
- * links to shopper accounts, the shop row's name, e-mail and primary domain, and the partner's keys (with their request
+ * Shopify sessions, purchase confirmations, attributed orders (revenue),
+ * compliance records, its customers' links to shopper accounts, the shop row's name, e-mail and primary domain, and the partner's keys (with their request
  * counters), basket configurations (with events) and usage. When the partner
  * has other shops, only the keys and baskets of this shop go, and its usage
  * stays. Shoppers' lists and items are kept.
@@ -136,6 +185,7 @@ export async function shopRedacted(hook: PlatformWebhook): Promise<void> {
     await tx.complianceRequest.deleteMany({ where: { shopDomain: hook.shop } });
     if (!shop) return;
     const hosts = [shop.domain, shop.primaryDomain].filter((h): h is string => h !== null);
+    await tx.attributedOrder.deleteMany({ where: { shopId: shop.id } }); // with their lines
     await tx.platformShop.update({ where: { id: shop.id }, data: { name: null, email: null, primaryDomain: null, active: false } });
     // The customer ids of the shop; the shopper accounts they named keep their lists.
     await tx.shopCustomer.deleteMany({ where: { shopId: shop.id } });

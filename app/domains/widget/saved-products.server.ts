@@ -33,7 +33,7 @@ export async function savedProductsForWidget(user: Identity, widget: WidgetClaim
   if (items.length === 0 && user.partnerScope === undefined) items = await db.listItem.findMany({ where: mine, ...query });
   // `wish_ref`: the item's signed reference, which the basket drawer puts on its
   // cart lines so the shop's order can confirm the purchase (docs/shopify.md "Shopify webhooks").
-  const sign = await wishRefSigner();
+  const sign = await wishRefSigner("drawer");
   return { products: items.map((i) => ({ ...savedProduct(i, locale), wish_ref: sign(i.id) })) };
 }
 
