@@ -11,13 +11,15 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { API_SECRET, APP_URL, FakeAdminApi, shopifyTestApp, type FakeShop } from "../support/shopify.ts";
+import { startServer } from "../support/server.ts";
+import { API_KEY, API_SECRET, APP_URL, FakeAdminApi, shopifyTestApp, type FakeShop } from "../support/shopify.ts";
 import { until } from "../support/wait.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const HANDLES = ["wishlist-product-added", "wishlist-price-dropped", "wishlist-back-in-stock", "wishlist-shared"] as const;
 
 let api: FakeAdminApi;
+let databaseUrl: string;
 let db: Awaited<typeof import("~/db.server")>["db"];
 let worker: typeof import("~/domains/outbox/worker.server");
 let flow: typeof import("~/domains/flow/triggers.server");
@@ -135,7 +137,7 @@ async function save(shop: TestShop, saver: { userId: string; listId: number }, p
 }
 
 beforeAll(async () => {
-  ({ api } = await shopifyTestApp());
+  ({ api, databaseUrl } = await shopifyTestApp());
   ({ db } = await import("~/db.server"));
   await import("~/background.server");
   worker = await import("~/domains/outbox/worker.server");
@@ -150,6 +152,27 @@ beforeAll(async () => {
 });
 
 describe("trigger lifecycle callback", () => {
+  it("the built server answers both addresses as Shopify calls them", async () => {
+    // Before any trigger is queued: this server's outbox would otherwise send them to the real Shopify.
+    const server = await startServer({ DATABASE_URL: databaseUrl, SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: API_SECRET });
+    try {
+      const shop = await installShop("http");
+      const post = (path: string, body: string, secret: string) =>
+        fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", "x-shopify-hmac-sha256": getHmac(body, secret) }, body });
+      const callback = JSON.stringify({ flow_trigger_definition_id: "wishlist-shared", has_enabled_flow: true, shop_id: 1, shopify_domain: shop.domain, timestamp: new Date().toISOString() });
+      const wrong = await post("/flow/lifecycle", callback, "not-the-app-secret");
+      expect([wrong.status, await wrong.json()]).toEqual([401, { error: "unauthorized", message: expect.any(String) }]);
+      const ok = await post("/flow/lifecycle", callback, API_SECRET);
+      expect([ok.status, await ok.json()]).toEqual([200, { ok: true, recorded: true }]);
+      expect(await db.flowTriggerUse.findUnique({ where: { shopId_handle: { shopId: shop.id, handle: "wishlist-shared" } } })).toMatchObject({ enabled: true });
+      const action = JSON.stringify({ shopify_domain: shop.domain, handle: "wishlist-add-product", properties: { customer_id: "1", product_id: "1" } });
+      const refused = await post("/flow/actions/add-to-wishlist", action, "not-the-app-secret");
+      expect([refused.status, await refused.json()]).toEqual([401, { error: "unauthorized", message: expect.any(String) }]);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("refuses a wrong or missing signature (401) and anything but POST (405), recording nothing", async () => {
     const at = new Date(Date.now() + 60_000);
     const wrong = await lifecycle(quietShop, HANDLES[0], true, at, { secret: "not-the-app-secret" });
@@ -361,5 +384,12 @@ describe("privacy", () => {
     await customerRedacted(hook("customers/redact", { customer: { id: Number(customer) }, orders_to_redact: [] }));
     expect(await named()).toEqual([]);
     expect((await flowMessages(flowShop)).length).toBeGreaterThan(0);
+  });
+
+  it("shop/redact deletes the shop's trigger messages and lifecycle records", async () => {
+    const { shopRedacted } = await import("~/domains/shops/compliance.server");
+    await shopRedacted({ topic: "shop/redact", shop: flowShop.domain, webhookId: randomUUID(), payloadDigest: randomUUID(), payload: { shop_domain: flowShop.domain } });
+    expect(await flowMessages(flowShop)).toEqual([]);
+    expect(await db.flowTriggerUse.count({ where: { shopId: flowShop.id } })).toBe(0);
   });
 });
