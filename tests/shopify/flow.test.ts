@@ -241,8 +241,11 @@ describe("triggers", () => {
 
     const quietShopper = await shopperWithList(quietShop, customer);
     await save(quietShop, quietShopper, quietShop.products[0]!);
+    // Another shop's product saved through this shop's widget is no product of this shop.
+    await save(flowShop, shopper, quietShop.products[1]!);
     await worker.runOutboxOnce();
     expect(await flowMessages(quietShop)).toEqual([]);
+    expect(await flowMessages(flowShop)).toHaveLength(1);
     expect(api.callsTo(quietShop.domain, "flowTriggerReceive")).toEqual([]);
   });
 
@@ -303,6 +306,8 @@ describe("triggers", () => {
     const quietShopper = await shopperWithList(quietShop, null);
     await save(quietShop, quietShopper, quietShop.products[2]!);
     expect(await flow.fireWishlistedProductChange(quietShop.id, { ...drop, productId: quietShop.products[2]!.id })).toEqual({ queued: 0 });
+    // Nor does a shop about another shop's product.
+    expect(await flow.fireWishlistedProductChange(flowShop.id, { ...drop, productId: quietShop.products[2]!.id })).toEqual({ queued: 0 });
   });
 
   it("a throttled send is retried and sent once; an attempt interrupted mid-call is not sent again", async () => {
@@ -364,9 +369,13 @@ describe("action: Add product to customer wishlist", () => {
     expect(await db.listItem.count({ where: { wishlist: { ownerId: link.userId } } })).toBe(1);
   });
 
-  it("a product the shop does not have answers 404", async () => {
+  it("a product the shop does not have, or a shop without the app's session, answers 404", async () => {
     const answer = await flowAction(flowShop, { customer_id: "7005550001", product_id: "1" });
     expect(answer).toEqual({ status: 404, body: { error: "unknown_product", message: expect.any(String) } });
+    const gone = await installShop("gone");
+    await db.session.deleteMany({ where: { shop: gone.domain } });
+    const noSession = await flowAction(gone, { customer_id: "7005550001", product_id: gone.products[0]!.shopifyId });
+    expect(noSession).toEqual({ status: 404, body: { error: "unknown_shop", message: expect.any(String) } });
   });
 });
 

@@ -158,6 +158,20 @@ function productFacts(
   };
 }
 
+/**
+ * The shop a product belongs to: the shop whose catalogue owns it (its
+ * products webhooks spoke), else the shop it was saved through when the page
+ * is on that shop's own domains. A foreign page saved through a shop's widget
+ * is no product of that shop.
+ */
+async function shopOfProduct(product: { sourceShopId: number | null; canonicalUrl: string | null }, savedThrough: number | null): Promise<number | null> {
+  if (product.sourceShopId !== null) return product.sourceShopId;
+  if (savedThrough === null || !product.canonicalUrl) return null;
+  const shop = await db.platformShop.findUnique({ where: { id: savedThrough }, select: { domain: true, primaryDomain: true } });
+  const host = new URL(product.canonicalUrl).host;
+  return shop && (host === shop.domain || host === shop.primaryDomain) ? savedThrough : null;
+}
+
 const productSelect = {
   id: true,
   canonicalUrl: true,
@@ -177,8 +191,8 @@ export async function queueProductAdded(save: { itemId: number; userId: string; 
   // Without the Shopify app there is no Flow: saves skip every query.
   if (!env.SHOPIFY_API_KEY) return;
   try {
-    const shopId =
-      save.shopId ?? (await db.product.findUnique({ where: { id: save.productId }, select: { sourceShopId: true } }))?.sourceShopId ?? null;
+    const product = await db.product.findUnique({ where: { id: save.productId }, select: { sourceShopId: true, canonicalUrl: true } });
+    const shopId = product ? await shopOfProduct(product, save.shopId) : null;
     if (shopId === null) return;
     const shop = await shopUsing(shopId, FLOW_TRIGGERS.productAdded.handle);
     if (!shop) return;
@@ -218,11 +232,11 @@ export async function queueListShared(list: { id: number; ownerId: string; name:
       where: { wishlistId: list.id, product: { rawProductId: { not: null } } },
       orderBy: [{ addedAt: "desc" }, { id: "desc" }],
       take: 1000,
-      select: { sourceShopId: true, product: { select: { rawProductId: true, sourceShopId: true } } },
+      select: { sourceShopId: true, product: { select: { rawProductId: true, sourceShopId: true, canonicalUrl: true } } },
     });
     const byShop = new Map<number, { productId: string; count: number }>();
     for (const item of items) {
-      const shopId = item.sourceShopId ?? item.product.sourceShopId;
+      const shopId = await shopOfProduct(item.product, item.sourceShopId);
       const productId = shopifyId(item.product.rawProductId);
       if (shopId === null || !productId) continue;
       const seen = byShop.get(shopId);
@@ -272,7 +286,8 @@ export async function fireWishlistedProductChange(shopId: number, change: Wishli
   if (!(await shopUsing(shopId, trigger.handle))) return { queued: 0 };
   const product = await db.product.findUnique({ where: { id: change.productId }, select: productSelect });
   const productId = shopifyId(product?.rawProductId);
-  if (!product || !productId) return { queued: 0 };
+  // Only the shop's own product: another shop's shoppers are none of its business.
+  if (!product || !productId || product.sourceShopId !== shopId) return { queued: 0 };
   const facts = productFacts(product);
   const currency = change.currency ?? facts.currency;
   const price = (minor: number | undefined) => (minor !== undefined && currency ? decimalAmount(minor, currency) : null);
