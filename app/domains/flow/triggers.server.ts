@@ -30,7 +30,7 @@ export const FLOW_TRIGGERS = {
 export type FlowTriggerHandle = (typeof FLOW_TRIGGERS)[keyof typeof FLOW_TRIGGERS]["handle"];
 
 export const FLOW_TRIGGER_KIND = "flow_trigger";
-/** Flow refuses trigger payloads over 50,000 bytes ("Properties size exceeds the limit of 50000 bytes"). */
+/** Under Shopify's 1 MB guideline; Admin API emulations refuse more than 50,000 bytes ("Properties size exceeds the limit of 50000 bytes"), so this is the bound. */
 export const FLOW_PAYLOAD_MAX_BYTES = 50_000;
 /** Text fields are cut to this many characters, URLs to 2,048: a payload stays far below the limit. */
 const TEXT_MAX = 255;
