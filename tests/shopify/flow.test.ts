@@ -182,6 +182,23 @@ describe("trigger lifecycle callback", () => {
     expect(await db.flowTriggerUse.count({ where: { shopId: quietShop.id } })).toBe(0);
   });
 
+  it("answers a signed body that is not a callback with 400, and one for an unknown shop or trigger with 200 without recording", async () => {
+    const signed = (body: string) =>
+      lifecycleRoute.action({
+        request: new Request(`${APP_URL}/flow/lifecycle`, { method: "POST", headers: { "x-shopify-hmac-sha256": getHmac(body, API_SECRET) }, body }),
+        params: {},
+        context: {},
+      });
+    const notJson = await signed("not json");
+    expect([notJson.status, await notJson.json()]).toEqual([400, { error: "invalid_payload", message: expect.any(String) }]);
+    const noFields = await signed(JSON.stringify({ has_enabled_flow: "yes" }));
+    expect([noFields.status, (await noFields.json()).error]).toEqual([400, "invalid_payload"]);
+    const unknownShop = { ...quietShop, domain: "nobody.myshopify.com" };
+    expect(await lifecycle(unknownShop, HANDLES[0], true, new Date())).toEqual({ status: 200, body: { ok: true, recorded: false } });
+    expect(await lifecycle(quietShop, "someone-elses-trigger", true, new Date())).toEqual({ status: 200, body: { ok: true, recorded: false } });
+    expect(await db.flowTriggerUse.count({ where: { shopId: quietShop.id } })).toBe(0);
+  });
+
   it("records per shop and trigger; an older callback does not overwrite a newer one", async () => {
     const shop = await installShop("order");
     const t = Date.now();
