@@ -96,7 +96,7 @@ async function shopUsing(shopId: number, handle: FlowTriggerHandle) {
 // ------------------------------------------------------------ payloads
 
 const text = (value: string | null | undefined) => (value ? value.slice(0, TEXT_MAX) : null);
-const link = (value: string | null | undefined) => (value && value.length <= URL_MAX && /^https?:\/\//i.test(value) ? value : null);
+const pageUrl = (value: string | null | undefined) => (value && value.length <= URL_MAX && /^https?:\/\//i.test(value) ? value : null);
 
 /** Flow's reference fields take the numeric id (or the GID); numbers where they are exact. */
 function referenceId(id: string): number | string {
@@ -138,8 +138,8 @@ async function queueTrigger(t: Trigger): Promise<boolean> {
 }
 
 async function customerOf(shopId: number, userId: string): Promise<string | null> {
-  const link = await db.shopCustomer.findUnique({ where: { shopId_userId: { shopId, userId } }, select: { customerId: true } });
-  return link?.customerId ?? null;
+  const row = await db.shopCustomer.findUnique({ where: { shopId_userId: { shopId, userId } }, select: { customerId: true } });
+  return row?.customerId ?? null;
 }
 
 /** Title, page and price of a product as a shopper saw it: the item's own facts first, then the catalogue's (the item's market, else any). */
@@ -152,7 +152,7 @@ function productFacts(
   const currency = item?.ownPriceMinor != null ? item.ownCurrency : (loc?.currency ?? null);
   return {
     title: text(item?.ownTitle ?? loc?.title),
-    url: link(product.canonicalUrl),
+    url: pageUrl(product.canonicalUrl),
     price: priceMinor !== null && currency ? decimalAmount(priceMinor, currency) : null,
     currency: priceMinor !== null && currency ? currency : null,
   };
