@@ -11,6 +11,7 @@ import { startRequestCounterFlush, stopRequestCounterFlush } from "~/domains/met
 import { startPruning, stopPruning } from "~/domains/metering/pruning.server";
 import { registerOutboxJob, startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
 import { customerMirrorJob } from "~/domains/customer-accounts/metafield-mirror.server";
+import { flowTriggerJob } from "~/domains/flow/triggers.server";
 import { shopify } from "~/shopify.server";
 import { BASKET_WEBHOOKS } from "~/domains/baskets/baskets.server";
 import { startKeyStatusPoll, stopKeyStatusPoll } from "~/domains/keys/key-status.server";
@@ -18,15 +19,15 @@ import { startSessionRevocationPoll, stopSessionRevocationPoll } from "~/domains
 import { underLease } from "~/domains/system/job-lease.server";
 import { startChangeListener, stopChangeListener } from "~/db/change-signals.server";
 
-// The customer metafield mirror writes with the shop's offline session.
+// The customer metafield mirror and the Flow triggers write with the shop's offline session.
 if (shopify) {
   const app = shopify;
-  registerOutboxJob(
-    customerMirrorJob(async (shop) => {
-      const { admin } = await app.unauthenticated.admin(shop);
-      return admin.graphql;
-    }),
-  );
+  const adminFor = async (shop: string) => {
+    const { admin } = await app.unauthenticated.admin(shop);
+    return admin.graphql;
+  };
+  registerOutboxJob(customerMirrorJob(adminFor));
+  registerOutboxJob(flowTriggerJob(adminFor));
 }
 
 const deploymentJobs = underLease("background", {

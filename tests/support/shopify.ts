@@ -23,6 +23,12 @@ export interface FakeShop {
   activeSubscriptions: Array<{ id: string; name: string; status: string; test: boolean; trialDays: number; currentPeriodEnd: string | null }>;
   /** appSubscriptionCreate requests, with their variables. */
   subscriptionRequests: Array<Record<string, unknown>>;
+  /** The shop's products the Admin API's `product(id:)` query knows, by numeric id. */
+  products: Map<string, { handle: string; title: string; price: string; currency: string }>;
+  /** flowTriggerReceive calls Shopify accepted: the handle and payload of each. */
+  flowTriggers: Array<{ handle: string; payload: Record<string, unknown> }>;
+  /** The next this many flowTriggerReceive calls are throttled (the Admin API's THROTTLED error). */
+  throttleFlowTriggers: number;
 }
 
 export interface GraphqlCall {
@@ -48,6 +54,9 @@ export class FakeAdminApi {
       customerMetafields: new Map(),
       activeSubscriptions: [],
       subscriptionRequests: [],
+      products: new Map(),
+      flowTriggers: [],
+      throttleFlowTriggers: 0,
     };
     this.shops.set(domain, shop);
     return shop;
@@ -109,6 +118,25 @@ export class FakeAdminApi {
       if (bad) return json({ data: { metafieldsSet: { metafields: [], userErrors: [{ field: ["ownerId"], message: "wrong owner or namespace", code: "INVALID" }] } } });
       for (const m of metafields) shop.metafields.set(m.key, { type: m.type, value: m.value });
       return json({ data: { metafieldsSet: { metafields: metafields.map((m) => ({ key: m.key, value: m.value })), userErrors: [] } } });
+    }
+    if (query.includes("flowTriggerReceive")) {
+      if (shop.throttleFlowTriggers > 0) {
+        shop.throttleFlowTriggers--;
+        return json({ errors: [{ message: "Throttled", extensions: { code: "THROTTLED" } }] });
+      }
+      shop.flowTriggers.push({ handle: String(variables?.handle), payload: (variables?.payload ?? {}) as Record<string, unknown> });
+      return json({ data: { flowTriggerReceive: { userErrors: [] } } });
+    }
+    if (query.includes("product(id:")) {
+      const id = /^gid:\/\/shopify\/Product\/(\d+)$/.exec(String(variables?.id))?.[1];
+      const p = id ? shop.products.get(id) : undefined;
+      return json({
+        data: {
+          product: p
+            ? { handle: p.handle, title: p.title, featuredImage: null, priceRangeV2: { minVariantPrice: { amount: p.price, currencyCode: p.currency } } }
+            : null,
+        },
+      });
     }
     if (query.includes("currentAppInstallation")) {
       return json({ data: { currentAppInstallation: { id: "gid://shopify/AppInstallation/1", activeSubscriptions: shop.activeSubscriptions } } });

@@ -13,6 +13,7 @@ import { hostedList, hostedListDetail, occasionTitle, type ListRow } from "./ser
 import { localeLanguage, type Locale } from "~/domains/products/localization";
 import { deleteOrphanManualProducts } from "~/domains/products/manual-products.server";
 import { publicListByToken } from "./lists.sql.server";
+import { queueListShared } from "~/domains/flow/triggers.server";
 
 
 /** 144 random bits from the CSPRNG (GUIDE section 8 asks for at least 128). */
@@ -113,7 +114,10 @@ export async function updateList(token: string | undefined, userId: string, inpu
     data.occasionSlug = occasion;
   }
   const updated = await db.wishlist.update({ where: { id: list.id }, data, include: listInclude });
-  if (!list.sharePublic && updated.sharePublic) await recordShare(updated.id);
+  if (!list.sharePublic && updated.sharePublic) {
+    await recordShare(updated.id);
+    await queueListShared({ id: updated.id, ownerId: updated.ownerId, name: updated.name, shareToken: updated.shareToken, sharedAt: updated.updatedAt });
+  }
   return { ok: true, list: await presentOne(updated, "owner") };
 }
 

@@ -8,6 +8,7 @@ import { saveMeter, type Saver } from "~/domains/metering/actions.server";
 import { listAndRoleById } from "~/domains/lists/access.server";
 import { touchList, upsertSavedItem } from "~/domains/lists/items.sql.server";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
+import { queueProductAdded } from "~/domains/flow/triggers.server";
 import { canonicalUrl } from "./canonical-url";
 import type { SaveRequestBody } from "./schemas";
 import {
@@ -129,7 +130,7 @@ export async function saveProduct(saver: Saver, body: SaveRequestBody, channel: 
   const ownFacts = ownFields(own);
 
   let stage: "product" | "item" = "product";
-  function* write(): Op<{ productId: number; itemId: number; total: number | null }> {
+  function* write(): Op<{ productId: number; itemId: number; added: boolean; total: number | null }> {
     const now = new Date();
     // A new product takes only what the page said; its source is for the platform to claim.
     const product = yield* upsertProduct(req.canonical, catalog ?? {}, NO_SOURCE);
@@ -154,13 +155,15 @@ export async function saveProduct(saver: Saver, body: SaveRequestBody, channel: 
     // Counted in this transaction: the count and the item commit together (a 402 rolls everything back).
     const total = meter ? yield* meter.count(saver, { listId, productId: product.id, added: item.added }) : null;
     yield* touchList(listId, now);
-    return { productId: product.id, itemId: item.id, total };
+    return { productId: product.id, itemId: item.id, added: item.added, total };
   }
 
   try {
-    const { productId, itemId, total } = await transaction(write());
+    const { productId, itemId, added, total } = await transaction(write());
     if (meter && total !== null) meter.committed();
     await queueCustomerMirrors(found.list.ownerId);
+    // A new item only: saving what is already on the list is no new event for Flow.
+    if (added) await queueProductAdded({ itemId, userId, shopId: channel.shopId, productId });
     return { ok: true as const, item_id: itemId, product_id: productId };
   } catch (err) {
     if (err instanceof ApiError || isDatabaseUnavailable(err)) throw err;

@@ -14,6 +14,7 @@ import { allowedDomainsOf } from "~/domains/keys/key-rules";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { deleteAccount } from "~/domains/consumer/account.server";
 import { customerLink, forgetCustomer } from "~/domains/shop-customers/shop-customers.server";
+import { forgetCustomerTriggers, forgetShopTriggers, triggersOfCustomer } from "~/domains/flow/triggers.server";
 
 /** The customer's link to their shopper account and what that account saved from this shop, for a data request. */
 async function linkedAccountData(shopId: number | undefined, customerId: string | null) {
@@ -96,6 +97,7 @@ export async function customerDataRequested(hook: PlatformWebhook): Promise<void
         include: { lines: { orderBy: { id: "asc" }, select: { lineId: true, title: true, quantity: true, revenueMinor: true, source: true, listItemId: true } } },
       })
     : [];
+  const flowTriggers = shop && customerId ? await triggersOfCustomer(shop.id, customerId) : [];
   await db.complianceRequest.create({
     data: {
       shopDomain: hook.shop,
@@ -125,6 +127,7 @@ export async function customerDataRequested(hook: PlatformWebhook): Promise<void
             list_item_id: l.listItemId,
           })),
         })),
+        flow_triggers: flowTriggers.map(({ id: _id, ...t }) => t),
       },
     },
   });
@@ -151,6 +154,7 @@ export async function customerRedacted(hook: PlatformWebhook): Promise<void> {
     });
   }
   const linked = await forgetLinkedAccount(shop?.id, redacted);
+  const triggers = shop && redacted ? await forgetCustomerTriggers(shop.id, redacted) : 0;
   // What was asked and done, without the customer's id.
   await db.complianceRequest.create({
     data: {
@@ -161,6 +165,7 @@ export async function customerRedacted(hook: PlatformWebhook): Promise<void> {
         attributed_orders_unlinked: unlinked,
         shop_customer_links_deleted: linked.links,
         linked_account_deleted: linked.account_deleted,
+        flow_triggers_deleted: triggers,
       },
     },
   });
@@ -172,7 +177,7 @@ export async function customerRedacted(hook: PlatformWebhook): Promise<void> {
 /**
  * shop/redact (48 hours after uninstall): the shop's partner-side data goes —
  * Shopify sessions, purchase confirmations, attributed orders (revenue),
- * compliance records, its customers' links to shopper accounts, the shop row's name, e-mail and primary domain, and the partner's keys (with their request
+ * compliance records, its customers' links to shopper accounts, its Flow trigger messages and records, the shop row's name, e-mail and primary domain, and the partner's keys (with their request
  * counters), basket configurations (with events) and usage. When the partner
  * has other shops, only the keys and baskets of this shop go, and its usage
  * stays. Shoppers' lists and items are kept.
@@ -206,7 +211,11 @@ export async function shopRedacted(hook: PlatformWebhook): Promise<void> {
       data: { shopDomain: hook.shop, topic: "shop/redact", data: { keys_deleted: keyIds.length, sole_shop: soleShop } },
     });
   });
-  if (shop) invalidateKeyConfig(shop.partnerId);
+  if (shop) {
+    // Flow trigger messages name customers; the shop's lifecycle records go with them.
+    await forgetShopTriggers(shop.id);
+    invalidateKeyConfig(shop.partnerId);
+  }
 }
 
 /** `wish shop data-requests --domain <shop>`: the recorded data requests with the data found, newest first. */

@@ -30,7 +30,7 @@ export function currencyCode(value: unknown): string | null {
 }
 
 /** Digits after the decimal point of a currency (JPY 0, EUR 2, KWD 3); 2 when unknown. */
-function fractionDigits(currency: string): number {
+export function fractionDigits(currency: string): number {
   try {
     return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
@@ -45,4 +45,9 @@ export function minorUnits(value: unknown, currency: string): number | null {
   const minor = Math.round(Number(raw) * 10 ** fractionDigits(currency));
   // The catalogue's price columns are 32-bit integers.
   return Number.isSafeInteger(minor) && minor <= 2_147_483_647 ? minor : null;
+}
+
+/** Minor units of `currency` as a decimal number (2490 EUR → 24.9, 1500 JPY → 1500). */
+export function decimalAmount(minor: number, currency: string): number {
+  return minor / 10 ** fractionDigits(currency);
 }
