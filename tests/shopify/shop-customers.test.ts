@@ -33,7 +33,7 @@ describe("shopperOfCustomer", () => {
     const first = await customers.shopperOfCustomer(shopA, id);
     expect(first.created).toBe(true);
     const again = await customers.shopperOfCustomer(shopA, Number(id));
-    expect(again).toEqual({ userId: first.userId, created: false });
+    expect(again).toEqual({ userId: first.userId, created: false, isAnonymous: true });
     const user = await db.user.findUnique({ where: { id: first.userId } });
     // No password or e-mail of its own: only the shop's signed requests reach it.
     expect(user).toMatchObject({ isAnonymous: true, email: null, passwordHash: null });
