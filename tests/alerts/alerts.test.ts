@@ -138,9 +138,10 @@ const suffix = () => Math.random().toString(36).slice(2, 10);
 const outboxSettled = () =>
   until("outbox settled", async () => (await db<{ n: number }>(`SELECT COUNT(*) AS n FROM "OutboxMessage" WHERE status = 'pending'`))[0]!.n, (n) => Number(n) === 0);
 
-async function deliver(topic: string, shop: string, payload: unknown) {
+/** A webhook as Shopify sends it: raw JSON body, its HMAC-SHA256 (base64) with the app secret, the X-Shopify-* headers. */
+async function deliver(path: string, shop: string, payload: unknown, topic = path) {
   const body = JSON.stringify(payload);
-  const res = await fetch(`${server.url}/webhooks/${topic}`, {
+  const res = await fetch(`${server.url}/webhooks/${path}`, {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -401,5 +402,46 @@ describe("stock", () => {
       [`alert:${finn.userId}`],
     );
     expect({ status: message!.status, attempts: Number(message!.attempts) }).toEqual({ status: "sent", attempts: 2 });
+  });
+});
+
+describe("privacy", () => {
+  it("customers/data_request lists the alert address and alerts of the shop's customer; customers/redact removes them; shop/redact the shop's settings and record", async () => {
+    const s = await installedShop("starter");
+    const handle = `vase-${suffix()}`;
+    const url = `https://${s.primary}/products/${handle}`;
+    const productId = 7_400_000_000 + Math.floor(Math.random() * 1_000_000);
+    const gina = await shopper(`gina-${suffix()}@shopper.test`, url, 555);
+    await optInConfirmed(gina, "en");
+    await deliver("products/update", s.domain, productPayload(productId, handle, [{ id: 555, price: "50.00", qty: 5 }]));
+    await deliver("products/update", s.domain, productPayload(productId, handle, [{ id: 555, price: "45.00", qty: 5 }]));
+    await outboxSettled();
+    expect(alertMails(gina.email)).toHaveLength(1);
+    // Gina is also this shop's customer 4711 (signed in to the store once: the app proxy linked her account).
+    await prisma.shopCustomer.create({ data: { shopId: s.shop.id, customerId: "4711", userId: gina.userId } });
+    const { updateAlertSettings } = await import("~/domains/alerts/alerts.server");
+    await updateAlertSettings(s.shop.id, { priceDrop: true, backInStock: false, lowStock: true, lowStockThreshold: 2 });
+
+    await deliver("compliance", s.domain, { shop_domain: s.domain, customer: { id: 4711 }, data_request: { id: 9 } }, "customers/data_request");
+    const [request] = await db<{ data: unknown }>(`SELECT data FROM "ComplianceRequest" WHERE "shopDomain" = ? AND topic = 'customers/data_request'`, [s.domain]);
+    const data = typeof request!.data === "string" ? JSON.parse(request!.data) : request!.data;
+    expect(data.shop_customer.alerts).toEqual({
+      consent: { email: gina.email, lang: "en", requested_at: expect.any(String), confirmed_at: expect.any(String) },
+      alerts_sent: [{ kind: "price_drop", title: "Oak Lamp", price_minor: 4500, currency: "EUR", sent_at: expect.any(String) }],
+    });
+
+    await deliver("compliance", s.domain, { shop_domain: s.domain, customer: { id: 4711 }, orders_to_redact: [] }, "customers/redact");
+    expect(await db(`SELECT "userId" FROM "AlertConsent" WHERE "userId" = ?`, [gina.userId])).toEqual([]);
+    expect(await db(`SELECT id FROM "AlertSent" WHERE "userId" = ?`, [gina.userId])).toEqual([]);
+    expect(await db(`SELECT id FROM "OutboxMessage" WHERE topic = ?`, [`alert:${gina.userId}`])).toEqual([]);
+    // Without consent no alert goes out.
+    await deliver("products/update", s.domain, productPayload(productId, handle, [{ id: 555, price: "40.00", qty: 5 }]));
+    await outboxSettled();
+    expect(alertMails(gina.email)).toHaveLength(1);
+    expect(await db(`SELECT id FROM "AlertSent" WHERE "shopId" = ?`, [s.shop.id])).toEqual([]);
+
+    expect(await db(`SELECT "shopId" FROM "AlertSettings" WHERE "shopId" = ?`, [s.shop.id])).toHaveLength(1);
+    await deliver("compliance", s.domain, { shop_domain: s.domain, shop_id: 1 }, "shop/redact");
+    expect(await db(`SELECT "shopId" FROM "AlertSettings" WHERE "shopId" = ?`, [s.shop.id])).toEqual([]);
   });
 });
