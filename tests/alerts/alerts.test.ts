@@ -216,7 +216,7 @@ async function shopper(email: string, url: string, variantId: number | null) {
     },
   });
   expect(saved.status).toBe(200);
-  return { email, userId: signedUp.body.user.id as string, cookie, itemId: saved.body.item_id as number };
+  return { email, userId: signedUp.body.user.id as string, token, cookie, itemId: saved.body.item_id as number };
 }
 
 /** The "My lists" opt-in form, as the page posts it. */
@@ -443,5 +443,12 @@ describe("privacy", () => {
     expect(await db(`SELECT "shopId" FROM "AlertSettings" WHERE "shopId" = ?`, [s.shop.id])).toHaveLength(1);
     await deliver("compliance", s.domain, { shop_domain: s.domain, shop_id: 1 }, "shop/redact");
     expect(await db(`SELECT "shopId" FROM "AlertSettings" WHERE "shopId" = ?`, [s.shop.id])).toEqual([]);
+
+    // A shopper who deletes their account takes the consent and address along.
+    const hana = await shopper(`hana-${suffix()}@shopper.test`, url, 555);
+    await optInConfirmed(hana, "de");
+    expect((await api.delete("/account", { token: hana.token })).status).toBe(200);
+    expect(await db(`SELECT "userId" FROM "AlertConsent" WHERE "userId" = ?`, [hana.userId])).toEqual([]);
+    expect(await db(`SELECT id FROM "OutboxMessage" WHERE topic = ?`, [`alert:${hana.userId}`])).toEqual([]);
   });
 });
