@@ -405,6 +405,23 @@ describe("stock", () => {
   });
 });
 
+describe("daily count", () => {
+  it("is one atomic statement: of 12 e-mails counted at once for one shopper, exactly the cap's worth get a place; days before yesterday are pruned", async () => {
+    const { transaction } = await import("~/db/sql.server");
+    const { countAlertDay } = await import("~/domains/alerts/alerts.sql.server");
+    const { pruneAlertDays } = await import("~/domains/alerts/alerts.server");
+    const user = `u-${suffix()}`;
+    const results = await Promise.all(Array.from({ length: 12 }, () => transaction(countAlertDay(user, "2026-01-02", 3))));
+    expect(results.filter((r) => r === 1)).toHaveLength(3);
+    expect((await db<{ count: number }>(`SELECT count FROM "AlertDay" WHERE "userId" = ?`, [user])).map((r) => Number(r.count))).toEqual([3]);
+    await transaction(countAlertDay(user, "c:2026-01-02", 5));
+    await transaction(countAlertDay(user, "2026-01-04", 3));
+    await transaction(countAlertDay(user, "c:2026-01-03", 5));
+    await pruneAlertDays(new Date("2026-01-04T12:00:00Z"));
+    expect((await db<{ day: string }>(`SELECT day FROM "AlertDay" WHERE "userId" = ? ORDER BY day`, [user])).map((r) => r.day)).toEqual(["2026-01-04", "c:2026-01-03"]);
+  });
+});
+
 describe("privacy", () => {
   it("customers/data_request lists the alert address and alerts of the shop's customer; customers/redact removes them; shop/redact the shop's settings and record", async () => {
     const s = await installedShop("starter");

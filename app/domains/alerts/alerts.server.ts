@@ -374,6 +374,16 @@ ${m.buyUrl ? `<p><a href="${escapeHtml(m.buyUrl)}" style="display:inline-block;b
   };
 }
 
+/**
+ * Deletes the daily e-mail counts of days before yesterday (UTC): they serve
+ * one day each. Plain days sort before the `c:` (confirmation) ones.
+ */
+export async function pruneAlertDays(now = new Date()): Promise<number> {
+  const cutoff = utcDay(new Date(now.getTime() - DAY_MS));
+  const { count } = await db.alertDay.deleteMany({ where: { OR: [{ day: { lt: cutoff } }, { day: { gte: "c:", lt: `c:${cutoff}` } }] } });
+  return count;
+}
+
 // ---------------------------------------------------------------- privacy
 
 /** customers/data_request: the shopper's alert address and consent, and the alerts this shop sent them. */
