@@ -10,7 +10,7 @@ import { z } from "zod";
 import { field, outcome } from "~/admin/outcome.server";
 import { requireAdmin } from "~/admin/session.server";
 import { alertSettingsOf, sentAlertsOf, updateAlertSettings } from "~/domains/alerts/alerts.server";
-import { LOW_STOCK_THRESHOLD_MAX } from "~/domains/alerts/limits";
+import { LOW_STOCK_THRESHOLD_MAX, SENDER_NAME_MAX } from "~/domains/alerts/limits";
 import { getPartner } from "~/domains/partners/partners.server";
 import { getPlan, type AlertKind } from "~/domains/plans/plans";
 import { ApiError } from "~/lib/api/errors";
@@ -27,13 +27,15 @@ const form = z.object({
   backInStock: z.enum(["true", "false"]).transform((v) => v === "true"),
   lowStock: z.enum(["true", "false"]).transform((v) => v === "true"),
   lowStockThreshold: z.coerce.number().int().min(1).max(LOW_STOCK_THRESHOLD_MAX),
+  senderName: z.string().max(200),
+  replyTo: z.string().max(320),
 });
 
 export async function action({ request }: ActionFunctionArgs) {
   const { shop } = await requireAdmin(request);
   const data = await request.formData();
   return outcome(async () => {
-    const parsed = form.safeParse(Object.fromEntries(["priceDrop", "backInStock", "lowStock", "lowStockThreshold"].map((k) => [k, field(data, k)])));
+    const parsed = form.safeParse(Object.fromEntries(["priceDrop", "backInStock", "lowStock", "lowStockThreshold", "senderName", "replyTo"].map((k) => [k, field(data, k)])));
     if (!parsed.success) throw new ApiError(400, "invalid_input", `The low-stock threshold must be a whole number from 1 to ${LOW_STOCK_THRESHOLD_MAX}.`);
     await updateAlertSettings(shop.id, parsed.data);
     return { message: "Saved." };
@@ -60,10 +62,12 @@ export default function Alerts() {
   const [backInStock, setBackInStock] = useState(settings.backInStock);
   const [lowStock, setLowStock] = useState(settings.lowStock);
   const [threshold, setThreshold] = useState(String(settings.lowStockThreshold));
+  const [senderName, setSenderName] = useState(settings.senderName ?? "");
+  const [replyTo, setReplyTo] = useState(settings.replyTo ?? "");
   const gated = `Comes with Starter and up; this shop is on ${planName}.`;
   const data = fetcher.data;
   const save = () =>
-    fetcher.submit({ priceDrop: String(priceDrop), backInStock: String(backInStock), lowStock: String(lowStock), lowStockThreshold: threshold }, { method: "post" });
+    fetcher.submit({ priceDrop: String(priceDrop), backInStock: String(backInStock), lowStock: String(lowStock), lowStockThreshold: threshold, senderName, replyTo }, { method: "post" });
   return (
     <Page title="Alerts">
       <Layout>
@@ -111,6 +115,22 @@ export default function Alerts() {
                 autoComplete="off"
                 disabled={!allowed("low_stock")}
                 helpText="Units left in stock."
+              />
+              <TextField
+                label="Sender name"
+                value={senderName}
+                onChange={setSenderName}
+                autoComplete="off"
+                maxLength={SENDER_NAME_MAX}
+                helpText="Shown as the e-mails' sender, e.g. your shop's name. Empty: the service's default sender."
+              />
+              <TextField
+                label="Reply-to address"
+                type="email"
+                value={replyTo}
+                onChange={setReplyTo}
+                autoComplete="off"
+                helpText="Where shoppers' replies go. Empty: replies are not collected."
               />
               <div>
                 <Button variant="primary" onClick={save} loading={fetcher.state !== "idle"}>

@@ -360,7 +360,7 @@ describe("stock", () => {
     const eve = await shopper(`eve-${suffix()}@shopper.test`, url, 333);
     await optInConfirmed(eve, "en");
     const { updateAlertSettings } = await import("~/domains/alerts/alerts.server");
-    await updateAlertSettings(paid.shop.id, { priceDrop: true, backInStock: true, lowStock: true, lowStockThreshold: 5 });
+    await updateAlertSettings(paid.shop.id, { priceDrop: true, backInStock: true, lowStock: true, lowStockThreshold: 5, senderName: "Brand Store", replyTo: "care@brand.example" });
 
     await deliver("products/update", paid.domain, productPayload(productId, handle, [{ id: 333, price: "40.00", qty: 0 }]));
     await deliver("products/update", paid.domain, productPayload(productId, handle, [{ id: 333, price: "40.00", qty: 12 }]));
@@ -368,6 +368,9 @@ describe("stock", () => {
     expect(alertMails(eve.email).map((m) => m.subject)).toEqual(["Back in stock: Oak Lamp"]);
     expect(alertMails(eve.email)[0]!.text).toContain("Now: €40.00");
     expect(alertMails(eve.email)[0]!.headers["list-unsubscribe-post"]).toBe("List-Unsubscribe=One-Click");
+    // The shop's sender name before the service's address (MAIL_FROM's default), replies to the shop.
+    expect(alertMails(eve.email)[0]!.headers.from).toBe("Brand Store <no-reply@localhost>");
+    expect(alertMails(eve.email)[0]!.headers["reply-to"]).toBe("care@brand.example");
 
     // Stock by location: the sum of the locations heard of, 3 (at or below the threshold of 5), then 3 + 1.
     const level = (location: number, available: number) => ({ inventory_item_id: 333 + 900_000, location_id: location, available, updated_at: new Date().toISOString() });

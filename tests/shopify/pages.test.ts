@@ -147,16 +147,28 @@ describe("alerts page", () => {
       const res = await action({ request: await adminRequest(domain, "/app/alerts", { method: "POST", form }), params: {}, context: {} });
       return { status: res.status, body: await res.json() };
     };
-    expect(await post({ priceDrop: "false", backInStock: "true", lowStock: "true", lowStockThreshold: "0" })).toMatchObject({ status: 400, body: { ok: false, error: expect.stringContaining("from 1 to 1000") } });
-    expect(await post({ priceDrop: "false", backInStock: "true", lowStock: "true", lowStockThreshold: "7" })).toEqual({ status: 200, body: { ok: true, message: "Saved." } });
+    expect(await post({ priceDrop: "false", backInStock: "true", lowStock: "true", lowStockThreshold: "0", senderName: "", replyTo: "" })).toMatchObject({ status: 400, body: { ok: false, error: expect.stringContaining("from 1 to 1000") } });
+    const form = { priceDrop: "false", backInStock: "true", lowStock: "true", lowStockThreshold: "7", senderName: "Brand Store", replyTo: "care@brand.example" };
+    expect(await post({ ...form, senderName: 'Evil" <x@y>' })).toMatchObject({ status: 400, body: { ok: false, error: expect.stringContaining("without quotes or angle brackets") } });
+    expect(await post({ ...form, replyTo: "not an address" })).toMatchObject({ status: 400, body: { ok: false, error: "The reply-to address is not a valid e-mail address." } });
+    expect(await post(form)).toEqual({ status: 200, body: { ok: true, message: "Saved." } });
     const shop = await db.platformShop.findUniqueOrThrow({ where: { domain } });
-    expect(await db.alertSettings.findUnique({ where: { shopId: shop.id } })).toMatchObject({ priceDrop: false, backInStock: true, lowStock: true, lowStockThreshold: 7 });
+    expect(await db.alertSettings.findUnique({ where: { shopId: shop.id } })).toMatchObject({
+      priceDrop: false,
+      backInStock: true,
+      lowStock: true,
+      lowStockThreshold: 7,
+      senderName: "Brand Store",
+      replyTo: "care@brand.example",
+    });
 
     await db.alertSent.create({ data: { dedupKey: `k-${shop.id}`, shopId: shop.id, userId: "u-1", listItemId: 1, kind: "price_drop", priceMinor: 2500, currency: "EUR", title: "Oak Lamp" } });
     const after = await render("app.alerts", domain);
     expect(checkbox(after, "Price drop")).toContain('aria-checked="false"');
     expect(checkbox(after, "Price drop")).not.toContain("disabled");
     expect(after).toContain('value="7"');
+    expect(after).toContain('value="Brand Store"');
+    expect(after).toContain('value="care@brand.example"');
     expect(after).toContain("Oak Lamp");
     expect(after).toContain("€25.00");
     expect(after).toContain("Price drop");

@@ -18,7 +18,9 @@ import { wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
 import { countAlertDay, recordAlert } from "./alerts.sql.server";
 import { alertTopic, unsubscribeUrl, utcDay } from "./consent.server";
 import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
-import { LOW_STOCK_THRESHOLD_MAX } from "./limits";
+import { LOW_STOCK_THRESHOLD_MAX, SENDER_NAME_MAX } from "./limits";
+import { isMailAddress } from "./consent.server";
+import { badRequest } from "~/lib/api/errors";
 
 const DAY_MS = 86_400_000;
 /** EU price indication rule: an announced reduction shows the lowest price of the 30 days before it. */
@@ -79,25 +81,42 @@ export interface AlertSettingsView {
   backInStock: boolean;
   lowStock: boolean;
   lowStockThreshold: number;
+  senderName: string | null;
+  replyTo: string | null;
   /** The kinds the partner's plan allows (Free: back in stock only). */
   allowed: readonly AlertKind[];
 }
 
-const DEFAULTS = { priceDrop: true, backInStock: true, lowStock: true, lowStockThreshold: 3 };
+const DEFAULTS = { priceDrop: true, backInStock: true, lowStock: true, lowStockThreshold: 3, senderName: null, replyTo: null };
 
 export async function alertSettingsOf(shopId: number, plan: string): Promise<AlertSettingsView> {
   const row = await db.alertSettings.findUnique({ where: { shopId } });
   const s = row ?? DEFAULTS;
-  return { priceDrop: s.priceDrop, backInStock: s.backInStock, lowStock: s.lowStock, lowStockThreshold: s.lowStockThreshold, allowed: getPlan(plan)?.alerts ?? [] };
+  return {
+    priceDrop: s.priceDrop,
+    backInStock: s.backInStock,
+    lowStock: s.lowStock,
+    lowStockThreshold: s.lowStockThreshold,
+    senderName: s.senderName,
+    replyTo: s.replyTo,
+    allowed: getPlan(plan)?.alerts ?? [],
+  };
 }
 
 /** The admin's settings form. Kinds the plan does not allow are stored as asked and stay off until an upgrade. */
 export async function updateAlertSettings(
   shopId: number,
-  input: { priceDrop: boolean; backInStock: boolean; lowStock: boolean; lowStockThreshold: number },
+  input: { priceDrop: boolean; backInStock: boolean; lowStock: boolean; lowStockThreshold: number; senderName?: string | null; replyTo?: string | null },
 ): Promise<void> {
   const lowStockThreshold = Math.min(Math.max(1, Math.trunc(input.lowStockThreshold)), LOW_STOCK_THRESHOLD_MAX);
-  const data = { ...input, lowStockThreshold };
+  const senderName = input.senderName?.trim() || null;
+  // A name goes into the From header: no line breaks, quotes or angle brackets that could end it.
+  if (senderName && (senderName.length > SENDER_NAME_MAX || /[\r\n"<>\\]/.test(senderName) || [...senderName].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127))) {
+    throw badRequest("invalid_sender_name", `The sender name must be at most ${SENDER_NAME_MAX} characters, without quotes or angle brackets.`);
+  }
+  const replyTo = input.replyTo?.trim() || null;
+  if (replyTo && !isMailAddress(replyTo)) throw badRequest("invalid_reply_to", "The reply-to address is not a valid e-mail address.");
+  const data = { priceDrop: input.priceDrop, backInStock: input.backInStock, lowStock: input.lowStock, lowStockThreshold, senderName, replyTo };
   await db.alertSettings.upsert({ where: { shopId }, create: { shopId, ...data }, update: data });
 }
 
@@ -282,6 +301,8 @@ async function dispatch(changes: WishlistedProductChange[], settings: AlertSetti
         buyUrl,
         unsubscribe: await unsubscribeUrl(owner.id, consent.email, lang),
         to: consent.email,
+        senderName: settings.senderName,
+        replyTo: settings.replyTo,
       });
       try {
         await transaction(
@@ -324,6 +345,15 @@ interface MailInput {
   buyUrl: string | null;
   unsubscribe: string;
   to: string;
+  senderName: string | null;
+  replyTo: string | null;
+}
+
+/** MAIL_FROM's address under the shop's name: the address must stay one the mail server may send as. */
+function fromOf(senderName: string | null): string | undefined {
+  if (!senderName) return undefined;
+  const address = /<([^>]+)>/.exec(env.MAIL_FROM)?.[1] ?? env.MAIL_FROM.trim();
+  return `"${senderName}" <${address}>`;
 }
 
 /** The alert e-mail: text and HTML, with the one-click unsubscribe headers (RFC 8058). */
@@ -365,12 +395,18 @@ ${rows.length ? `<table cellpadding="4">${rows.join("")}</table>` : ""}
 ${m.buyUrl ? `<p><a href="${escapeHtml(m.buyUrl)}" style="display:inline-block;background:#111;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(t.buyNow)}</a></p>` : ""}
 <p style="font-size:12px;color:#555">${escapeHtml(t.why)} <a href="${escapeHtml(m.unsubscribe)}">${escapeHtml(t.unsubscribe)}</a></p>
 </body></html>`;
+  const from = fromOf(m.senderName);
   return {
     to: m.to,
+    ...(from ? { from } : {}),
     subject,
     text: lines.join("\n"),
     html,
-    headers: { "List-Unsubscribe": `<${m.unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    headers: {
+      "List-Unsubscribe": `<${m.unsubscribe}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      ...(m.replyTo ? { "Reply-To": m.replyTo } : {}),
+    },
   };
 }
 

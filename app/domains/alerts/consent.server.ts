@@ -21,6 +21,8 @@ export const CONFIRMATIONS_PER_DAY = 5;
 
 const EMAIL = /^[^\s@<>()",;:]{1,64}@[^\s@<>()",;:]{1,253}\.[^\s@<>()",;:]{2,63}$/;
 
+export const isMailAddress = (value: string) => value.length <= 320 && EMAIL.test(value);
+
 /** The outbox topic of every e-mail to this shopper about alerts (so they can be deleted with the consent). */
 export const alertTopic = (userId: string) => `alert:${userId}`;
 
@@ -74,7 +76,7 @@ export async function alertConsentOf(userId: string): Promise<{ status: AlertCon
  */
 export async function requestAlerts(userId: string, rawEmail: string, lang: AlertLang): Promise<AlertConsentStatus> {
   const email = rawEmail.trim();
-  if (!EMAIL.test(email) || email.length > 320) throw badRequest("invalid_email", "Enter a valid e-mail address");
+  if (!isMailAddress(email)) throw badRequest("invalid_email", "Enter a valid e-mail address");
   const current = await db.alertConsent.findUnique({ where: { userId } });
   if (current?.confirmedAt && current.email.toLowerCase() === email.toLowerCase()) return "on";
   const t = alertTexts(lang);

@@ -79,6 +79,8 @@ interface Claimed {
 
 export interface Mail {
   to: string;
+  /** Instead of MAIL_FROM (a shop's sender name before MAIL_FROM's address). */
+  from?: string;
   subject: string;
   text: string;
   /** An HTML part beside the text (alert e-mails). */
@@ -110,7 +112,7 @@ async function smtpTransport(smtpUrl: string): Promise<MailTransport> {
   return {
     async send(mail) {
       await transporter.sendMail({
-        from: env.MAIL_FROM,
+        from: mail.from ?? env.MAIL_FROM,
         to: mail.to,
         subject: mail.subject,
         text: mail.text,
@@ -144,6 +146,7 @@ function asMail(payload: unknown): Mail {
     to: p.to,
     subject: p.subject,
     text: typeof p.text === "string" ? p.text : "",
+    ...(typeof p.from === "string" ? { from: p.from } : {}),
     ...(typeof p.html === "string" ? { html: p.html } : {}),
     ...(headers ? { headers } : {}),
   };

@@ -1,24 +1,24 @@
 -- CreateTable
 CREATE TABLE "AlertConsent" (
-    "userId" TEXT NOT NULL,
+    "userId" TEXT NOT NULL PRIMARY KEY,
     "email" TEXT NOT NULL,
     "lang" TEXT NOT NULL,
-    "confirmedAt" TIMESTAMP(3),
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-
-    CONSTRAINT "AlertConsent_pkey" PRIMARY KEY ("userId")
+    "confirmedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "AlertConsent_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "AlertSettings" (
-    "shopId" INTEGER NOT NULL,
+    "shopId" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "priceDrop" BOOLEAN NOT NULL DEFAULT true,
     "backInStock" BOOLEAN NOT NULL DEFAULT true,
     "lowStock" BOOLEAN NOT NULL DEFAULT true,
     "lowStockThreshold" INTEGER NOT NULL DEFAULT 3,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "AlertSettings_pkey" PRIMARY KEY ("shopId")
+    "senderName" TEXT,
+    "replyTo" TEXT,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "AlertSettings_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "PlatformShop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
@@ -28,21 +28,19 @@ CREATE TABLE "VariantState" (
     "inventoryItemId" TEXT,
     "quantity" INTEGER,
     "available" BOOLEAN NOT NULL,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
+    "updatedAt" DATETIME NOT NULL,
 
-    CONSTRAINT "VariantState_pkey" PRIMARY KEY ("productId","variantId")
+    PRIMARY KEY ("productId", "variantId")
 );
 
 -- CreateTable
 CREATE TABLE "VariantPricePoint" (
-    "id" SERIAL NOT NULL,
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "productId" INTEGER NOT NULL,
     "variantId" TEXT NOT NULL,
     "priceMinor" INTEGER NOT NULL,
     "currency" TEXT NOT NULL,
-    "recordedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-
-    CONSTRAINT "VariantPricePoint_pkey" PRIMARY KEY ("id")
+    "recordedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
 );
 
 -- CreateTable
@@ -50,14 +48,14 @@ CREATE TABLE "InventoryLevel" (
     "inventoryItemId" TEXT NOT NULL,
     "locationId" TEXT NOT NULL,
     "available" INTEGER NOT NULL,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
+    "updatedAt" DATETIME NOT NULL,
 
-    CONSTRAINT "InventoryLevel_pkey" PRIMARY KEY ("inventoryItemId","locationId")
+    PRIMARY KEY ("inventoryItemId", "locationId")
 );
 
 -- CreateTable
 CREATE TABLE "AlertSent" (
-    "id" SERIAL NOT NULL,
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "dedupKey" TEXT NOT NULL,
     "shopId" INTEGER NOT NULL,
     "userId" TEXT NOT NULL,
@@ -66,9 +64,7 @@ CREATE TABLE "AlertSent" (
     "priceMinor" INTEGER,
     "currency" TEXT,
     "title" TEXT NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-
-    CONSTRAINT "AlertSent_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
 );
 
 -- CreateTable
@@ -77,7 +73,7 @@ CREATE TABLE "AlertDay" (
     "day" TEXT NOT NULL,
     "count" INTEGER NOT NULL,
 
-    CONSTRAINT "AlertDay_pkey" PRIMARY KEY ("userId","day")
+    PRIMARY KEY ("userId", "day")
 );
 
 -- CreateIndex
@@ -94,10 +90,4 @@ CREATE INDEX "AlertSent_shopId_id_idx" ON "AlertSent"("shopId", "id");
 
 -- CreateIndex
 CREATE INDEX "AlertSent_userId_idx" ON "AlertSent"("userId");
-
--- AddForeignKey
-ALTER TABLE "AlertConsent" ADD CONSTRAINT "AlertConsent_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "AlertSettings" ADD CONSTRAINT "AlertSettings_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "PlatformShop"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 

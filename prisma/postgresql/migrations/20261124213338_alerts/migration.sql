@@ -1,22 +1,26 @@
 -- CreateTable
 CREATE TABLE "AlertConsent" (
-    "userId" TEXT NOT NULL PRIMARY KEY,
+    "userId" TEXT NOT NULL,
     "email" TEXT NOT NULL,
     "lang" TEXT NOT NULL,
-    "confirmedAt" DATETIME,
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    CONSTRAINT "AlertConsent_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+    "confirmedAt" TIMESTAMP(3),
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "AlertConsent_pkey" PRIMARY KEY ("userId")
 );
 
 -- CreateTable
 CREATE TABLE "AlertSettings" (
-    "shopId" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "shopId" INTEGER NOT NULL,
     "priceDrop" BOOLEAN NOT NULL DEFAULT true,
     "backInStock" BOOLEAN NOT NULL DEFAULT true,
     "lowStock" BOOLEAN NOT NULL DEFAULT true,
     "lowStockThreshold" INTEGER NOT NULL DEFAULT 3,
-    "updatedAt" DATETIME NOT NULL,
-    CONSTRAINT "AlertSettings_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "PlatformShop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+    "senderName" TEXT,
+    "replyTo" TEXT,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "AlertSettings_pkey" PRIMARY KEY ("shopId")
 );
 
 -- CreateTable
@@ -26,19 +30,21 @@ CREATE TABLE "VariantState" (
     "inventoryItemId" TEXT,
     "quantity" INTEGER,
     "available" BOOLEAN NOT NULL,
-    "updatedAt" DATETIME NOT NULL,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
 
-    PRIMARY KEY ("productId", "variantId")
+    CONSTRAINT "VariantState_pkey" PRIMARY KEY ("productId","variantId")
 );
 
 -- CreateTable
 CREATE TABLE "VariantPricePoint" (
-    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "id" SERIAL NOT NULL,
     "productId" INTEGER NOT NULL,
     "variantId" TEXT NOT NULL,
     "priceMinor" INTEGER NOT NULL,
     "currency" TEXT NOT NULL,
-    "recordedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+    "recordedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "VariantPricePoint_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
@@ -46,14 +52,14 @@ CREATE TABLE "InventoryLevel" (
     "inventoryItemId" TEXT NOT NULL,
     "locationId" TEXT NOT NULL,
     "available" INTEGER NOT NULL,
-    "updatedAt" DATETIME NOT NULL,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
 
-    PRIMARY KEY ("inventoryItemId", "locationId")
+    CONSTRAINT "InventoryLevel_pkey" PRIMARY KEY ("inventoryItemId","locationId")
 );
 
 -- CreateTable
 CREATE TABLE "AlertSent" (
-    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "id" SERIAL NOT NULL,
     "dedupKey" TEXT NOT NULL,
     "shopId" INTEGER NOT NULL,
     "userId" TEXT NOT NULL,
@@ -62,7 +68,9 @@ CREATE TABLE "AlertSent" (
     "priceMinor" INTEGER,
     "currency" TEXT,
     "title" TEXT NOT NULL,
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "AlertSent_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
@@ -71,7 +79,7 @@ CREATE TABLE "AlertDay" (
     "day" TEXT NOT NULL,
     "count" INTEGER NOT NULL,
 
-    PRIMARY KEY ("userId", "day")
+    CONSTRAINT "AlertDay_pkey" PRIMARY KEY ("userId","day")
 );
 
 -- CreateIndex
@@ -88,4 +96,10 @@ CREATE INDEX "AlertSent_shopId_id_idx" ON "AlertSent"("shopId", "id");
 
 -- CreateIndex
 CREATE INDEX "AlertSent_userId_idx" ON "AlertSent"("userId");
+
+-- AddForeignKey
+ALTER TABLE "AlertConsent" ADD CONSTRAINT "AlertConsent_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "AlertSettings" ADD CONSTRAINT "AlertSettings_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "PlatformShop"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
