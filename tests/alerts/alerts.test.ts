@@ -195,7 +195,7 @@ const productPayload = (id: number, handle: string, variants: Variant[], updated
 const password = "a good long password";
 
 /** A shopper with an account, signed in to "My lists" (the cookie), who saved `url` (variant) to a list. */
-async function shopper(email: string, url: string, variantId: number | null) {
+async function shopper(email: string, url: string, variantId: number | null, market = { marketCode: "de-DE", currency: "EUR" }) {
   const signedUp = await api.post("/auth/signup", { body: { email, password } });
   expect(signedUp.status).toBe(200);
   const token = signedUp.body.access_token as string;
@@ -212,7 +212,7 @@ async function shopper(email: string, url: string, variantId: number | null) {
     token,
     body: {
       wishlistId: list.body.list.db_id,
-      product: { url, title: "Oak Lamp", price: 3000, currency: "EUR", marketCode: "de-DE", ...(variantId ? { metadata: { variant_id: String(variantId) } } : {}) },
+      product: { url, title: "Oak Lamp", price: 3000, ...market, ...(variantId ? { metadata: { variant_id: String(variantId) } } : {}) },
     },
   });
   expect(saved.status).toBe(200);
@@ -268,6 +268,8 @@ describe("price drop", () => {
     const carl = await shopper(`carl-${suffix()}@shopper.test`, url, 111); // English, confirmed, unsubscribes
     const bea = await shopper(`bea-${suffix()}@shopper.test`, url, 111); // asked, never confirmed
     const dora = await shopper(`dora-${suffix()}@shopper.test`, url, 222); // another variant
+    const uma = await shopper(`uma-${suffix()}@shopper.test`, url, 111, { marketCode: "en-US", currency: "USD" }); // saved in a dollar market
+    await optInConfirmed(uma, "en");
     await optInConfirmed(anna, "de");
     await optInConfirmed(carl, "en");
     await optInConfirmed(dora, "en");
@@ -287,6 +289,7 @@ describe("price drop", () => {
     await outboxSettled();
     expect(alertMails(bea.email)).toEqual([]);
     expect(alertMails(dora.email)).toEqual([]); // her variant did not change
+    expect(alertMails(uma.email)).toEqual([]); // no dollar price is known: nothing rather than euros
     const [de] = alertMails(anna.email);
     expect(alertMails(anna.email)).toHaveLength(1);
     expect(de!.subject).toBe("Preissenkung: Oak Lamp jetzt 25,00 €");

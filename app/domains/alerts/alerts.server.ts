@@ -279,10 +279,13 @@ async function dispatch(changes: WishlistedProductChange[], settings: AlertSetti
       const owner = item.wishlist.owner;
       const consent = owner.alertConsent;
       if (!consent?.confirmedAt || told.has(owner.id)) continue;
-      const loc = item.product.localizations.find((l) => l.market === (item.market ?? "")) ?? item.product.localizations.find((l) => l.market === "") ?? item.product.localizations[0];
-      // Prices go out only in the currency of the market the shopper saved for.
-      const savedCurrency = loc?.currency ?? item.ownCurrency ?? null;
-      if (change.kind === "price_drop" && savedCurrency && savedCurrency !== change.currency) continue;
+      const exact = item.product.localizations.find((l) => l.market === (item.market ?? ""));
+      const loc = exact ?? item.product.localizations.find((l) => l.market === "") ?? item.product.localizations[0];
+      // Prices go out only in the currency of the market the shopper saved for: its catalogue entry's, else the save's own.
+      const savedCurrency = exact?.currency ?? item.ownCurrency ?? null;
+      const marketPrice = exact?.currency ? exact.priceMinor : item.ownPriceMinor;
+      const sameCurrency = !savedCurrency || !change.currency || savedCurrency === change.currency;
+      if (change.kind === "price_drop" && !sameCurrency) continue;
       told.add(owner.id);
       const lang: AlertLang = isAlertLang(consent.lang) ? consent.lang : "en";
       const title = item.ownTitle ?? loc?.title ?? "";
@@ -296,8 +299,9 @@ async function dispatch(changes: WishlistedProductChange[], settings: AlertSetti
         change,
         title,
         imageUrl: absolute(item.ownImageUrl ?? loc?.imageUrl ?? loc?.originalImageUrl ?? null),
-        priceMinor: change.priceMinor ?? loc?.priceMinor ?? null,
-        currency: change.currency ?? loc?.currency ?? null,
+        // A stock alert in another currency than the saved market's shows the market's own price.
+        priceMinor: sameCurrency ? (change.priceMinor ?? marketPrice ?? null) : (marketPrice ?? null),
+        currency: sameCurrency ? (change.currency ?? savedCurrency) : savedCurrency,
         buyUrl,
         unsubscribe: await unsubscribeUrl(owner.id, consent.email, lang),
         to: consent.email,
