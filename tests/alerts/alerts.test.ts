@@ -274,6 +274,12 @@ describe("price drop", () => {
     await optInConfirmed(carl, "en");
     await optInConfirmed(dora, "en");
     expect((await optIn(bea, "en")).status).toBe(303);
+    // Confirmation e-mails are capped (5 a day): the form cannot be used to mail someone over and over.
+    for (let i = 0; i < 4; i++) expect((await optIn(bea, "en")).status).toBe(303);
+    const refused = await optIn(bea, "en");
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain("We have sent enough confirmations today.");
+    expect(await db(`SELECT id FROM "OutboxMessage" WHERE topic = ?`, [`alert:${bea.userId}`])).toHaveLength(5);
 
     // The first word about the product records its variants' prices and stock.
     await deliver("products/update", s.domain, productPayload(productId, handle, variants("30.00")));

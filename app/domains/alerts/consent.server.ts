@@ -82,31 +82,24 @@ export async function requestAlerts(userId: string, rawEmail: string, lang: Aler
   const t = alertTexts(lang);
   const link = await confirmUrl(userId, email, lang);
   const day = utcDay();
-  try {
-    await db.$transaction(async (tx) => {
-      await tx.alertConsent.upsert({
-        where: { userId },
-        create: { userId, email, lang, confirmedAt: null },
-        update: { email, lang, confirmedAt: null, createdAt: new Date() },
+  // The day's count first: over the cap nothing changes, not even a standing consent.
+  await transaction(
+    (function* () {
+      // Bounded: the form must not become a way to mail strangers.
+      if ((yield* countAlertDay(userId, `c:${day}`, CONFIRMATIONS_PER_DAY)) === 0) throw new ApiError(429, "too_many_requests", "Too many confirmation e-mails today");
+      yield* enqueueStep({
+        kind: "email",
+        topic: alertTopic(userId),
+        payload: { to: email, subject: t.confirmSubject, text: t.confirmText(link) },
       });
-    });
-    await transaction(
-      (function* () {
-        // Bounded: the form must not become a way to mail strangers.
-        if ((yield* countAlertDay(userId, `c:${day}`, CONFIRMATIONS_PER_DAY)) === 0) throw new ApiError(429, "too_many_requests", "Too many confirmation e-mails today");
-        yield* enqueueStep({
-          kind: "email",
-          topic: alertTopic(userId),
-          payload: { to: email, subject: t.confirmSubject, text: t.confirmText(link) },
-        });
-      })(),
-    );
-  } catch (err) {
-    if (err instanceof ApiError && err.code === "too_many_requests") {
-      await db.alertConsent.deleteMany({ where: { userId, confirmedAt: null } });
-    }
-    throw err;
-  }
+    })(),
+  );
+  // The link names this address: until it is followed, nothing is sent (and a standing consent for another address ends).
+  await db.alertConsent.upsert({
+    where: { userId },
+    create: { userId, email, lang, confirmedAt: null },
+    update: { email, lang, confirmedAt: null, createdAt: new Date() },
+  });
   return "pending";
 }
 
