@@ -11,7 +11,8 @@ import { startRequestCounterFlush, stopRequestCounterFlush } from "~/domains/met
 import { startPruning, stopPruning } from "~/domains/metering/pruning.server";
 import { registerOutboxJob, startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
 import { customerMirrorJob } from "~/domains/customer-accounts/metafield-mirror.server";
-import { flowTriggerJob } from "~/domains/flow/triggers.server";
+import { fireWishlistedProductChange, flowTriggerJob } from "~/domains/flow/triggers.server";
+import { onWishlistedProductChange } from "~/domains/alerts/alerts.server";
 import { shopify } from "~/shopify.server";
 import { BASKET_WEBHOOKS } from "~/domains/baskets/baskets.server";
 import { startKeyStatusPoll, stopKeyStatusPoll } from "~/domains/keys/key-status.server";
@@ -28,6 +29,18 @@ if (shopify) {
   };
   registerOutboxJob(customerMirrorJob(adminFor));
   registerOutboxJob(flowTriggerJob(adminFor));
+  // The price drops and restocks the alerts detect are Flow triggers too (low stock has none).
+  onWishlistedProductChange(async (change) => {
+    if (change.kind === "low_stock") return;
+    await fireWishlistedProductChange(change.shopId, {
+      kind: change.kind,
+      productId: change.productId,
+      priceMinor: change.priceMinor ?? undefined,
+      previousPriceMinor: change.previousPriceMinor ?? undefined,
+      currency: change.currency ?? undefined,
+      changedAt: change.at,
+    });
+  });
 }
 
 const deploymentJobs = underLease("background", {

@@ -22,6 +22,8 @@ const require = createRequire(import.meta.url);
 export type { Prisma } from "../node_modules/.wishlist-db/sqlite/index.js";
 // Model row types, from which the prepared statements' rows derive (app/db/sql.server.ts).
 export type {
+  AlertDay,
+  AlertSent,
   AttributedLine,
   AttributedOrder,
   BasketConfig,

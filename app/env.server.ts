@@ -171,6 +171,8 @@ const schema = z
     /** SMTP for e-mails (smtp://user:pass@host:587); unset = e-mails go to the log (embedded mode). */
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
     MAIL_FROM: z.string().default("Wishlist <no-reply@localhost>"),
+    /** Alert e-mails (price drop, back in stock, low stock) one shopper gets per UTC day at most. */
+    ALERTS_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
 
     /** Which proxies may name the client in X-Forwarded-For (see trustedProxies above). */
     TRUSTED_PROXIES: trustedProxies,
@@ -241,7 +243,7 @@ const schema = z
     /** Shopify features switch on when key and secret are set. */
     SHOPIFY_API_KEY: z.string().min(1).optional(),
     SHOPIFY_API_SECRET: z.string().min(1).optional(),
-    SCOPES: z.string().default("write_products,read_products,write_metafields,read_orders,write_app_proxy,write_customers"),
+    SCOPES: z.string().default("write_products,read_products,write_metafields,read_orders,write_app_proxy,write_customers,read_inventory"),
     SHOP_CUSTOM_DOMAIN: z.string().optional(),
     /**
      * Billing API charges are test charges (no money moves; development stores

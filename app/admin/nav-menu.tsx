@@ -18,6 +18,7 @@ export const ADMIN_PAGES: ReadonlyArray<{ to: string; label: string }> = [
   { to: "/app/usage", label: "Usage" },
   { to: "/app/keys", label: "Keys and tokens" },
   { to: "/app/baskets", label: "Wishlist drawer" },
+  { to: "/app/alerts", label: "Alerts" },
   { to: "/app/plans", label: "Plans" },
 ];
 

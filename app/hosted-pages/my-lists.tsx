@@ -557,6 +557,43 @@ function ListCard({ list, all, confirmDelete }: { list: MyList; all: MyList[]; c
   );
 }
 
+/** Price and stock alerts: an explicit opt-in with an address (confirmed by e-mail), or the way out. */
+function AlertsPanel({ page }: { page: MyListsPage }) {
+  const { t } = usePage();
+  const a = t.alerts;
+  const { status, email } = page.alerts;
+  return (
+    <section className="card ml-card ml-alerts" aria-labelledby="alerts">
+      <h2 id="alerts" tabIndex={-1}>
+        {a.heading}
+      </h2>
+      <p className="muted">{a.intro}</p>
+      {status !== "off" && email ? <p role="note">{status === "on" ? a.on(email) : a.pending(email)}</p> : null}
+      {status === "on" ? (
+        <ActionForm intent="alerts-off">
+          <button type="submit" className="btn">
+            {a.turnOff}
+          </button>
+        </ActionForm>
+      ) : (
+        <ActionForm intent="alerts-on" className="ml-alerts-form">
+          <div className="ml-field">
+            <label htmlFor="alerts-email">{a.email}</label>
+            <input id="alerts-email" type="email" name="email" autoComplete="email" required maxLength={320} defaultValue={email ?? page.account.email ?? ""} />
+          </div>
+          <div className="ml-check">
+            <input id="alerts-consent" type="checkbox" name="consent" value="yes" required />
+            <label htmlFor="alerts-consent">{a.consent}</label>
+          </div>
+          <button type="submit" className="btn-primary">
+            {a.turnOn}
+          </button>
+        </ActionForm>
+      )}
+    </section>
+  );
+}
+
 function SignedIn({ page, confirmDelete }: { page: MyListsPage; confirmDelete: number | null }) {
   const { t, lang } = usePage();
   const all = [...page.owned, ...page.shared];
@@ -590,6 +627,7 @@ function SignedIn({ page, confirmDelete }: { page: MyListsPage; confirmDelete: n
           ))}
         </section>
       ) : null}
+      <AlertsPanel page={page} />
     </>
   );
 }

@@ -14,6 +14,7 @@ import { createList, deleteList, updateList } from "~/domains/lists/lists.server
 import { deleteItem, moveItem, updateItem } from "~/domains/lists/items.server";
 import { inviteCollaborator, removeCollaborator } from "~/domains/lists/collaborators.server";
 import { myListsPage } from "~/domains/lists/my-lists.server";
+import { requestAlerts, turnOffAlerts } from "~/domains/alerts/consent.server";
 import { signInOnSite, signOutOnSite, signUpOnSite } from "~/domains/lists/my-lists-account.server";
 import { DONE_CODES, isMyListsLang, myListsTexts, type DoneCode, type MyListsLang } from "~/domains/lists/my-lists-texts";
 import type { Identity } from "~/domains/identity/identity.server";
@@ -76,6 +77,8 @@ const forms = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("set-priority"), list: token, item: itemId, priority: z.coerce.number().int().min(1).max(4) }),
   z.object({ intent: z.literal("invite"), list: token, friend: z.string().trim().min(1).max(100) }),
   z.object({ intent: z.literal("remove-collaborator"), list: token, user: z.string().min(1).max(100) }),
+  z.object({ intent: z.literal("alerts-on"), email: z.string().trim().min(1).max(320), consent: z.literal("yes") }),
+  z.object({ intent: z.literal("alerts-off") }),
 ]);
 type PageForm = z.infer<typeof forms>;
 
@@ -86,6 +89,8 @@ const fieldCodes: Record<string, string> = {
   friend: "missing_user",
   target: "missing_target",
   confirm: "confirm_required",
+  email: "invalid_email",
+  consent: "consent_required",
 };
 
 function parseForm(fields: Record<string, string>): PageForm {
@@ -147,6 +152,12 @@ async function perform(form: PageForm, identity: Identity | null, lang: MyListsL
     case "remove-collaborator":
       await removeCollaborator(form.list, requireUser(identity), form.user);
       return { done: "uninvited", focus: at ? `collaborators-${at}` : listAnchor };
+    case "alerts-on":
+      // Double opt-in: a new address gets a confirmation link; alerts start once it is followed.
+      return { done: (await requestAlerts(requireUser(identity), form.email, lang)) === "on" ? "alerts-on" : "alerts-pending", focus: "alerts" };
+    case "alerts-off":
+      await turnOffAlerts(requireUser(identity));
+      return { done: "alerts-off", focus: "alerts" };
   }
 }
 

@@ -15,7 +15,7 @@ import { shopify } from "~/shopify.server";
 /** `ORDERS_CREATE` and `orders/create` both become `orders/create`. */
 export function topicName(topic: string): string {
   const value = topic.trim().toLowerCase();
-  return value.includes("/") ? value : value.replace(/^(app_subscriptions|[a-z]+)_/, "$1/");
+  return value.includes("/") ? value : value.replace(/^(app_subscriptions|inventory_levels|[a-z]+)_/, "$1/");
 }
 
 // The library answers its refusals with empty bodies; these are the SPEC bodies.

@@ -37,6 +37,7 @@ const pages = {
   "app._index": { path: "/app", load: () => import("~/routes/app._index") },
   "app.plans": { path: "/app/plans", load: () => import("~/routes/app.plans") },
   "app.baskets": { path: "/app/baskets", load: () => import("~/routes/app.baskets") },
+  "app.alerts": { path: "/app/alerts", load: () => import("~/routes/app.alerts") },
 };
 
 async function render(route: keyof typeof pages, shop: string) {
@@ -114,5 +115,62 @@ describe("drawer page", () => {
     const { primaryColor } = await db.basketConfig.findFirstOrThrow({ where: { partnerId: shop.partnerId } });
     expect(html).toContain(`value="${primaryColor}"`);
     expect(html).toContain(`the default is ${primaryColor}`);
+  });
+});
+
+describe("alerts page", () => {
+  const checkbox = (html: string, label: string) => {
+    const id = new RegExp(`<label[^>]*for="([^"]+)"[^>]*>(?:(?!</label>).)*${label}`).exec(html)?.[1];
+    return id ? new RegExp(`<input[^>]*id="${id}"[^>]*>`).exec(html)?.[0] ?? "" : "";
+  };
+
+  it("Free: back in stock only; price drop and low stock show disabled and say which plan brings them", async () => {
+    const html = await render("app.alerts", await shopWithUsage("alerts-free", 0));
+    expect(checkbox(html, "Back in stock")).not.toContain("disabled");
+    expect(checkbox(html, "Back in stock")).toContain('aria-checked="true"');
+    for (const label of ["Price drop", "Low stock"]) {
+      expect(checkbox(html, label)).toContain("disabled");
+      expect(checkbox(html, label)).toContain('aria-checked="false"');
+    }
+    expect(html).toContain("Comes with Starter and up; this shop is on Free.");
+    expect(html).toContain("No alerts sent yet.");
+  });
+
+  it("a paid plan: every alert on by default; the form stores the settings; sent alerts are listed without addresses", async () => {
+    const domain = await shopWithUsage("alerts-paid", 0, "Growth");
+    const before = await render("app.alerts", domain);
+    for (const label of ["Price drop", "Back in stock", "Low stock"]) expect(checkbox(before, label)).toContain('aria-checked="true"');
+    expect(before).not.toContain("Comes with Starter and up");
+
+    const { action } = await import("~/routes/app.alerts");
+    const post = async (form: Record<string, string>) => {
+      const res = await action({ request: await adminRequest(domain, "/app/alerts", { method: "POST", form }), params: {}, context: {} });
+      return { status: res.status, body: await res.json() };
+    };
+    expect(await post({ priceDrop: "false", backInStock: "true", lowStock: "true", lowStockThreshold: "0", senderName: "", replyTo: "" })).toMatchObject({ status: 400, body: { ok: false, error: expect.stringContaining("from 1 to 1000") } });
+    const form = { priceDrop: "false", backInStock: "true", lowStock: "true", lowStockThreshold: "7", senderName: "Brand Store", replyTo: "care@brand.example" };
+    expect(await post({ ...form, senderName: 'Evil" <x@y>' })).toMatchObject({ status: 400, body: { ok: false, error: expect.stringContaining("without quotes or angle brackets") } });
+    expect(await post({ ...form, replyTo: "not an address" })).toMatchObject({ status: 400, body: { ok: false, error: "The reply-to address is not a valid e-mail address." } });
+    expect(await post(form)).toEqual({ status: 200, body: { ok: true, message: "Saved." } });
+    const shop = await db.platformShop.findUniqueOrThrow({ where: { domain } });
+    expect(await db.alertSettings.findUnique({ where: { shopId: shop.id } })).toMatchObject({
+      priceDrop: false,
+      backInStock: true,
+      lowStock: true,
+      lowStockThreshold: 7,
+      senderName: "Brand Store",
+      replyTo: "care@brand.example",
+    });
+
+    await db.alertSent.create({ data: { dedupKey: `k-${shop.id}`, shopId: shop.id, userId: "u-1", listItemId: 1, kind: "price_drop", priceMinor: 2500, currency: "EUR", title: "Oak Lamp" } });
+    const after = await render("app.alerts", domain);
+    expect(checkbox(after, "Price drop")).toContain('aria-checked="false"');
+    expect(checkbox(after, "Price drop")).not.toContain("disabled");
+    expect(after).toContain('value="7"');
+    expect(after).toContain('value="Brand Store"');
+    expect(after).toContain('value="care@brand.example"');
+    expect(after).toContain("Oak Lamp");
+    expect(after).toContain("€25.00");
+    expect(after).toContain("Price drop");
   });
 });

@@ -753,6 +753,72 @@ describe("layout and accessibility", () => {
   });
 });
 
+describe("price and stock alerts", () => {
+  it("opt in on the page (the box must be ticked), confirm by the e-mailed link's page, unsubscribe by its page, no sign-in; the pages at 375 and 1280 px with screenshots; no serious axe violation", async () => {
+    const dora = await emailUser("dora");
+    /** Dora's alert e-mails (no SMTP here: the outbox keeps them, the log has them). */
+    const mails = async () =>
+      (await sql<{ payload: unknown }>(server.databaseUrl, `SELECT payload FROM "OutboxMessage" WHERE topic = ? ORDER BY id DESC`, [`alert:${dora.userId}`])).map(
+        (r) => (typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload) as { to: string; text: string },
+      );
+    // The unsubscribe links are signed with the server's key: this worker reads it from the server's database.
+    process.env.DATABASE_URL = server.databaseUrl;
+    process.env.APP_URL = server.url;
+    const { unsubscribeUrl } = await import("~/domains/alerts/consent.server");
+
+    const { ctx, page } = await signedIn(dora.email, { viewport: { width: 1280, height: 900 } });
+    const panel = page.locator("section.ml-alerts");
+    await expect(panel.getByLabel("E-mail address for alerts").inputValue()).resolves.toBe(dora.email);
+    // Unticked, the browser refuses the form: the consent is the shopper's own tick.
+    await panel.getByRole("button", { name: "Turn on alerts" }).click();
+    await panel.getByLabel("Yes, I want price and stock alerts by e-mail.").check();
+    await panel.getByRole("button", { name: "Turn on alerts" }).click();
+    await panel.getByText(`Waiting for your confirmation. The link is on its way to ${dora.email}.`).waitFor();
+    const sent = await mails();
+    expect(sent).toHaveLength(1); // one confirmation: the unticked try sent nothing
+    expect(sent[0]!.to).toBe(dora.email);
+    const confirm = /(http\S+\/alerts\/confirm\?\S+)/.exec(sent[0]!.text)![1]!;
+    const unsubscribe = await unsubscribeUrl(dora.userId, dora.email, "en");
+
+    // The links' pages (their GET changes nothing), in both languages and widths, without a session.
+    const out = await context();
+    for (const width of [375, 1280]) {
+      const anonymous = await out.newPage();
+      await anonymous.setViewportSize({ width, height: 900 });
+      const lang = width === 375 ? "de" : "en";
+      for (const [name, url, button] of [
+        ["confirm", confirm, lang === "de" ? "Bestätigen" : "Confirm"],
+        ["unsubscribe", unsubscribe, lang === "de" ? "Abmelden" : "Unsubscribe"],
+      ] as const) {
+        await anonymous.goto(url.replace("lang=en", `lang=${lang}`));
+        await anonymous.getByRole("button", { name: button }).waitFor();
+        expect(await anonymous.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        expect(await seriousA11yViolations(anonymous)).toEqual([]);
+        await anonymous.screenshot({ path: path.join(screenshots, `alerts-${name}-${width}.png`), fullPage: true });
+      }
+      await anonymous.close();
+    }
+
+    const link = await out.newPage();
+    await link.goto(confirm);
+    await link.getByRole("button", { name: "Confirm" }).click();
+    await link.getByRole("heading", { name: "Alerts are on" }).waitFor();
+    await open(page);
+    await panel.getByText(`Alerts go to ${dora.email}.`).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await panel.screenshot({ path: path.join(screenshots, "alerts-panel-on-1280.png") });
+
+    await link.goto(unsubscribe);
+    await link.getByRole("button", { name: "Unsubscribe" }).click();
+    await link.getByRole("heading", { name: "Unsubscribed" }).waitFor();
+    await open(page);
+    await panel.getByRole("button", { name: "Turn on alerts" }).waitFor();
+    expect(await mails()).toEqual([]); // the address left the outbox with the consent
+    await out.close();
+    await ctx.close();
+  });
+});
+
 describe("signing out", () => {
   it("ends the sign-in session: the way in again, and the old cookie no longer works", async () => {
     const { ctx, page } = await signedIn(anna.email);

@@ -1,4 +1,5 @@
 // The consumer's own account (SPEC 7.6): profile, preferences, deletion.
+import { alertTopic } from "~/domains/alerts/consent.server";
 import { db, type Prisma } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { noteRevokedSessionsOf } from "~/domains/identity/identity.server";
@@ -115,6 +116,10 @@ export async function deleteAccount(userId: string) {
         await tx.friendInvite.deleteMany({ where: { userId } });
         await tx.notification.deleteMany({ where: { OR: [{ userId }, { actorId: userId }] } });
         await tx.accountSettings.deleteMany({ where: { userId } });
+        // Alert consent, address, recorded alerts and their e-mails (docs/alerts.md).
+        await tx.alertConsent.deleteMany({ where: { userId } });
+        await tx.alertSent.deleteMany({ where: { userId } });
+        await tx.outboxMessage.deleteMany({ where: { topic: alertTopic(userId) } });
         await tx.feedback.updateMany({ where: { userId }, data: { userId: null } });
         await tx.partnerUser.deleteMany({ where: { userId } });
         // Shops' customers linked to the account: a later visit links them to a fresh account.

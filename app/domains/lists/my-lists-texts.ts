@@ -19,7 +19,10 @@ export type DoneCode =
   | "moved"
   | "priority"
   | "invited"
-  | "uninvited";
+  | "uninvited"
+  | "alerts-pending"
+  | "alerts-on"
+  | "alerts-off";
 
 export const DONE_CODES: readonly DoneCode[] = [
   "signed-in",
@@ -35,6 +38,9 @@ export const DONE_CODES: readonly DoneCode[] = [
   "priority",
   "invited",
   "uninvited",
+  "alerts-pending",
+  "alerts-on",
+  "alerts-off",
 ];
 
 const de = {
@@ -134,13 +140,28 @@ const de = {
     priority: "Priorität gespeichert.",
     invited: "Eingeladen. Die Person kann die Liste jetzt mitbearbeiten.",
     uninvited: "Die Person kann die Liste nicht mehr bearbeiten.",
+    "alerts-pending": "Fast geschafft: Bitte bestätige die Adresse mit dem Link, den wir dir gerade geschickt haben.",
+    "alerts-on": "Alarme sind an.",
+    "alerts-off": "Alarme sind aus. Deine Adresse haben wir gelöscht.",
   } satisfies Record<DoneCode, string>,
+  alerts: {
+    heading: "Preis- und Verfügbarkeitsalarme",
+    intro: "Wir schreiben dir, wenn ein gemerktes Produkt günstiger, wieder verfügbar oder knapp wird – höchstens ein paar E-Mails am Tag. Abmelden geht jederzeit mit einem Klick.",
+    email: "E-Mail-Adresse für Alarme",
+    consent: "Ja, ich möchte Preis- und Verfügbarkeitsalarme per E-Mail erhalten.",
+    turnOn: "Alarme einschalten",
+    turnOff: "Alarme ausschalten",
+    pending: (email: string) => `Wir warten auf deine Bestätigung. Der Link ist an ${email} unterwegs.`,
+    on: (email: string) => `Alarme gehen an ${email}.`,
+  },
   errors: {
     invalid_credentials: "E-Mail-Adresse oder Passwort stimmt nicht.",
     over_request_rate_limit: "Zu viele fehlgeschlagene Anmeldungen. Warte ein paar Minuten und versuche es dann noch einmal.",
     email_exists: "Mit dieser E-Mail-Adresse gibt es schon ein Konto. Melde dich stattdessen an.",
     weak_password: "Das Passwort muss mindestens 8 Zeichen lang sein.",
     invalid_email: "Bitte gib eine gültige E-Mail-Adresse ein.",
+    consent_required: "Bitte setze das Häkchen, damit wir dir Alarme schicken dürfen.",
+    too_many_requests: "Heute haben wir schon genug Bestätigungen verschickt. Bitte versuche es morgen noch einmal.",
     missing_credentials: "Bitte gib deine E-Mail-Adresse und dein Passwort ein.",
     migration_failed:
       "Deine Listen konnten nicht ins Konto umziehen. Es ist nichts verloren: Melde dich mit dem Konto an, um es noch einmal zu versuchen.",
@@ -261,6 +282,19 @@ const en: Texts = {
     priority: "Priority saved.",
     invited: "Invited. They can now edit the list.",
     uninvited: "They can no longer edit the list.",
+    "alerts-pending": "Almost there: please confirm the address with the link we just sent you.",
+    "alerts-on": "Alerts are on.",
+    "alerts-off": "Alerts are off. We deleted your address.",
+  },
+  alerts: {
+    heading: "Price and stock alerts",
+    intro: "We e-mail you when a saved product gets cheaper, comes back in stock or runs low – a few e-mails a day at most. Unsubscribe any time with one click.",
+    email: "E-mail address for alerts",
+    consent: "Yes, I want price and stock alerts by e-mail.",
+    turnOn: "Turn on alerts",
+    turnOff: "Turn off alerts",
+    pending: (email) => `Waiting for your confirmation. The link is on its way to ${email}.`,
+    on: (email) => `Alerts go to ${email}.`,
   },
   errors: {
     invalid_credentials: "The e-mail address or password is wrong.",
@@ -268,6 +302,8 @@ const en: Texts = {
     email_exists: "There is already an account with this e-mail address. Sign in instead.",
     weak_password: "The password must be at least 8 characters long.",
     invalid_email: "Please enter a valid e-mail address.",
+    consent_required: "Please tick the box so we may send you alerts.",
+    too_many_requests: "We have sent enough confirmations today. Please try again tomorrow.",
     missing_credentials: "Please enter your e-mail address and password.",
     migration_failed: "Your lists could not be moved into the account. Nothing is lost: sign in with the account to try again.",
     missing_name: "Please give the list a name.",

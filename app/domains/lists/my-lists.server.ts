@@ -16,6 +16,7 @@ import { readListItems } from "./items.sql.server";
 import { hostedProduct, ownerName } from "./serialize";
 import { formatPrice } from "./share-page.server";
 import { myListsTexts, type MyListsLang } from "./my-lists-texts";
+import { alertConsentOf, type AlertConsentStatus } from "~/domains/alerts/consent.server";
 
 export interface MyItem {
   itemId: number;
@@ -64,6 +65,8 @@ export interface MyListsPage {
   /** Whether purchased marks on the shopper's own lists are hidden ("hidden"), shown on request ("revealed") or always shown (null). */
   spoiler: "hidden" | "revealed" | null;
   hasFriends: boolean;
+  /** Price and stock alerts (app/domains/alerts): off, waiting for the confirmation link, or on. */
+  alerts: { status: AlertConsentStatus; email: string | null };
   owned: MyList[];
   shared: MyList[];
   occasions: { slug: string; title: string }[];
@@ -189,6 +192,7 @@ export async function myListsPage(identity: Identity, lang: MyListsLang, reveal:
     account: { email: identity.email, isAnonymous: identity.isAnonymous },
     spoiler: spoilerProtection && ownsMarks ? (reveal ? "revealed" : "hidden") : null,
     hasFriends: friends.length > 0,
+    alerts: await alertConsentOf(identity.userId),
     owned: all.filter((l) => l.role === "owner"),
     shared: all.filter((l) => l.role === "editor"),
     occasions: occasionList.occasions.map((o) => ({ slug: o.slug, title: o.title })),

@@ -13,6 +13,7 @@ import { log, errorFields } from "~/lib/log.server";
 import { minuteWindow } from "./request-counter.server";
 import { THROTTLE_ROWS_KEPT_MS } from "~/domains/identity/sign-in-throttle.server";
 import { pruneAbandonedUploads } from "~/domains/media/creator-media.server";
+import { pruneAlertDays } from "~/domains/alerts/alerts.server";
 
 export const PRUNE_BATCH = 500;
 /** Minute windows older than this go. */
@@ -104,6 +105,7 @@ export function prune(): Promise<void> {
       ["UsageDedup", pruneUsageDedup],
       ["SignInThrottle", pruneSignInThrottle],
       ["MediaUpload", pruneMediaUploads],
+      ["AlertDay", pruneAlertDays],
     ] as const) {
       try {
         const deleted = await job();

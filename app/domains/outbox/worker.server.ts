@@ -79,8 +79,14 @@ interface Claimed {
 
 export interface Mail {
   to: string;
+  /** Instead of MAIL_FROM (a shop's sender name before MAIL_FROM's address). */
+  from?: string;
   subject: string;
   text: string;
+  /** An HTML part beside the text (alert e-mails). */
+  html?: string;
+  /** Extra headers, e.g. List-Unsubscribe and List-Unsubscribe-Post. */
+  headers?: Record<string, string>;
 }
 
 /** How e-mails leave: SMTP, or the log in the embedded mode. */
@@ -105,7 +111,14 @@ async function smtpTransport(smtpUrl: string): Promise<MailTransport> {
   const transporter = nodemailer.createTransport(url.toString());
   return {
     async send(mail) {
-      await transporter.sendMail({ from: env.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
+      await transporter.sendMail({
+        from: mail.from ?? env.MAIL_FROM,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        ...(mail.html ? { html: mail.html } : {}),
+        ...(mail.headers ? { headers: mail.headers } : {}),
+      });
     },
   };
 }
@@ -125,7 +138,18 @@ function asMail(payload: unknown): Mail {
   if (typeof p.to !== "string" || typeof p.subject !== "string") {
     throw new PermanentFailure("e-mail payload needs to and subject");
   }
-  return { to: p.to, subject: p.subject, text: typeof p.text === "string" ? p.text : "" };
+  const headers =
+    p.headers && typeof p.headers === "object" && Object.values(p.headers).every((v) => typeof v === "string")
+      ? (p.headers as Record<string, string>)
+      : undefined;
+  return {
+    to: p.to,
+    subject: p.subject,
+    text: typeof p.text === "string" ? p.text : "",
+    ...(typeof p.from === "string" ? { from: p.from } : {}),
+    ...(typeof p.html === "string" ? { html: p.html } : {}),
+    ...(headers ? { headers } : {}),
+  };
 }
 
 // ---------------------------------------------------------------- webhooks

@@ -30,7 +30,12 @@ export interface Plan {
   requestPlan: RequestPlanId;
   /** Creator media: ready videos per shop (SPEC 7.5); null = no limit. */
   readyVideoLimit: number | null;
+  /** Alerts on saved products the shop may send (app/domains/alerts): Free back in stock only. */
+  alerts: readonly AlertKind[];
 }
+
+export type AlertKind = "price_drop" | "back_in_stock" | "low_stock";
+export const ALERT_KINDS: readonly AlertKind[] = ["price_drop", "back_in_stock", "low_stock"];
 
 // Ordered from the smallest plan up; nextPlan relies on the order.
 export const PLANS: readonly Plan[] = [
@@ -48,6 +53,7 @@ export const PLANS: readonly Plan[] = [
     canHideBadge: false,
     requestPlan: "trial",
     readyVideoLimit: 5,
+    alerts: ["back_in_stock"],
   },
   {
     id: "starter",
@@ -63,6 +69,7 @@ export const PLANS: readonly Plan[] = [
     canHideBadge: true,
     requestPlan: "starter-api",
     readyVideoLimit: null,
+    alerts: ALERT_KINDS,
   },
   {
     id: "growth",
@@ -78,6 +85,7 @@ export const PLANS: readonly Plan[] = [
     canHideBadge: true,
     requestPlan: "pro-api",
     readyVideoLimit: null,
+    alerts: ALERT_KINDS,
   },
   {
     id: "scale",
@@ -93,6 +101,7 @@ export const PLANS: readonly Plan[] = [
     canHideBadge: true,
     requestPlan: "business-api",
     readyVideoLimit: null,
+    alerts: ALERT_KINDS,
   },
   {
     // Individual contract: treated as unlimited, no list price, no overage rate.
@@ -109,6 +118,7 @@ export const PLANS: readonly Plan[] = [
     canHideBadge: true,
     requestPlan: "enterprise-api",
     readyVideoLimit: null,
+    alerts: ALERT_KINDS,
   },
 ];
 

@@ -12,6 +12,7 @@ import type { PlatformWebhook } from "~/domains/shops/webhook-deliveries.server"
 import { canonicalUrl } from "./canonical-url";
 import { recordCatalogFacts, upsertProduct, withStoredImage, type ProductFacts } from "./product-facts.server";
 import { recordPlatformState } from "./product-facts.sql.server";
+import { inventoryLevelChanged, platformVariantsChanged, type VariantFacts } from "~/domains/alerts/alerts.server";
 
 const productUrl = (host: string, handle: string) => canonicalUrl(`https://${host}/products/${encodeURIComponent(handle)}`);
 
@@ -39,6 +40,27 @@ function availableOf(p: Fields, variants: Fields[]): boolean {
     if (text(v.inventory_policy) === "continue") return true;
     return typeof v.inventory_quantity === "number" && v.inventory_quantity > 0;
   });
+}
+
+/** Each variant's price, stock and availability, for the alerts on saved variants. */
+function variantFactsOf(p: Fields, variants: Fields[], currency: string | null): VariantFacts[] {
+  const status = text(p.status);
+  const active = !status || status === "active";
+  const facts: VariantFacts[] = [];
+  for (const v of variants.slice(0, 250)) {
+    const variantId = shopifyId(v.id);
+    if (!variantId) continue;
+    const tracked = !!text(v.inventory_management) || v.tracked === true;
+    const quantity = typeof v.inventory_quantity === "number" && Number.isSafeInteger(v.inventory_quantity) ? (tracked ? v.inventory_quantity : null) : undefined;
+    facts.push({
+      variantId,
+      inventoryItemId: shopifyId(v.inventory_item_id),
+      priceMinor: currency ? minorUnits(v.price, currency) : null,
+      quantity,
+      available: active && availableOf({}, [v]),
+    });
+  }
+  return facts;
 }
 
 /** The facts a product payload carries; the price is the first variant's, in the shop's currency. */
@@ -96,6 +118,8 @@ export async function productChanged(hook: PlatformWebhook): Promise<void> {
       })(),
     );
   }
+  const currency = shop.currency ?? currencyCode(record(variants[0]).currency);
+  await platformVariantsChanged(shop, products.map((product) => product.id), currency, variantFactsOf(p, variants, currency));
 }
 
 /** products/delete: the shop's entries of that product (by its id) are no longer available. */
@@ -108,4 +132,16 @@ export async function productDeleted(hook: PlatformWebhook): Promise<void> {
     where: { rawProductId: id, OR: shopHosts(shop).map((host) => ({ canonicalUrl: { startsWith: `https://${host}/products/` } })) },
     data: { available: false },
   });
+}
+
+/** inventory_levels/update: one inventory item's stock at one location (stock alerts on saved variants). */
+export async function inventoryLevelUpdated(hook: PlatformWebhook): Promise<void> {
+  const shop = await findPlatformShop(hook.shop);
+  if (!shop?.active) return;
+  const p = record(hook.payload);
+  const inventoryItemId = shopifyId(p.inventory_item_id);
+  const locationId = shopifyId(p.location_id);
+  const available = typeof p.available === "number" && Number.isSafeInteger(p.available) ? p.available : null;
+  if (!inventoryItemId || !locationId || available === null) return;
+  await inventoryLevelChanged(shop, inventoryItemId, locationId, available);
 }

@@ -55,3 +55,8 @@ export function assertSigningKey(pem: string): void {
     throw new Error("JWT_PRIVATE_KEY must be an EC P-256 key (ES256)");
   }
 }
+
+/** HMAC key of the alert e-mails' confirmation and unsubscribe links (alerts/alert-links.server.ts). */
+export const getAlertLinkKey = memo(async () =>
+  Buffer.from(await storedSecret("alert_link_key", () => randomBytes(32).toString("base64url")), "base64url"),
+);

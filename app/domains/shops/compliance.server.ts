@@ -15,6 +15,8 @@ import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { deleteAccount } from "~/domains/consumer/account.server";
 import { customerLink, forgetCustomer } from "~/domains/shop-customers/shop-customers.server";
 import { forgetCustomerTriggers, forgetShopTriggers, triggersOfCustomer } from "~/domains/flow/triggers.server";
+import { alertDataOf, forgetAlertsOfShop } from "~/domains/alerts/alerts.server";
+import { forgetAlertsOfUser } from "~/domains/alerts/consent.server";
 
 /** The customer's link to their shopper account and what that account saved from this shop, for a data request. */
 async function linkedAccountData(shopId: number | undefined, customerId: string | null) {
@@ -31,6 +33,8 @@ async function linkedAccountData(shopId: number | undefined, customerId: string 
     account_id: link.userId,
     linked_at: link.createdAt.toISOString(),
     saved_products: items.map((i) => ({ list: i.wishlist.name, url: i.product.canonicalUrl, title: i.ownTitle, saved_at: i.addedAt.toISOString() })),
+    // The alert address and consent (docs/alerts.md), and the alerts this shop sent.
+    alerts: await alertDataOf(link.userId, shopId!),
   };
 }
 
@@ -39,14 +43,17 @@ async function linkedAccountData(shopId: number | undefined, customerId: string 
  * or password of its own, linked to no other shop) goes with its lists, as an
  * account deletion does: nothing could reach it any more.
  */
-async function forgetLinkedAccount(shopId: number | undefined, customerId: string | null): Promise<{ links: number; account_deleted: boolean }> {
+async function forgetLinkedAccount(shopId: number | undefined, customerId: string | null): Promise<{ links: number; account_deleted: boolean; alert_consents_deleted: number }> {
   const link = shopId && customerId ? await customerLink(shopId, customerId) : null;
-  if (!shopId || !customerId || !link) return { links: 0, account_deleted: false };
+  if (!shopId || !customerId || !link) return { links: 0, account_deleted: false, alert_consents_deleted: 0 };
+  // The alert address is personal data of the customer: it goes with the link, also from an account they
+  // joined with the store's (they may opt in again on "My lists").
+  const alerts = await forgetAlertsOfUser(link.userId);
   const links = await forgetCustomer(shopId, customerId);
   const user = await db.user.findUnique({ where: { id: link.userId }, select: { isAnonymous: true, email: true, deletedAt: true, _count: { select: { shopCustomers: true } } } });
   const alone = !!user && user.isAnonymous && !user.email && !user.deletedAt && user._count.shopCustomers === 0;
   if (alone) await deleteAccount(link.userId);
-  return { links, account_deleted: alone };
+  return { links, account_deleted: alone, alert_consents_deleted: alerts.consents };
 }
 
 /** The confirmations of one customer of a shop: by customer id, or by the orders named. */
@@ -165,6 +172,7 @@ export async function customerRedacted(hook: PlatformWebhook): Promise<void> {
         attributed_orders_unlinked: unlinked,
         shop_customer_links_deleted: linked.links,
         linked_account_deleted: linked.account_deleted,
+        alert_consents_deleted: linked.alert_consents_deleted,
         flow_triggers_deleted: triggers,
       },
     },
@@ -214,6 +222,7 @@ export async function shopRedacted(hook: PlatformWebhook): Promise<void> {
   if (shop) {
     // Flow trigger messages name customers; the shop's lifecycle records go with them.
     await forgetShopTriggers(shop.id);
+    await forgetAlertsOfShop(shop.id);
     invalidateKeyConfig(shop.partnerId);
   }
 }

@@ -1,0 +1,446 @@
+// Alerts on saved products: a price drop, back in stock, low stock of a
+// variant a shopper saved (or of the product, when the save names no
+// variant). The shop's platform tells us what changed (products/update,
+// inventory_levels/update); this module compares it with what it said
+// before, tells its listeners (onWishlistedProductChange: e.g. a Flow
+// trigger), and queues one e-mail per shopper who confirmed their consent,
+// in the transaction that records the alert: at most one per shopper,
+// variant and price level (or stock episode and day), at most ALERTS_PER_DAY
+// per shopper and day, sent by the outbox after the commit.
+import { db } from "~/db.server";
+import { env } from "~/env.server";
+import { transaction } from "~/db/sql.server";
+import { errorFields, log } from "~/lib/log.server";
+import { enqueueStep } from "~/domains/outbox/outbox.server";
+import { getPlan, type AlertKind } from "~/domains/plans/plans";
+import { formatPrice } from "~/domains/lists/share-page.server";
+import { wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
+import { countAlertDay, recordAlert } from "./alerts.sql.server";
+import { alertTopic, unsubscribeUrl, utcDay } from "./consent.server";
+import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
+import { LOW_STOCK_THRESHOLD_MAX, SENDER_NAME_MAX } from "./limits";
+import { isMailAddress } from "./consent.server";
+import { badRequest } from "~/lib/api/errors";
+
+const DAY_MS = 86_400_000;
+/** EU price indication rule: an announced reduction shows the lowest price of the 30 days before it. */
+const LOW_WINDOW_MS = 30 * DAY_MS;
+/** Shoppers alerted per change at most (a bound on one webhook's work). */
+const MAX_RECIPIENTS = 5000;
+
+// ---------------------------------------------------------------- events
+
+/** An alert-worthy change of a product that shoppers saved. */
+export interface WishlistedProductChange {
+  kind: AlertKind;
+  shopId: number;
+  partnerId: number;
+  productId: number;
+  /** The variant that changed; null when the product has no variants we know. */
+  variantId: string | null;
+  /** Price drop: the new and the previous price and the 30-day low, minor units of `currency`. */
+  priceMinor: number | null;
+  previousPriceMinor: number | null;
+  lowest30DaysMinor: number | null;
+  currency: string | null;
+  /** Units in stock now (back in stock, low stock); null when untracked. */
+  quantity: number | null;
+  /** How many list items hold the product (for this variant or the whole product). */
+  saves: number;
+  at: Date;
+}
+
+type Listener = (change: WishlistedProductChange) => void | Promise<void>;
+const listeners = new Set<Listener>();
+
+/**
+ * Subscribes to alert-worthy changes of saved products (whatever the shop's
+ * e-mail settings): a Shopify Flow trigger module, for instance. Called after
+ * the change is stored; a listener that throws is logged and changes nothing.
+ * Returns the unsubscribe function.
+ */
+export function onWishlistedProductChange(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+async function emit(change: WishlistedProductChange): Promise<void> {
+  for (const listener of listeners) {
+    try {
+      await listener(change);
+    } catch (err) {
+      log.error("wishlisted product listener failed", { kind: change.kind, productId: change.productId, ...errorFields(err) });
+    }
+  }
+}
+
+// ---------------------------------------------------------------- settings
+
+export interface AlertSettingsView {
+  priceDrop: boolean;
+  backInStock: boolean;
+  lowStock: boolean;
+  lowStockThreshold: number;
+  senderName: string | null;
+  replyTo: string | null;
+  /** The kinds the partner's plan allows (Free: back in stock only). */
+  allowed: readonly AlertKind[];
+}
+
+const DEFAULTS = { priceDrop: true, backInStock: true, lowStock: true, lowStockThreshold: 3, senderName: null, replyTo: null };
+
+export async function alertSettingsOf(shopId: number, plan: string): Promise<AlertSettingsView> {
+  const row = await db.alertSettings.findUnique({ where: { shopId } });
+  const s = row ?? DEFAULTS;
+  return {
+    priceDrop: s.priceDrop,
+    backInStock: s.backInStock,
+    lowStock: s.lowStock,
+    lowStockThreshold: s.lowStockThreshold,
+    senderName: s.senderName,
+    replyTo: s.replyTo,
+    allowed: getPlan(plan)?.alerts ?? [],
+  };
+}
+
+/** The admin's settings form. Kinds the plan does not allow are stored as asked and stay off until an upgrade. */
+export async function updateAlertSettings(
+  shopId: number,
+  input: { priceDrop: boolean; backInStock: boolean; lowStock: boolean; lowStockThreshold: number; senderName?: string | null; replyTo?: string | null },
+): Promise<void> {
+  const lowStockThreshold = Math.min(Math.max(1, Math.trunc(input.lowStockThreshold)), LOW_STOCK_THRESHOLD_MAX);
+  const senderName = input.senderName?.trim() || null;
+  // A name goes into the From header: no line breaks, quotes or angle brackets that could end it.
+  if (senderName && (senderName.length > SENDER_NAME_MAX || /[\r\n"<>\\]/.test(senderName) || [...senderName].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127))) {
+    throw badRequest("invalid_sender_name", `The sender name must be at most ${SENDER_NAME_MAX} characters, without quotes or angle brackets.`);
+  }
+  const replyTo = input.replyTo?.trim() || null;
+  if (replyTo && !isMailAddress(replyTo)) throw badRequest("invalid_reply_to", "The reply-to address is not a valid e-mail address.");
+  const data = { priceDrop: input.priceDrop, backInStock: input.backInStock, lowStock: input.lowStock, lowStockThreshold, senderName, replyTo };
+  await db.alertSettings.upsert({ where: { shopId }, create: { shopId, ...data }, update: data });
+}
+
+const kindOn = (s: AlertSettingsView, kind: AlertKind) =>
+  s.allowed.includes(kind) && (kind === "price_drop" ? s.priceDrop : kind === "back_in_stock" ? s.backInStock : s.lowStock);
+
+/** The merchant's "sent alerts" list: the newest 50 (no addresses). */
+export async function sentAlertsOf(shopId: number) {
+  const rows = await db.alertSent.findMany({ where: { shopId }, orderBy: { id: "desc" }, take: 50 });
+  return rows.map((r) => ({ id: r.id, kind: r.kind, title: r.title, priceMinor: r.priceMinor, currency: r.currency, sentAt: r.createdAt.toISOString() }));
+}
+
+// ---------------------------------------------------------------- detection
+
+/** One variant as the shop's platform describes it now. */
+export interface VariantFacts {
+  variantId: string;
+  inventoryItemId: string | null;
+  priceMinor: number | null;
+  /** undefined: the payload did not say (the inventory webhook will); null: stock not tracked. */
+  quantity: number | null | undefined;
+  available: boolean;
+}
+
+interface ShopRef {
+  id: number;
+  partnerId: number;
+}
+
+/** The lowest price of the 30 days before `at`: the points in the window and the price standing at its start. */
+async function lowest30Days(productId: number, variantId: string, currency: string, at: Date): Promise<number | null> {
+  const start = new Date(at.getTime() - LOW_WINDOW_MS);
+  const [inWindow, standing] = await Promise.all([
+    db.variantPricePoint.aggregate({ where: { productId, variantId, currency, recordedAt: { gte: start, lt: at } }, _min: { priceMinor: true } }),
+    db.variantPricePoint.findFirst({ where: { productId, variantId, currency, recordedAt: { lt: start } }, orderBy: { recordedAt: "desc" } }),
+  ]);
+  const candidates = [inWindow._min.priceMinor, standing?.priceMinor].filter((p): p is number => typeof p === "number");
+  return candidates.length ? Math.min(...candidates) : null;
+}
+
+/**
+ * Records the variants' prices and stock for the shop's catalogue entries
+ * and queues the alerts their changes call for (products/update).
+ * The first word about a variant only records it: a change needs a before.
+ */
+export async function platformVariantsChanged(shop: ShopRef, productIds: number[], currency: string | null, variants: VariantFacts[]): Promise<void> {
+  if (variants.length === 0 || productIds.length === 0) return;
+  const partner = await db.partner.findUnique({ where: { id: shop.partnerId }, select: { plan: true } });
+  const settings = await alertSettingsOf(shop.id, partner?.plan ?? "free");
+  const firstVariant = variants[0]!.variantId;
+  const changes: WishlistedProductChange[] = [];
+  const at = new Date();
+  for (const productId of productIds) {
+    for (const v of variants) {
+      const base = { shopId: shop.id, partnerId: shop.partnerId, productId, variantId: v.variantId, saves: 0, at };
+      if (v.priceMinor !== null && currency) {
+        const last = await db.variantPricePoint.findFirst({ where: { productId, variantId: v.variantId }, orderBy: [{ recordedAt: "desc" }, { id: "desc" }] });
+        if (!last || last.priceMinor !== v.priceMinor || last.currency !== currency) {
+          const low = last && last.currency === currency && v.priceMinor < last.priceMinor ? await lowest30Days(productId, v.variantId, currency, at) : null;
+          await db.variantPricePoint.create({ data: { productId, variantId: v.variantId, priceMinor: v.priceMinor, currency, recordedAt: at } });
+          if (last && last.currency === currency && v.priceMinor < last.priceMinor) {
+            changes.push({ ...base, kind: "price_drop", priceMinor: v.priceMinor, previousPriceMinor: last.priceMinor, lowest30DaysMinor: low ?? last.priceMinor, currency, quantity: null });
+          }
+        }
+      }
+      const stock = await applyVariantState(productId, v.variantId, { inventoryItemId: v.inventoryItemId, quantity: v.quantity, available: v.available }, settings.lowStockThreshold);
+      for (const kind of stock.kinds) changes.push({ ...base, kind, priceMinor: v.priceMinor, previousPriceMinor: null, lowest30DaysMinor: null, currency, quantity: stock.quantity });
+    }
+  }
+  await dispatch(changes, settings, firstVariant);
+}
+
+/**
+ * inventory_levels/update: one inventory item's stock at one location. The
+ * variant's stock is the sum over its locations; only variants of the shop's
+ * own catalogue entries are touched.
+ */
+export async function inventoryLevelChanged(shop: ShopRef, inventoryItemId: string, locationId: string, available: number): Promise<void> {
+  const states = await db.variantState.findMany({ where: { inventoryItemId } });
+  const own = await db.product.findMany({ where: { id: { in: states.map((s) => s.productId) }, sourceShopId: shop.id }, select: { id: true } });
+  const ownIds = new Set(own.map((p) => p.id));
+  const mine = states.filter((s) => ownIds.has(s.productId));
+  if (mine.length === 0) return; // not a variant of a saved entry of this shop (or not seen yet)
+  await db.inventoryLevel.upsert({
+    where: { inventoryItemId_locationId: { inventoryItemId, locationId } },
+    create: { inventoryItemId, locationId, available },
+    update: { available },
+  });
+  const total = (await db.inventoryLevel.aggregate({ where: { inventoryItemId }, _sum: { available: true } }))._sum.available ?? 0;
+  const partner = await db.partner.findUnique({ where: { id: shop.partnerId }, select: { plan: true } });
+  const settings = await alertSettingsOf(shop.id, partner?.plan ?? "free");
+  const changes: WishlistedProductChange[] = [];
+  const at = new Date();
+  for (const state of mine) {
+    const stock = await applyVariantState(state.productId, state.variantId, { inventoryItemId, quantity: total, available: total > 0 }, settings.lowStockThreshold);
+    for (const kind of stock.kinds) {
+      changes.push({ kind, shopId: shop.id, partnerId: shop.partnerId, productId: state.productId, variantId: state.variantId, priceMinor: null, previousPriceMinor: null, lowest30DaysMinor: null, currency: null, quantity: stock.quantity, saves: 0, at });
+    }
+  }
+  await dispatch(changes, settings, null);
+}
+
+/** Stores a variant's stock and says which stock alerts its change calls for. */
+async function applyVariantState(
+  productId: number,
+  variantId: string,
+  next: { inventoryItemId: string | null; quantity: number | null | undefined; available: boolean },
+  threshold: number,
+): Promise<{ kinds: AlertKind[]; quantity: number | null }> {
+  const before = await db.variantState.findUnique({ where: { productId_variantId: { productId, variantId } } });
+  const quantity = next.quantity === undefined ? (before?.quantity ?? null) : next.quantity;
+  const inventoryItemId = next.inventoryItemId ?? before?.inventoryItemId ?? null;
+  await db.variantState.upsert({
+    where: { productId_variantId: { productId, variantId } },
+    create: { productId, variantId, inventoryItemId, quantity, available: next.available },
+    update: { inventoryItemId, quantity, available: next.available },
+  });
+  const kinds: AlertKind[] = [];
+  if (!before) return { kinds, quantity };
+  if (!before.available && next.available) kinds.push("back_in_stock");
+  else if (next.available && quantity !== null && quantity > 0 && quantity <= threshold && (before.quantity === null || before.quantity > threshold)) {
+    kinds.push("low_stock");
+  }
+  return { kinds, quantity };
+}
+
+// ---------------------------------------------------------------- dispatch
+
+class DailyCapReached extends Error {}
+
+const absolute = (url: string | null) => (!url ? null : url.startsWith("/") ? `${env.APP_URL.replace(/\/$/, "")}${url}` : url);
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+/** The shoppers to tell about each change, and their e-mails, queued in one transaction each. */
+async function dispatch(changes: WishlistedProductChange[], settings: AlertSettingsView, firstVariant: string | null): Promise<void> {
+  if (changes.length === 0) return;
+  for (const change of changes) {
+    // The reference names the alert kind: the revenue breakdown counts what each kind sold (docs/revenue.md).
+    const sign = await wishRefSigner(`alert_${change.kind}`);
+    // The saves that name this variant, and those that name none when it is the variant the product page shows first.
+    const variantWhere = change.variantId
+      ? { OR: [{ variantId: change.variantId }, ...(change.variantId === firstVariant ? [{ variantId: null }] : [])] }
+      : {};
+    const items = await db.listItem.findMany({
+      where: { productId: change.productId, purchased: false, ...variantWhere },
+      orderBy: { id: "asc" },
+      take: MAX_RECIPIENTS,
+      include: {
+        wishlist: { select: { owner: { select: { id: true, alertConsent: true } } } },
+        product: { select: { canonicalUrl: true, localizations: true } },
+      },
+    });
+    if (items.length === 0) continue;
+    await emit({ ...change, saves: items.length });
+    if (!kindOn(settings, change.kind)) continue;
+    const told = new Set<string>();
+    for (const item of items) {
+      const owner = item.wishlist.owner;
+      const consent = owner.alertConsent;
+      if (!consent?.confirmedAt || told.has(owner.id)) continue;
+      const exact = item.product.localizations.find((l) => l.market === (item.market ?? ""));
+      const loc = exact ?? item.product.localizations.find((l) => l.market === "") ?? item.product.localizations[0];
+      // Prices go out only in the currency of the market the shopper saved for: its catalogue entry's, else the save's own.
+      const savedCurrency = exact?.currency ?? item.ownCurrency ?? null;
+      const marketPrice = exact?.currency ? exact.priceMinor : item.ownPriceMinor;
+      const sameCurrency = !savedCurrency || !change.currency || savedCurrency === change.currency;
+      if (change.kind === "price_drop" && !sameCurrency) continue;
+      told.add(owner.id);
+      const lang: AlertLang = isAlertLang(consent.lang) ? consent.lang : "en";
+      const title = item.ownTitle ?? loc?.title ?? "";
+      const level =
+        change.kind === "price_drop" ? `${change.priceMinor}${change.currency}` : `${utcDay(change.at)}`;
+      const dedupKey = `${change.kind}:${owner.id}:${change.productId}:${change.variantId ?? "-"}:${level}`;
+      const productUrl = item.product.canonicalUrl ? withVariant(item.product.canonicalUrl, change.variantId) : null;
+      const buyUrl = productUrl ? withWishRef(productUrl, sign(item.id)) : null;
+      const mail = await alertMail({
+        lang,
+        change,
+        title,
+        imageUrl: absolute(item.ownImageUrl ?? loc?.imageUrl ?? loc?.originalImageUrl ?? null),
+        // A stock alert in another currency than the saved market's shows the market's own price.
+        priceMinor: sameCurrency ? (change.priceMinor ?? marketPrice ?? null) : (marketPrice ?? null),
+        currency: sameCurrency ? (change.currency ?? savedCurrency) : savedCurrency,
+        buyUrl,
+        unsubscribe: await unsubscribeUrl(owner.id, consent.email, lang),
+        to: consent.email,
+        senderName: settings.senderName,
+        replyTo: settings.replyTo,
+      });
+      try {
+        await transaction(
+          (function* () {
+            const recorded = yield* recordAlert(
+              { dedupKey, shopId: change.shopId, userId: owner.id, listItemId: item.id, kind: change.kind, priceMinor: change.priceMinor, currency: change.currency, title },
+              new Date(),
+            );
+            if (recorded === 0) return; // told before at this level
+            if ((yield* countAlertDay(owner.id, utcDay(), env.ALERTS_PER_DAY)) === 0) throw new DailyCapReached();
+            yield* enqueueStep({ kind: "email", topic: alertTopic(owner.id), dedupKey: `alert:${dedupKey}`, payload: mail });
+          })(),
+        );
+      } catch (err) {
+        if (!(err instanceof DailyCapReached)) throw err;
+        log.info("alert over the daily cap", { kind: change.kind, productId: change.productId });
+      }
+    }
+  }
+}
+
+function withVariant(url: string, variantId: string | null): string {
+  if (!variantId) return url;
+  try {
+    const parsed = new URL(url);
+    parsed.searchParams.set("variant", variantId);
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+interface MailInput {
+  lang: AlertLang;
+  change: WishlistedProductChange;
+  title: string;
+  imageUrl: string | null;
+  priceMinor: number | null;
+  currency: string | null;
+  buyUrl: string | null;
+  unsubscribe: string;
+  to: string;
+  senderName: string | null;
+  replyTo: string | null;
+}
+
+/** MAIL_FROM's address under the shop's name: the address must stay one the mail server may send as. */
+function fromOf(senderName: string | null): string | undefined {
+  if (!senderName) return undefined;
+  const address = /<([^>]+)>/.exec(env.MAIL_FROM)?.[1] ?? env.MAIL_FROM.trim();
+  return `"${senderName}" <${address}>`;
+}
+
+/** The alert e-mail: text and HTML, with the one-click unsubscribe headers (RFC 8058). */
+async function alertMail(m: MailInput) {
+  const t = alertTexts(m.lang);
+  const price = formatPrice(m.priceMinor, m.currency, m.lang);
+  const previous = formatPrice(m.change.previousPriceMinor, m.currency, m.lang);
+  const low = formatPrice(m.change.lowest30DaysMinor, m.currency, m.lang);
+  const left = m.change.quantity ?? 0;
+  const subject =
+    m.change.kind === "price_drop"
+      ? t.priceDropSubject(m.title, price ?? "")
+      : m.change.kind === "back_in_stock"
+        ? t.backInStockSubject(m.title)
+        : t.lowStockSubject(m.title, left);
+  const lead =
+    m.change.kind === "price_drop"
+      ? t.priceDropLead(m.title, price ?? "", previous ?? "")
+      : m.change.kind === "back_in_stock"
+        ? t.backInStockLead(m.title)
+        : t.lowStockLead(m.title, left);
+  const lines = [lead];
+  if (m.change.kind === "price_drop" && low) lines.push(t.lowest30(low));
+  else if (price) lines.push(`${t.now}: ${price}`);
+  if (m.buyUrl) lines.push("", `${t.buyNow}: ${m.buyUrl}`);
+  lines.push("", "--", t.why, `${t.unsubscribe}: ${m.unsubscribe}`);
+
+  const rows: string[] = [];
+  if (price) rows.push(`<tr><td>${escapeHtml(t.now)}</td><td><strong>${escapeHtml(price)}</strong></td></tr>`);
+  if (m.change.kind === "price_drop") {
+    if (previous) rows.push(`<tr><td>${escapeHtml(t.before)}</td><td><s>${escapeHtml(previous)}</s></td></tr>`);
+    if (low) rows.push(`<tr><td>${escapeHtml(t.low30Label)}</td><td>${escapeHtml(low)}</td></tr>`);
+  }
+  const html = `<!doctype html><html lang="${m.lang}"><body style="font-family:system-ui,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:16px">
+${m.imageUrl ? `<img src="${escapeHtml(m.imageUrl)}" alt="${escapeHtml(m.title)}" width="240" style="max-width:100%;height:auto;display:block;margin-bottom:16px">` : ""}
+<h1 style="font-size:20px">${escapeHtml(subject)}</h1>
+<p>${escapeHtml(lead)}</p>
+${rows.length ? `<table cellpadding="4">${rows.join("")}</table>` : ""}
+${m.buyUrl ? `<p><a href="${escapeHtml(m.buyUrl)}" style="display:inline-block;background:#111;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(t.buyNow)}</a></p>` : ""}
+<p style="font-size:12px;color:#555">${escapeHtml(t.why)} <a href="${escapeHtml(m.unsubscribe)}">${escapeHtml(t.unsubscribe)}</a></p>
+</body></html>`;
+  const from = fromOf(m.senderName);
+  return {
+    to: m.to,
+    ...(from ? { from } : {}),
+    subject,
+    text: lines.join("\n"),
+    html,
+    headers: {
+      "List-Unsubscribe": `<${m.unsubscribe}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      ...(m.replyTo ? { "Reply-To": m.replyTo } : {}),
+    },
+  };
+}
+
+/**
+ * Deletes the daily e-mail counts of days before yesterday (UTC): they serve
+ * one day each. Plain days sort before the `c:` (confirmation) ones.
+ */
+export async function pruneAlertDays(now = new Date()): Promise<number> {
+  const cutoff = utcDay(new Date(now.getTime() - DAY_MS));
+  const { count } = await db.alertDay.deleteMany({ where: { OR: [{ day: { lt: cutoff } }, { day: { gte: "c:", lt: `c:${cutoff}` } }] } });
+  return count;
+}
+
+// ---------------------------------------------------------------- privacy
+
+/** customers/data_request: the shopper's alert address and consent, and the alerts this shop sent them. */
+export async function alertDataOf(userId: string, shopId: number) {
+  const [consent, sent] = await Promise.all([
+    db.alertConsent.findUnique({ where: { userId } }),
+    db.alertSent.findMany({ where: { userId, shopId }, orderBy: { id: "asc" }, take: 1000 }),
+  ]);
+  return {
+    consent: consent ? { email: consent.email, lang: consent.lang, requested_at: consent.createdAt.toISOString(), confirmed_at: consent.confirmedAt?.toISOString() ?? null } : null,
+    alerts_sent: sent.map((a) => ({ kind: a.kind, title: a.title, price_minor: a.priceMinor, currency: a.currency, sent_at: a.createdAt.toISOString() })),
+  };
+}
+
+/** shop/redact: the shop's alert settings and its record of alerts sent. */
+export async function forgetAlertsOfShop(shopId: number): Promise<void> {
+  await db.alertSent.deleteMany({ where: { shopId } });
+  await db.alertSettings.deleteMany({ where: { shopId } });
+}

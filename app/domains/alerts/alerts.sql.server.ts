@@ -1,0 +1,29 @@
+// The alerts' statements: the steps of the one transaction that queues an
+// alert (alerts.server.ts): its dedup record, the shopper's daily count, and
+// (outbox.server.ts enqueueStep) the e-mail itself.
+import type { AlertDay, AlertSent } from "~/db.server";
+import { run, statement } from "~/db/sql.server";
+
+// A record with the same dedupKey means this alert went out before: 0 rows, the caller stops.
+const RECORD_ALERT = statement(
+  "alert_record",
+  `INSERT INTO "AlertSent" ("dedupKey", "shopId", "userId", "listItemId", "kind", "priceMinor", "currency", "title", "createdAt")
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+   ON CONFLICT ("dedupKey") DO NOTHING`,
+);
+
+/** Records an alert: 1, or 0 when one with the same dedupKey was recorded before. */
+export const recordAlert = (
+  a: Pick<AlertSent, "dedupKey" | "shopId" | "userId" | "listItemId" | "kind" | "priceMinor" | "currency" | "title">,
+  at: Date,
+) => run(RECORD_ALERT, a.dedupKey, a.shopId, a.userId, a.listItemId, a.kind, a.priceMinor, a.currency, a.title, at);
+
+// One statement, so two deliveries at once cannot both take the last place of the day.
+const COUNT_DAY = statement(
+  "alert_count_day",
+  `INSERT INTO "AlertDay" ("userId", "day", "count") VALUES ($1, $2, 1)
+   ON CONFLICT ("userId", "day") DO UPDATE SET "count" = "AlertDay"."count" + 1 WHERE "AlertDay"."count" < $3`,
+);
+
+/** Counts one e-mail for the shopper and day: 1, or 0 when `cap` were counted already. */
+export const countAlertDay = (userId: AlertDay["userId"], day: AlertDay["day"], cap: number) => run(COUNT_DAY, userId, day, cap);

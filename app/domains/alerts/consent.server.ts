@@ -1,0 +1,141 @@
+// Shoppers' consent to alerts on their saved products: an opt-in on "My
+// lists", confirmed by a signed link sent to the address (double opt-in), and
+// withdrawn by one click in any alert e-mail (signed link, no sign-in) or on
+// "My lists". The address is kept only while consent stands: withdrawing
+// deletes it together with the alerts recorded for the shopper and their
+// e-mails in the outbox.
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { db } from "~/db.server";
+import { env } from "~/env.server";
+import { transaction } from "~/db/sql.server";
+import { ApiError, badRequest } from "~/lib/api/errors";
+import { getAlertLinkKey } from "~/domains/secrets/secrets.server";
+import { enqueueStep } from "~/domains/outbox/outbox.server";
+import { countAlertDay } from "./alerts.sql.server";
+import { alertTexts, type AlertLang } from "./alert-texts";
+
+export type AlertConsentStatus = "off" | "pending" | "on";
+
+/** Confirmation e-mails one shopper may ask for per UTC day. */
+export const CONFIRMATIONS_PER_DAY = 5;
+
+const EMAIL = /^[^\s@<>()",;:]{1,64}@[^\s@<>()",;:]{1,253}\.[^\s@<>()",;:]{2,63}$/;
+
+export const isMailAddress = (value: string) => value.length <= 320 && EMAIL.test(value);
+
+/** The outbox topic of every e-mail to this shopper about alerts (so they can be deleted with the consent). */
+export const alertTopic = (userId: string) => `alert:${userId}`;
+
+type Purpose = "confirm" | "unsubscribe";
+
+const sign = (key: Buffer, purpose: Purpose, userId: string, email: string) =>
+  createHmac("sha256", key).update(`alert-${purpose}:${userId}:${email.toLowerCase()}`).digest().subarray(0, 16).toString("base64url");
+
+const TOKEN = /^([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{22})$/;
+
+/** `<userId>.<signature>`: bound to the address, so a link for an earlier address does nothing. */
+async function linkToken(purpose: Purpose, userId: string, email: string): Promise<string> {
+  return `${userId}.${sign(await getAlertLinkKey(), purpose, userId, email)}`;
+}
+
+const base = () => env.APP_URL.replace(/\/$/, "");
+
+/** The unsubscribe address of an alert e-mail (the List-Unsubscribe header and the link in the text). */
+export async function unsubscribeUrl(userId: string, email: string, lang: AlertLang): Promise<string> {
+  return `${base()}/alerts/unsubscribe?${new URLSearchParams({ token: await linkToken("unsubscribe", userId, email), lang })}`;
+}
+
+async function confirmUrl(userId: string, email: string, lang: AlertLang): Promise<string> {
+  return `${base()}/alerts/confirm?${new URLSearchParams({ token: await linkToken("confirm", userId, email), lang })}`;
+}
+
+/** The consent a token names, if its signature holds for the address on record; undefined for a malformed token. */
+async function consentOfToken(purpose: Purpose, token: string) {
+  const match = TOKEN.exec(token.trim());
+  if (!match) return undefined;
+  const consent = await db.alertConsent.findUnique({ where: { userId: match[1]! } });
+  if (!consent) return null;
+  const expected = Buffer.from(sign(await getAlertLinkKey(), purpose, consent.userId, consent.email));
+  const given = Buffer.from(match[2]!);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? consent : undefined;
+}
+
+export const utcDay = (at = new Date()) => at.toISOString().slice(0, 10);
+
+/** What "My lists" shows: off, waiting for the confirmation, or on, with the address. */
+export async function alertConsentOf(userId: string): Promise<{ status: AlertConsentStatus; email: string | null }> {
+  const consent = await db.alertConsent.findUnique({ where: { userId } });
+  if (!consent) return { status: "off", email: null };
+  return { status: consent.confirmedAt ? "on" : "pending", email: consent.email };
+}
+
+/**
+ * The shopper asks for alerts at `email`: recorded unconfirmed and a
+ * confirmation link sent there. Asking again for the address already
+ * confirmed changes nothing; another address needs its own confirmation.
+ */
+export async function requestAlerts(userId: string, rawEmail: string, lang: AlertLang): Promise<AlertConsentStatus> {
+  const email = rawEmail.trim();
+  if (!isMailAddress(email)) throw badRequest("invalid_email", "Enter a valid e-mail address");
+  const current = await db.alertConsent.findUnique({ where: { userId } });
+  if (current?.confirmedAt && current.email.toLowerCase() === email.toLowerCase()) return "on";
+  const t = alertTexts(lang);
+  const link = await confirmUrl(userId, email, lang);
+  const day = utcDay();
+  // The day's count first: over the cap nothing changes, not even a standing consent.
+  await transaction(
+    (function* () {
+      // Bounded: the form must not become a way to mail strangers.
+      if ((yield* countAlertDay(userId, `c:${day}`, CONFIRMATIONS_PER_DAY)) === 0) throw new ApiError(429, "too_many_requests", "Too many confirmation e-mails today");
+      yield* enqueueStep({
+        kind: "email",
+        topic: alertTopic(userId),
+        payload: { to: email, subject: t.confirmSubject, text: t.confirmText(link) },
+      });
+    })(),
+  );
+  // The link names this address: until it is followed, nothing is sent (and a standing consent for another address ends).
+  await db.alertConsent.upsert({
+    where: { userId },
+    create: { userId, email, lang, confirmedAt: null },
+    update: { email, lang, confirmedAt: null, createdAt: new Date() },
+  });
+  return "pending";
+}
+
+/** The confirmation link's POST: consent stands from now on. */
+export async function confirmAlerts(token: string): Promise<"confirmed" | "invalid"> {
+  const consent = await consentOfToken("confirm", token);
+  if (!consent) return "invalid";
+  if (!consent.confirmedAt) {
+    await db.alertConsent.updateMany({ where: { userId: consent.userId, email: consent.email }, data: { confirmedAt: new Date() } });
+  }
+  return "confirmed";
+}
+
+/**
+ * One-click unsubscribe (the e-mail's link or its List-Unsubscribe-Post):
+ * consent and address go. A link whose consent is gone already answers
+ * "unsubscribed" again; a forged one "invalid".
+ */
+export async function unsubscribeAlerts(token: string): Promise<"unsubscribed" | "invalid"> {
+  const consent = await consentOfToken("unsubscribe", token);
+  if (consent === undefined) return "invalid";
+  if (consent) await forgetAlertsOfUser(consent.userId);
+  return "unsubscribed";
+}
+
+/** "My lists": alerts off. */
+export async function turnOffAlerts(userId: string): Promise<void> {
+  await forgetAlertsOfUser(userId);
+}
+
+/** Withdrawn consent or a redaction: the address, the alerts recorded and their e-mails. */
+export async function forgetAlertsOfUser(userId: string): Promise<{ consents: number; alerts: number }> {
+  return db.$transaction(async (tx) => {
+    const consents = (await tx.alertConsent.deleteMany({ where: { userId } })).count;
+    const alerts = (await tx.alertSent.deleteMany({ where: { userId } })).count;
+    await tx.outboxMessage.deleteMany({ where: { topic: alertTopic(userId) } });
+    return { consents, alerts };
+  });
+}

@@ -1,0 +1,42 @@
+// /alerts/confirm?token=…&lang=de|en (docs/alerts.md): the double opt-in
+// link sent to a new alert address. GET shows a button (a link scanner's GET
+// confirms nothing); POST confirms, without a session: the signed token
+// names the shopper and the address.
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { confirmAlerts } from "~/domains/alerts/consent.server";
+import { alertTexts } from "~/domains/alerts/alert-texts";
+import { AlertLinkPage } from "~/hosted-pages/alert-link-page";
+import designCss from "~/hosted-pages/design.css?url";
+
+export const links = () => [{ rel: "stylesheet", href: designCss }];
+
+const query = z.object({ token: z.string().max(200).default(""), lang: z.enum(["de", "en"]).catch("en") });
+const parse = (request: Request) => query.parse(Object.fromEntries(new URL(request.url).searchParams));
+const HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { lang } = parse(request);
+  return json({ lang, outcome: null }, { headers: HEADERS });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { token, lang } = parse(request);
+  const outcome = await confirmAlerts(token);
+  return json({ lang, outcome }, { status: outcome === "invalid" ? 400 : 200, headers: HEADERS });
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: alertTexts(data?.lang ?? "en").confirmTitle },
+  { name: "robots", content: "noindex" },
+];
+
+export default function Confirm() {
+  const { lang } = useLoaderData<typeof loader>();
+  const done = useActionData<typeof action>();
+  const t = alertTexts(lang);
+  if (done?.outcome === "confirmed") return <AlertLinkPage lang={lang} title={t.confirmedTitle} text={t.confirmedText} button={null} tone="success" />;
+  if (done?.outcome === "invalid") return <AlertLinkPage lang={lang} title={t.invalidTitle} text={t.invalidText} button={null} tone="error" />;
+  return <AlertLinkPage lang={lang} title={t.confirmTitle} text={t.confirmIntro} button={t.confirmButton} tone="neutral" />;
+}

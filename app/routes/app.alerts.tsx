@@ -1,0 +1,166 @@
+// Admin: alerts on saved products (docs/alerts.md) — which alerts the shop
+// sends to shoppers who opted in, the low-stock threshold, and the alerts
+// sent lately. Free gets back in stock only; the other kinds show disabled,
+// saying why.
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { useFetcher, useLoaderData } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, Checkbox, DataTable, Layout, Page, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
+import { z } from "zod";
+import { field, outcome } from "~/admin/outcome.server";
+import { requireAdmin } from "~/admin/session.server";
+import { alertSettingsOf, sentAlertsOf, updateAlertSettings } from "~/domains/alerts/alerts.server";
+import { LOW_STOCK_THRESHOLD_MAX, SENDER_NAME_MAX } from "~/domains/alerts/limits";
+import { getPartner } from "~/domains/partners/partners.server";
+import { getPlan, type AlertKind } from "~/domains/plans/plans";
+import { ApiError } from "~/lib/api/errors";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { partnerId, shop } = await requireAdmin(request);
+  const partner = await getPartner(partnerId);
+  const [settings, sent] = await Promise.all([alertSettingsOf(shop.id, partner.plan), sentAlertsOf(shop.id)]);
+  return json({ settings, sent, planName: getPlan(partner.plan)?.name ?? partner.plan });
+}
+
+const form = z.object({
+  priceDrop: z.enum(["true", "false"]).transform((v) => v === "true"),
+  backInStock: z.enum(["true", "false"]).transform((v) => v === "true"),
+  lowStock: z.enum(["true", "false"]).transform((v) => v === "true"),
+  lowStockThreshold: z.coerce.number().int().min(1).max(LOW_STOCK_THRESHOLD_MAX),
+  senderName: z.string().max(200),
+  replyTo: z.string().max(320),
+});
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { shop } = await requireAdmin(request);
+  const data = await request.formData();
+  return outcome(async () => {
+    const parsed = form.safeParse(Object.fromEntries(["priceDrop", "backInStock", "lowStock", "lowStockThreshold", "senderName", "replyTo"].map((k) => [k, field(data, k)])));
+    if (!parsed.success) throw new ApiError(400, "invalid_input", `The low-stock threshold must be a whole number from 1 to ${LOW_STOCK_THRESHOLD_MAX}.`);
+    await updateAlertSettings(shop.id, parsed.data);
+    return { message: "Saved." };
+  });
+}
+
+const KIND_LABEL: Record<string, string> = { price_drop: "Price drop", back_in_stock: "Back in stock", low_stock: "Low stock" };
+
+function money(minor: number | null, currency: string | null): string {
+  if (minor === null || !currency) return "—";
+  try {
+    const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    return new Intl.NumberFormat("en", { style: "currency", currency }).format(minor / 10 ** digits);
+  } catch {
+    return `${minor} ${currency}`;
+  }
+}
+
+export default function Alerts() {
+  const { settings, sent, planName } = useLoaderData<typeof loader>();
+  const fetcher = useFetcher<typeof action>();
+  const allowed = (kind: AlertKind) => settings.allowed.includes(kind);
+  const [priceDrop, setPriceDrop] = useState(settings.priceDrop);
+  const [backInStock, setBackInStock] = useState(settings.backInStock);
+  const [lowStock, setLowStock] = useState(settings.lowStock);
+  const [threshold, setThreshold] = useState(String(settings.lowStockThreshold));
+  const [senderName, setSenderName] = useState(settings.senderName ?? "");
+  const [replyTo, setReplyTo] = useState(settings.replyTo ?? "");
+  const gated = `Comes with Starter and up; this shop is on ${planName}.`;
+  const data = fetcher.data;
+  const save = () =>
+    fetcher.submit({ priceDrop: String(priceDrop), backInStock: String(backInStock), lowStock: String(lowStock), lowStockThreshold: threshold, senderName, replyTo }, { method: "post" });
+  return (
+    <Page title="Alerts">
+      <Layout>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="400">
+              <Text as="h2" variant="headingMd">
+                Alerts to shoppers
+              </Text>
+              <Text as="p" tone="subdued">
+                E-mails to shoppers who saved your products and opted in (with a confirmed address). Each has a one-click unsubscribe; a shopper gets a few per day at most.
+              </Text>
+              {data && !data.ok && (
+                <Banner tone="critical">
+                  <p>{data.error}</p>
+                </Banner>
+              )}
+              {data?.ok && (
+                <Banner tone="success">
+                  <p>Saved.</p>
+                </Banner>
+              )}
+              <Checkbox
+                label="Price drop"
+                helpText={allowed("price_drop") ? "With the previous price and the lowest price of the 30 days before." : gated}
+                checked={allowed("price_drop") && priceDrop}
+                disabled={!allowed("price_drop")}
+                onChange={setPriceDrop}
+              />
+              <Checkbox label="Back in stock" checked={allowed("back_in_stock") && backInStock} disabled={!allowed("back_in_stock")} onChange={setBackInStock} />
+              <Checkbox
+                label="Low stock"
+                helpText={allowed("low_stock") ? "When a saved variant's stock falls to the threshold or below." : gated}
+                checked={allowed("low_stock") && lowStock}
+                disabled={!allowed("low_stock")}
+                onChange={setLowStock}
+              />
+              <TextField
+                label="Low-stock threshold"
+                type="number"
+                min={1}
+                max={LOW_STOCK_THRESHOLD_MAX}
+                value={threshold}
+                onChange={setThreshold}
+                autoComplete="off"
+                disabled={!allowed("low_stock")}
+                helpText="Units left in stock."
+              />
+              <TextField
+                label="Sender name"
+                value={senderName}
+                onChange={setSenderName}
+                autoComplete="off"
+                maxLength={SENDER_NAME_MAX}
+                helpText="Shown as the e-mails' sender, e.g. your shop's name. Empty: the service's default sender."
+              />
+              <TextField
+                label="Reply-to address"
+                type="email"
+                value={replyTo}
+                onChange={setReplyTo}
+                autoComplete="off"
+                helpText="Where shoppers' replies go. Empty: replies are not collected."
+              />
+              <div>
+                <Button variant="primary" onClick={save} loading={fetcher.state !== "idle"}>
+                  Save
+                </Button>
+              </div>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Sent alerts
+              </Text>
+              {sent.length === 0 ? (
+                <Text as="p" tone="subdued">
+                  No alerts sent yet.
+                </Text>
+              ) : (
+                <DataTable
+                  columnContentTypes={["text", "text", "text", "text"]}
+                  headings={["Sent", "Alert", "Product", "Price"]}
+                  rows={sent.map((a) => [new Date(a.sentAt).toLocaleString("en"), KIND_LABEL[a.kind] ?? a.kind, a.title, money(a.priceMinor, a.currency)])}
+                />
+              )}
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
