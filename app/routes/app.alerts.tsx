@@ -3,23 +3,33 @@
 // sent lately. Free gets back in stock only; the other kinds show disabled,
 // saying why.
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { useFetcher, useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, Checkbox, DataTable, Layout, Page, Text, TextField } from "@shopify/polaris";
+import { useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, Checkbox, DataTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { z } from "zod";
 import { field, outcome } from "~/admin/outcome.server";
 import { requireAdmin } from "~/admin/session.server";
-import { alertSettingsOf, sentAlertsOf, updateAlertSettings } from "~/domains/alerts/alerts.server";
+import { alertPreview, alertSettingsOf, sentAlertsOf, updateAlertSettings } from "~/domains/alerts/alerts.server";
+import { isAlertLang } from "~/domains/alerts/alert-texts";
 import { LOW_STOCK_THRESHOLD_MAX, SENDER_NAME_MAX } from "~/domains/alerts/limits";
 import { getPartner } from "~/domains/partners/partners.server";
-import { getPlan, type AlertKind } from "~/domains/plans/plans";
+import { ALERT_KINDS, getPlan, type AlertKind } from "~/domains/plans/plans";
 import { ApiError } from "~/lib/api/errors";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { partnerId, shop } = await requireAdmin(request);
   const partner = await getPartner(partnerId);
-  const [settings, sent] = await Promise.all([alertSettingsOf(shop.id, partner.plan), sentAlertsOf(shop.id)]);
-  return json({ settings, sent, planName: getPlan(partner.plan)?.name ?? partner.plan });
+  // The e-mail preview: `?preview=<kind>&lang=<de|en>` (defaults: price drop, English).
+  const url = new URL(request.url);
+  const asked = url.searchParams.get("preview");
+  const kind: AlertKind = ALERT_KINDS.find((k) => k === asked) ?? "price_drop";
+  const lang = isAlertLang(url.searchParams.get("lang")) ? (url.searchParams.get("lang") as "de" | "en") : "en";
+  const [settings, sent, preview] = await Promise.all([
+    alertSettingsOf(shop.id, partner.plan),
+    sentAlertsOf(shop.id),
+    alertPreview(shop.id, partner.plan, kind, lang),
+  ]);
+  return json({ settings, sent, planName: getPlan(partner.plan)?.name ?? partner.plan, preview: { kind, lang, ...preview } });
 }
 
 const form = z.object({
@@ -55,7 +65,10 @@ function money(minor: number | null, currency: string | null): string {
 }
 
 export default function Alerts() {
-  const { settings, sent, planName } = useLoaderData<typeof loader>();
+  const { settings, sent, planName, preview } = useLoaderData<typeof loader>();
+  const [, setSearchParams] = useSearchParams();
+  const showPreview = (next: { kind?: string; lang?: string }) =>
+    setSearchParams({ preview: next.kind ?? preview.kind, lang: next.lang ?? preview.lang }, { preventScrollReset: true, replace: true });
   const fetcher = useFetcher<typeof action>();
   const allowed = (kind: AlertKind) => settings.allowed.includes(kind);
   const [priceDrop, setPriceDrop] = useState(settings.priceDrop);
@@ -65,6 +78,7 @@ export default function Alerts() {
   const [senderName, setSenderName] = useState(settings.senderName ?? "");
   const [replyTo, setReplyTo] = useState(settings.replyTo ?? "");
   const gated = `Comes with Starter and up; this shop is on ${planName}.`;
+  const gatedKinds = ALERT_KINDS.filter((k) => !allowed(k));
   const data = fetcher.data;
   const save = () =>
     fetcher.submit({ priceDrop: String(priceDrop), backInStock: String(backInStock), lowStock: String(lowStock), lowStockThreshold: threshold, senderName, replyTo }, { method: "post" });
@@ -92,7 +106,7 @@ export default function Alerts() {
               )}
               <Checkbox
                 label="Price drop"
-                helpText={allowed("price_drop") ? "With the previous price and the lowest price of the 30 days before." : gated}
+                helpText={allowed("price_drop") ? "With the previous price and the lowest price of the 30 days before." : undefined}
                 checked={allowed("price_drop") && priceDrop}
                 disabled={!allowed("price_drop")}
                 onChange={setPriceDrop}
@@ -100,11 +114,17 @@ export default function Alerts() {
               <Checkbox label="Back in stock" checked={allowed("back_in_stock") && backInStock} disabled={!allowed("back_in_stock")} onChange={setBackInStock} />
               <Checkbox
                 label="Low stock"
-                helpText={allowed("low_stock") ? "When a saved variant's stock falls to the threshold or below." : gated}
+                helpText={allowed("low_stock") ? "When a saved variant's stock falls to the threshold or below." : undefined}
                 checked={allowed("low_stock") && lowStock}
                 disabled={!allowed("low_stock")}
                 onChange={setLowStock}
               />
+              {/* Said once, in readable text: Polaris greys a disabled checkbox's help text below contrast. */}
+              {gatedKinds.length > 0 && (
+                <Text as="p" tone="subdued">
+                  {gatedKinds.map((k) => KIND_LABEL[k]).join(" and ")}: {gated}
+                </Text>
+              )}
               <TextField
                 label="Low-stock threshold"
                 type="number"
@@ -137,6 +157,54 @@ export default function Alerts() {
                   Save
                 </Button>
               </div>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Preview
+              </Text>
+              <InlineStack gap="300" wrap>
+                <Select
+                  label="Alert"
+                  options={ALERT_KINDS.map((k) => ({ label: KIND_LABEL[k] ?? k, value: k }))}
+                  value={preview.kind}
+                  onChange={(kind) => showPreview({ kind })}
+                />
+                <Select
+                  label="Language"
+                  options={[
+                    { label: "English", value: "en" },
+                    { label: "German", value: "de" },
+                  ]}
+                  value={preview.lang}
+                  onChange={(lang) => showPreview({ lang })}
+                />
+              </InlineStack>
+              {!preview.allowed && (
+                <Text as="p" tone="subdued">
+                  {gated}
+                </Text>
+              )}
+              <Text as="p">
+                <Text as="span" fontWeight="semibold">
+                  From:
+                </Text>{" "}
+                {preview.from}
+                {preview.replyTo ? ` (replies to ${preview.replyTo})` : ""}
+                <br />
+                <Text as="span" fontWeight="semibold">
+                  Subject:
+                </Text>{" "}
+                {preview.subject}
+              </Text>
+              <Text as="p" tone="subdued">
+                With your newest product and example prices. The e-mail also has a plain-text part and the one-click unsubscribe headers.
+              </Text>
+              {/* The e-mail's own HTML, sandboxed: no script runs, no link navigates the admin. */}
+              <iframe title="Alert e-mail preview" sandbox="" srcDoc={preview.html} style={{ width: "100%", height: 520, border: "1px solid #e3e3e3", borderRadius: 8 }} />
             </BlockStack>
           </Card>
         </Layout.Section>

@@ -18,6 +18,7 @@ vi.mock("@remix-run/react", async (original) => {
     useActionData: () => undefined,
     useNavigation: () => ({ state: "idle" }),
     useFetcher: () => ({ state: "idle", data: undefined, submit: () => {} }),
+    useSearchParams: () => [new URLSearchParams(), () => {}],
     Form: (props: { children?: ReactNode }) => h("form", { method: "post" }, props.children),
     Link: (props: { to: string; children?: ReactNode }) => h("a", { href: props.to }, props.children),
   };
@@ -40,9 +41,9 @@ const pages = {
   "app.alerts": { path: "/app/alerts", load: () => import("~/routes/app.alerts") },
 };
 
-async function render(route: keyof typeof pages, shop: string) {
+async function render(route: keyof typeof pages, shop: string, search = "") {
   const mod = await pages[route].load();
-  const request = await adminRequest(shop, pages[route].path);
+  const request = await adminRequest(shop, pages[route].path + search);
   const loaded: unknown = await mod.loader({ request, params: {}, context: {} });
   current.data = loaded instanceof Response ? await loaded.json() : loaded;
   const { AppProvider } = await import("@shopify/polaris");
@@ -172,5 +173,17 @@ describe("alerts page", () => {
     expect(after).toContain("Oak Lamp");
     expect(after).toContain("€25.00");
     expect(after).toContain("Price drop");
+
+    // The preview: the e-mail as shoppers get it, in the language asked, with the shop's sender name; nothing is sent.
+    expect(after).toContain("Subject:</span> Price drop: Your product now €24.00");
+    await db.platformShop.update({ where: { id: shop.id }, data: { currency: "EUR" } });
+    const outbox = await db.outboxMessage.count();
+    const german = await render("app.alerts", domain, "?preview=low_stock&lang=de");
+    expect(german).toContain("Subject:</span> Nur noch 3 verfügbar: Dein Produkt");
+    expect(german).toContain("From:</span> &quot;Brand Store&quot; &lt;no-reply@localhost&gt; (replies to care@brand.example)");
+    const srcdoc = /<iframe[^>]*title="Alert e-mail preview"[^>]*>/.exec(german)![0];
+    expect(srcdoc).toContain('sandbox=""');
+    expect(srcdoc).toContain("lang=&quot;de&quot;");
+    expect(await db.outboxMessage.count()).toBe(outbox);
   });
 });

@@ -21,6 +21,8 @@ vi.mock("@remix-run/react", async (original) => {
     useLoaderData: () => current.data,
     useActionData: () => undefined,
     useNavigation: () => ({ state: "idle" }),
+    useFetcher: () => ({ state: "idle", data: undefined, submit: () => {} }),
+    useSearchParams: () => [new URLSearchParams(), () => {}],
     Form: (props: { children?: ReactNode; method?: string }) => h("form", { method: props.method ?? "post" }, props.children),
     Link: (props: { to: string; children?: ReactNode }) => h("a", { href: props.to }, props.children),
   };
@@ -34,6 +36,7 @@ let compliance: typeof import("~/routes/webhooks.compliance");
 let home: typeof import("~/routes/app._index");
 let revenuePage: typeof import("~/routes/app.revenue");
 let exportRoute: typeof import("~/routes/app.revenue.export");
+let alertsPage: typeof import("~/routes/app.alerts");
 let refs: typeof import("~/domains/lists/wish-ref.server");
 
 beforeAll(async () => {
@@ -45,6 +48,7 @@ beforeAll(async () => {
   home = await import("~/routes/app._index");
   revenuePage = await import("~/routes/app.revenue");
   exportRoute = await import("~/routes/app.revenue.export");
+  alertsPage = await import("~/routes/app.alerts");
   refs = await import("~/domains/lists/wish-ref.server");
 });
 
@@ -273,7 +277,7 @@ describe("wishlist revenue", () => {
     expect(await db.attributedLine.count({ where: { shopId: s.shop.id } })).toBe(0);
   });
 
-  it("the home card and the revenue page lay out in Polaris at 375 and 1280 px without overflow, axe-clean (screenshots in tests/screenshots/)", async () => {
+  it("the home card, the revenue page and the alerts page with its e-mail preview lay out in Polaris at 375 and 1280 px without overflow, axe-clean (screenshots in tests/screenshots/)", async () => {
     const s = await installedShop("7100");
     const vase = await saved(s, 201, "vase", "Stoneware vase with a rather long product title, hand glazed");
     await saved(s, 202, "bowl", "Bowl", 3);
@@ -288,9 +292,10 @@ describe("wishlist revenue", () => {
       for (const [name, mod, at] of [
         ["admin-home", home, "/app"],
         ["admin-revenue", revenuePage, "/app/revenue"],
+        ["admin-alerts", alertsPage, "/app/alerts?preview=price_drop&lang=de"],
       ] as const) {
         const { html } = await render(mod as never, s.domain, at);
-        expect(html).toContain("$2,517.90");
+        expect(html).toContain(name === "admin-alerts" ? "Preissenkung: Bowl jetzt" : "$2,517.90");
         for (const width of [375, 1280]) {
           const page = await browser.newPage({ viewport: { width, height: 900 } });
           await page.setContent(
@@ -299,6 +304,8 @@ describe("wishlist revenue", () => {
           expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
           expect(await seriousA11yViolations(page)).toEqual([]);
           await page.screenshot({ path: path.join(shots, `${name}-${width}.png`), fullPage: true });
+          // A full-page shot leaves the sandboxed preview frame blank: the e-mail gets its own.
+          if (name === "admin-alerts") await page.locator("iframe").screenshot({ path: path.join(shots, `${name}-email-${width}.png`) });
           await page.close();
         }
       }

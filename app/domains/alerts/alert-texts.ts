@@ -19,6 +19,8 @@ export interface AlertTexts {
   buyNow: string;
   why: string;
   unsubscribe: string;
+  /** The product title of the admin's preview when the shop has no product in the catalogue yet. */
+  previewTitle: string;
   // Pages
   confirmTitle: string;
   confirmIntro: string;
@@ -51,6 +53,7 @@ const de: AlertTexts = {
   buyNow: "Jetzt kaufen",
   why: "Du erhältst diese E-Mail, weil du Alarme für deine gemerkten Produkte eingeschaltet hast.",
   unsubscribe: "Abmelden",
+  previewTitle: "Dein Produkt",
   confirmTitle: "Alarme bestätigen",
   confirmIntro: "Bestätige, dass wir dir Preis- und Verfügbarkeitsalarme zu deinen gemerkten Produkten senden dürfen.",
   confirmButton: "Bestätigen",
@@ -82,6 +85,7 @@ const en: AlertTexts = {
   buyNow: "Buy now",
   why: "You get this e-mail because you turned on alerts for your saved products.",
   unsubscribe: "Unsubscribe",
+  previewTitle: "Your product",
   confirmTitle: "Confirm alerts",
   confirmIntro: "Confirm that we may send you price and stock alerts about your saved products.",
   confirmButton: "Confirm",

@@ -415,6 +415,43 @@ ${m.buyUrl ? `<p><a href="${escapeHtml(m.buyUrl)}" style="display:inline-block;b
   };
 }
 
+/** Example figures of the preview: a price 20 % down, a 30-day low just above it, three left. */
+const PREVIEW = { priceMinor: 2400, previousPriceMinor: 3000, lowest30DaysMinor: 2600, quantity: 3 };
+
+/**
+ * An alert e-mail as this shop's shoppers would get it (the admin's preview): the shop's newest product
+ * in its catalogue (else a placeholder title), example prices in the shop's currency, its sender settings.
+ * Nothing is sent; the unsubscribe link is inert.
+ */
+export async function alertPreview(shopId: number, plan: string, kind: AlertKind, lang: AlertLang) {
+  const [settings, shop, product] = await Promise.all([
+    alertSettingsOf(shopId, plan),
+    db.platformShop.findUnique({ where: { id: shopId }, select: { currency: true } }),
+    db.product.findFirst({
+      where: { sourceShopId: shopId },
+      orderBy: { id: "desc" },
+      select: { canonicalUrl: true, localizations: { take: 1, select: { title: true, imageUrl: true, originalImageUrl: true } } },
+    }),
+  ]);
+  const loc = product?.localizations[0];
+  const currency = shop?.currency && /^[A-Z]{3}$/.test(shop.currency) ? shop.currency : "EUR";
+  const at = new Date();
+  const mail = await alertMail({
+    lang,
+    change: { kind, shopId, partnerId: 0, productId: 0, variantId: null, ...PREVIEW, currency, saves: 1, at },
+    title: loc?.title || alertTexts(lang).previewTitle,
+    imageUrl: absolute(loc?.imageUrl ?? loc?.originalImageUrl ?? null),
+    priceMinor: PREVIEW.priceMinor,
+    currency,
+    buyUrl: product?.canonicalUrl ?? null,
+    unsubscribe: `${env.APP_URL.replace(/\/$/, "")}/alerts/unsubscribe`,
+    to: "shopper@example.com",
+    senderName: settings.senderName,
+    replyTo: settings.replyTo,
+  });
+  return { subject: mail.subject, from: mail.from ?? env.MAIL_FROM, replyTo: settings.replyTo, html: mail.html, allowed: settings.allowed.includes(kind) };
+}
+
 /**
  * Deletes the daily e-mail counts of days before yesterday (UTC): they serve
  * one day each. Plain days sort before the `c:` (confirmation) ones.
