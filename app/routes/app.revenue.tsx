@@ -114,9 +114,9 @@ export default function Revenue() {
                 By source
               </Text>
               <DataTable
-                columnContentTypes={["text", "numeric", "numeric", "numeric"]}
-                headings={["Source", "Orders", "Items", "Revenue"]}
-                rows={report.sources.map((s) => [sourceLabel(s.source), s.orders, s.units, money(s.revenueMinor, s.currency)])}
+                columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric"]}
+                headings={["Source", "Alerts sent", "Orders", "Items", "Revenue"]}
+                rows={report.sources.map((s) => [sourceLabel(s.source), s.alertsSent ?? "—", s.orders, s.units, money(s.revenueMinor, s.currency)])}
                 footerContent={report.sources.length ? undefined : "No attributed orders in these days."}
               />
             </BlockStack>

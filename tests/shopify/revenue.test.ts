@@ -197,14 +197,24 @@ describe("wishlist revenue", () => {
     expect(homePage.data.revenue.daily.at(-1)).toMatchObject({ orders: 4, revenueMinor: 12980 });
     for (const text of ["Wishlist revenue, last 30 days", "$129.80", ">4<", "80.0%", "4 of 5 saves", 'role="img"']) expect(homePage.html).toContain(text);
 
-    // The revenue page: the same figures, by source and by product.
+    // Alert e-mails sent: four price drops in the range (one of them bought, above), one long before, two low-stock alerts that sold nothing.
+    const sentAt = (days: number) => new Date(Date.now() - days * 86_400_000);
+    for (const [kind, days, n] of [["price_drop", 1, 4], ["price_drop", 60, 1], ["low_stock", 2, 2]] as const) {
+      for (let i = 0; i < n; i++) {
+        await db.alertSent.create({ data: { dedupKey: `rev-${s.shop.id}-${kind}-${days}-${i}`, shopId: s.shop.id, userId: `u-${i}`, listItemId: 1, kind, title: "Rug", createdAt: sentAt(days) } });
+      }
+    }
+
+    // The revenue page: the same figures, by source (with the alerts sent of each alert kind) and by product.
     const page = await render(revenuePage, s.domain, "/app/revenue");
-    expect(page.data.report.sources.map((x: any) => [x.source, x.orders, x.units, x.revenueMinor])).toEqual([
-      ["alert_price_drop", 1, 3, 4500],
-      ["drawer", 1, 2, 4480],
-      ["saved", 1, 1, 3000],
-      ["share_page", 1, 1, 1000],
+    expect(page.data.report.sources.map((x: any) => [x.source, x.alertsSent, x.orders, x.units, x.revenueMinor])).toEqual([
+      ["alert_price_drop", 4, 1, 3, 4500],
+      ["drawer", null, 1, 2, 4480],
+      ["saved", null, 1, 1, 3000],
+      ["share_page", null, 1, 1, 1000],
+      ["alert_low_stock", 2, 0, 0, 0],
     ]);
+    expect(page.html).toContain("Alerts sent");
     expect(page.data.report.products.map((x: any) => [x.title, x.revenueMinor])).toEqual([
       ["Rug", 4500],
       ['Vase "Deluxe", blue', 4480],

@@ -78,14 +78,31 @@ export async function revenueSummary(shop: ShopScope & { currency: string | null
   };
 }
 
-/** The revenue page: the summary, and the breakdowns by source and by product. */
+/** Alert e-mails the shop sent in the range, by source name (`alert_<kind>`): what each alert kind's orders came out of. */
+async function alertsSent(shopId: number, range: DayRange): Promise<Record<string, number>> {
+  const rows = await db.alertSent.groupBy({
+    by: ["kind"],
+    where: { shopId, createdAt: { gte: new Date(`${range.from}T00:00:00Z`), lt: new Date(Date.parse(`${range.to}T00:00:00Z`) + DAY_MS) } },
+    _count: { _all: true },
+  });
+  return Object.fromEntries(rows.map((r) => [`alert_${r.kind}`, r._count._all]));
+}
+
+/** The revenue page: the summary, and the breakdowns by source (with the alerts sent of each alert kind) and by product. */
 export async function revenueReport(shop: ShopScope & { currency: string | null; attributionWindowDays: number }, range: DayRange) {
-  const [summary, sources, products] = await Promise.all([
+  const [summary, sources, products, sent] = await Promise.all([
     revenueSummary(shop, range),
     revenueBySource(shop.id, range.from, range.to),
     revenueByProduct(shop.id, range.from, range.to, MAX_PRODUCTS),
+    alertsSent(shop.id, range),
   ]);
-  return { ...summary, attributionWindowDays: shop.attributionWindowDays, sources, products };
+  // An alert kind that was sent but sold nothing is a row too: its conversion is the point.
+  const silent = Object.keys(sent)
+    .filter((source) => !sources.some((s) => s.source === source))
+    .sort()
+    .map((source) => ({ source, currency: summary.currency, orders: 0, units: 0, revenueMinor: 0 }));
+  const bySource = [...sources, ...silent].map((s) => ({ ...s, alertsSent: sent[s.source] ?? null }));
+  return { ...summary, attributionWindowDays: shop.attributionWindowDays, sources: bySource, products };
 }
 
 /** The attributed lines of the range, oldest first, at most MAX_EXPORT_ROWS (and whether more were left out). */
