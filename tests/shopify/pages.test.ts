@@ -5,24 +5,12 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { readFileSync } from "node:fs";
 import { renderToString } from "react-dom/server";
-import { createElement, type ReactNode } from "react";
+import { createElement } from "react";
 import { adminRequest, FakeAdminApi, shopifyTestApp } from "../support/shopify.ts";
 
 const current = vi.hoisted(() => ({ data: undefined as unknown }));
-vi.mock("@remix-run/react", async (original) => {
-  const actual = await original<typeof import("@remix-run/react")>();
-  const { createElement: h } = await import("react");
-  return {
-    ...actual,
-    useLoaderData: () => current.data,
-    useActionData: () => undefined,
-    useNavigation: () => ({ state: "idle" }),
-    useFetcher: () => ({ state: "idle", data: undefined, submit: () => {} }),
-    useSearchParams: () => [new URLSearchParams(), () => {}],
-    Form: (props: { children?: ReactNode }) => h("form", { method: "post" }, props.children),
-    Link: (props: { to: string; children?: ReactNode }) => h("a", { href: props.to }, props.children),
-  };
-});
+vi.mock("@remix-run/react", async (original) => (await import("../support/remix-stand-in.ts")).remixStandIn(original, current));
+
 
 let api: FakeAdminApi;
 let db: typeof import("~/db.server").db;

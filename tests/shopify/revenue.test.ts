@@ -13,20 +13,8 @@ import { adminRequest, APP_URL, FakeAdminApi, shopifyTestApp, webhookRequest } f
 import { launchBrowser, seriousA11yViolations } from "../support/browser.ts";
 
 const current = vi.hoisted(() => ({ data: undefined as unknown }));
-vi.mock("@remix-run/react", async (original) => {
-  const actual = await original<typeof import("@remix-run/react")>();
-  const { createElement: h } = await import("react");
-  return {
-    ...actual,
-    useLoaderData: () => current.data,
-    useActionData: () => undefined,
-    useNavigation: () => ({ state: "idle" }),
-    useFetcher: () => ({ state: "idle", data: undefined, submit: () => {} }),
-    useSearchParams: () => [new URLSearchParams(), () => {}],
-    Form: (props: { children?: ReactNode; method?: string }) => h("form", { method: props.method ?? "post" }, props.children),
-    Link: (props: { to: string; children?: ReactNode }) => h("a", { href: props.to }, props.children),
-  };
-});
+vi.mock("@remix-run/react", async (original) => (await import("../support/remix-stand-in.ts")).remixStandIn(original, current));
+
 
 let api: FakeAdminApi;
 let db: typeof import("~/db.server").db;

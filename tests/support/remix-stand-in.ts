@@ -1,0 +1,20 @@
+// Remix's hooks for admin pages rendered to HTML outside a router (tests/shopify/pages.test.ts,
+// tests/shopify/revenue.test.ts): the page reads the loader's answer from `current.data`, forms and
+// fetchers stay idle; everything else of @remix-run/react is the real module. Use inside vi.mock:
+//   const current = vi.hoisted(() => ({ data: undefined as unknown }));
+//   vi.mock("@remix-run/react", async (original) => (await import("../support/remix-stand-in.ts")).remixStandIn(original, current));
+import { createElement as h, type ReactNode } from "react";
+
+export async function remixStandIn(original: () => Promise<unknown>, current: { data: unknown }) {
+  const actual = (await original()) as Record<string, unknown>;
+  return {
+    ...actual,
+    useLoaderData: () => current.data,
+    useActionData: () => undefined,
+    useNavigation: () => ({ state: "idle" }),
+    useFetcher: () => ({ state: "idle", data: undefined, submit: () => {} }),
+    useSearchParams: () => [new URLSearchParams(), () => {}],
+    Form: (props: { children?: ReactNode; method?: string }) => h("form", { method: props.method ?? "post" }, props.children),
+    Link: (props: { to: string; children?: ReactNode }) => h("a", { href: props.to }, props.children),
+  };
+}
