@@ -54,7 +54,20 @@ export function logLines(server: TestServer, msg: string): Record<string, unknow
 
 export async function startServer(extraEnv: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
   const databaseUrl = extraEnv.DATABASE_URL ?? (await freshDatabaseUrl());
-  const port = await freePort();
+  // The port is picked before the process binds it (APP_URL names it), so another process
+  // of the suite may take it in between: a start that fails with EADDRINUSE tries a new port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnServer(await freePort(), databaseUrl, extraEnv, options);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || attempt === 5) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function spawnServer(port: number, databaseUrl: string, extraEnv: Record<string, string>, options: ServerOptions): Promise<TestServer> {
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, "app/server/start.mjs")], {
     cwd: root,
@@ -86,7 +99,8 @@ export async function startServer(extraEnv: Record<string, string> = {}, options
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
     const onExit = (code: number | null) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
+      const message = `server exited with ${code}:\n${output}`;
+      reject(output.includes("EADDRINUSE") ? new PortTakenError(message) : new Error(message));
     };
     child.on("exit", onExit);
     child.stdout.on("data", () => {
