@@ -33,6 +33,7 @@ afterAll(async () => {
 
 const HOST = "journey.shop.test";
 const hex = () => randomBytes(3).toString("hex");
+const JOURNEY_TIMEOUT = 60_000;
 
 /** A partner whose shop page carries the documented snippet: four hearts (one with only a URL) and the basket button. */
 async function shopWithHearts() {
@@ -132,6 +133,7 @@ async function openMyLists(context: BrowserContext, popup: Page): Promise<Page> 
 }
 
 describe("shopper journey through widget.js on a shop of another origin", () => {
+  // A journey of a dozen page loads and clicks: on a loaded 2-core machine it can outlast the default 30 s.
   it("a guest saves three times with reloads between, opens the basket between saves, removes one, and keeps everything on signing up", async () => {
     const s = await shopWithHearts();
     const me = await shopper();
@@ -205,7 +207,7 @@ describe("shopper journey through widget.js on a shop of another origin", () => 
     for (const id of ["scarf", "hat", "gloves"]) await expect.poll(() => pressed(page, id)).toBe("true");
     await expectClean(me);
     await me.context.close();
-  });
+  }, JOURNEY_TIMEOUT);
 
   it("a signed-up shopper saves three times across reloads, shares from My lists, a friend opens the link and marks a gift; the owner's surprise is kept", async () => {
     const s = await shopWithHearts();
@@ -266,7 +268,7 @@ describe("shopper journey through widget.js on a shop of another origin", () => 
 
     await expectClean(me);
     await me.context.close();
-  });
+  }, JOURNEY_TIMEOUT);
 
   it("the dialog, the drawer and My lists, reached from the shop page, have no serious accessibility violations", async () => {
     const s = await shopWithHearts();

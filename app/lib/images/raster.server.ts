@@ -4,13 +4,22 @@
 // first (libvips reads no pixels for that), nothing over IMAGE_MAX_PIXELS is
 // decoded, and what is decoded (to scale it down) goes through libvips one
 // image or two at a time, with its own input-pixel limit as a second guard.
-import sharp from "sharp";
+import type Sharp from "sharp";
 import { env } from "~/env.server";
 
-// One libvips thread per image and no operation cache: native memory stays
-// proportional to the images in work, not to what was processed before.
-sharp.concurrency(1);
-sharp.cache(false);
+/**
+ * libvips, loaded on the first image: most processes (and every test server
+ * that handles no image) never pay for loading it. One libvips thread per
+ * image and no operation cache: native memory stays proportional to the
+ * images in work, not to what was processed before.
+ */
+let loaded: Promise<typeof Sharp> | undefined;
+const libvips = () =>
+  (loaded ??= import("sharp").then(({ default: sharp }) => {
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  }));
 
 export interface RasterSize {
   width: number;
@@ -21,6 +30,7 @@ export interface RasterSize {
 export async function rasterSize(input: Buffer | string): Promise<RasterSize | null> {
   try {
     // No limit here: the point is to learn the size of images over it.
+    const sharp = await libvips();
     const meta = await sharp(input, { limitInputPixels: false }).metadata();
     return meta.width && meta.height ? { width: meta.width, height: meta.height } : null;
   } catch {
@@ -66,6 +76,7 @@ export interface ShrinkOptions {
  */
 export function shrinkRaster(input: Buffer, options: ShrinkOptions): Promise<{ body: Buffer; width: number; height: number }> {
   return oneOfFew(async () => {
+    const sharp = await libvips();
     let image = sharp(input, { limitInputPixels: env.IMAGE_MAX_PIXELS, sequentialRead: true })
       .rotate()
       .resize(options.width, options.height, { fit: options.fit, withoutEnlargement: options.fit === "inside" });
