@@ -28,5 +28,5 @@ export default defineConfig({
   build: { assetsInlineLimit: 0 },
   // Bundled into the server build, so only the components and icons the admin uses are
   // loaded: importing the whole of Polaris and its icons was a third of every server start.
-  ssr: { noExternal: ["@shopify/polaris", "@shopify/polaris-icons", "@shopify/shopify-app-remix"] },
+  ssr: { noExternal: true, external: ["@prisma/client", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "better-sqlite3", "pg", "sharp", "react", "react-dom", "@remix-run/node", "@remix-run/react", "@remix-run/server-runtime", "@remix-run/router"] },
 });
