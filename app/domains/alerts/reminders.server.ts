@@ -1,12 +1,13 @@
-// Reminder digests: an e-mail listing a shopper's saved items of one shop not
-// yet bought, for shoppers who confirmed the alert consent and also chose
-// reminders, every `reminderDays` the shop set (7, 14 or 30; off by default),
-// never more than once a week per shopper and shop. A scheduled pass in the
-// background worker (under the deployment's job lease) queues the digests
-// that are due; each digest follows exactly one earlier one (or the opt-in),
-// and its record's unique key names that, so two passes at once (two
-// instances, a pass still running when the next starts) queue it once. The
-// outbox sends after the commit.
+// Reminder digests: an e-mail listing a shopper's saved items of one shop (as
+// the customer account sees them: itemsOfShop) not yet bought, for shoppers
+// who confirmed the alert consent and also chose reminders, every
+// `reminderDays` the shop set (7, 14 or 30; off by default), never more than
+// once a week per shopper and shop. A scheduled pass in the background worker
+// (under the deployment's job lease) queues the digests that are due; each
+// digest follows exactly one earlier one (or the opt-in), and its record's
+// unique key names that, so two passes at once (two instances, a pass still
+// running when the next starts) queue it once. The outbox sends after the
+// commit.
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { transaction } from "~/db/sql.server";
