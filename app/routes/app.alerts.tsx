@@ -195,7 +195,7 @@ export default function Alerts() {
               </Text>
               <InlineStack gap="300" wrap>
                 <Select
-                  label="Alert"
+                  label="E-mail"
                   options={PREVIEW_KINDS.map((k) => ({ label: KIND_LABEL[k] ?? k, value: k }))}
                   value={preview.kind}
                   onChange={(kind) => showPreview({ kind })}
@@ -228,7 +228,8 @@ export default function Alerts() {
                 {preview.subject}
               </Text>
               <Text as="p" tone="subdued">
-                With your newest product and example prices. The e-mail also has a plain-text part and the one-click unsubscribe headers.
+                {preview.kind === "reminder" ? "With your three newest products at their prices." : "With your newest product and example prices."} The e-mail also has a plain-text
+                part and the one-click unsubscribe headers.
               </Text>
               {/* The e-mail's own HTML, sandboxed: no script runs, no link navigates the admin. */}
               <iframe title="Alert e-mail preview" sandbox="" srcDoc={preview.html} style={{ width: "100%", height: 520, border: "1px solid #e3e3e3", borderRadius: 8 }} />
