@@ -41,8 +41,11 @@ interface ShopReminders {
   replyTo: string | null;
 }
 
-/** The next shops with reminders on whose plan brings them, after `after` (a pass walks the shops round by round). */
-async function shopsWithReminders(after: number): Promise<ShopReminders[]> {
+/**
+ * The next shops with reminders on after `after` (a pass walks the shops round by round), those whose plan
+ * brings them; `last` is the last shop looked at (skipped ones included), `more` whether the round goes on.
+ */
+async function shopsWithReminders(after: number): Promise<{ shops: ShopReminders[]; last: number; more: boolean }> {
   const rows = await db.alertSettings.findMany({
     where: { reminderDays: { gt: 0 }, shopId: { gt: after }, shop: { uninstalledAt: null } },
     orderBy: { shopId: "asc" },
@@ -57,9 +60,10 @@ async function shopsWithReminders(after: number): Promise<ShopReminders[]> {
   });
   const partners = await db.partner.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.shop.partnerId))] } }, select: { id: true, plan: true } });
   const planOf = new Map(partners.map((p) => [p.id, p.plan]));
-  return rows
+  const shops = rows
     .filter((r) => getPlan(planOf.get(r.shop.partnerId) ?? "free")?.reminders === true)
     .map((r) => ({ shopId: r.shopId, scope: r.shop, days: r.reminderDays, senderName: r.senderName, replyTo: r.replyTo }));
+  return { shops, last: rows.at(-1)?.shopId ?? after, more: rows.length === SHOPS_PER_PASS };
 }
 
 /** Shoppers whose digest from the shop is due: confirmed consent with reminders since before the cutoff, nothing sent since, an unbought item of the shop. */
@@ -77,6 +81,7 @@ function dueShoppers(shop: ShopReminders, cutoff: Date, take: number) {
   });
 }
 
+/** The shop after which the next pass starts (0: from the first). */
 let cursor = 0;
 let running: Promise<number> | null = null;
 
@@ -84,15 +89,11 @@ let running: Promise<number> | null = null;
 export function sendDueReminders(now = new Date()): Promise<number> {
   return (running ??= (async () => {
     let queued = 0;
-    let shops = await shopsWithReminders(cursor);
-    if (shops.length === 0 && cursor > 0) shops = await shopsWithReminders((cursor = 0));
-    let finished = true;
-    for (const shop of shops) {
+    const round = await shopsWithReminders(cursor);
+    for (const shop of round.shops) {
       const room = Math.min(DIGESTS_PER_SHOP, DIGESTS_PER_PASS - queued);
-      if (room <= 0) {
-        finished = false;
-        break;
-      }
+      // The pass's bound reached: this shop is looked at first next time.
+      if (room <= 0) return queued;
       const cutoff = new Date(now.getTime() - Math.max(shop.days, MIN_GAP_DAYS) * DAY_MS);
       const shoppers = await dueShoppers(shop, cutoff, room);
       for (const shopper of shoppers) {
@@ -102,15 +103,12 @@ export function sendDueReminders(now = new Date()): Promise<number> {
           log.error("reminder failed", { shopId: shop.shopId, ...errorFields(err) });
         }
       }
-      // A shop cut short by the pass's bound is looked at first next time; one cut by its own bound waits its turn.
-      if (shoppers.length === room && room < DIGESTS_PER_SHOP) {
-        finished = false;
-        break;
-      }
+      // Cut short by the pass's bound: looked at again first; cut by its own bound: it waits for the next round.
+      if (shoppers.length === room && room < DIGESTS_PER_SHOP) return queued;
       cursor = shop.shopId;
     }
-    // Every shop of a short round was looked at: the next pass starts from the first again.
-    if (finished && shops.length < SHOPS_PER_PASS) cursor = 0;
+    // Every shop of this window was looked at (those whose plan has no reminders too): on to the next, or from the first again.
+    cursor = round.more ? round.last : 0;
     return queued;
   })().finally(() => (running = null)));
 }
