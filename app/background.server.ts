@@ -3,8 +3,8 @@
 // - Per process (they keep this process's in-memory state): flushing its
 //   request counts, listening for other processes' changes (PostgreSQL),
 //   and polling revoked keys and sign-in sessions.
-// - Once per deployment: pruning old metering rows and delivering the
-//   outbox run only in the process holding the "background" job lease
+// - Once per deployment: pruning old metering rows, queueing the reminder
+//   digests that are due and delivering the outbox run only in the process holding the "background" job lease
 //   (domains/system/job-lease.server.ts), whatever the number of workers
 //   and machines sharing the database.
 import { startRequestCounterFlush, stopRequestCounterFlush } from "~/domains/metering/request-counter.server";
@@ -13,6 +13,7 @@ import { registerOutboxJob, startOutboxWorker, stopOutboxWorker } from "~/domain
 import { customerMirrorJob } from "~/domains/customer-accounts/metafield-mirror.server";
 import { fireWishlistedProductChange, flowTriggerJob } from "~/domains/flow/triggers.server";
 import { onWishlistedProductChange } from "~/domains/alerts/alerts.server";
+import { startReminders, stopReminders } from "~/domains/alerts/reminders.server";
 import { shopify } from "~/shopify.server";
 import { BASKET_WEBHOOKS } from "~/domains/baskets/baskets.server";
 import { startKeyStatusPoll, stopKeyStatusPoll } from "~/domains/keys/key-status.server";
@@ -47,9 +48,10 @@ const deploymentJobs = underLease("background", {
   start() {
     startPruning();
     startOutboxWorker(BASKET_WEBHOOKS);
+    startReminders();
   },
   async stop() {
-    await Promise.all([stopPruning(), stopOutboxWorker()]);
+    await Promise.all([stopPruning(), stopOutboxWorker(), stopReminders()]);
   },
 });
 

@@ -35,6 +35,7 @@ export type {
   PlatformShop,
   Product,
   ProductLocalization,
+  ReminderSent,
   SignInThrottle,
   UsageCounter,
   UsageDedup,

@@ -173,6 +173,8 @@ const schema = z
     MAIL_FROM: z.string().default("Wishlist <no-reply@localhost>"),
     /** Alert e-mails (price drop, back in stock, low stock) one shopper gets per UTC day at most. */
     ALERTS_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
+    /** How often the background worker looks for reminder digests that are due (docs/alerts.md). */
+    REMINDER_INTERVAL_MS: z.coerce.number().int().min(50).max(86_400_000).default(3_600_000),
 
     /** Which proxies may name the client in X-Forwarded-For (see trustedProxies above). */
     TRUSTED_PROXIES: trustedProxies,

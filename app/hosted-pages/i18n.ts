@@ -31,6 +31,8 @@ const de = {
   moveHere: "In diese Liste verschieben",
   viewMyLists: "Meine Listen ansehen",
   closingSoon: "Dieses Fenster schließt sich gleich von selbst.",
+  alertOffer: "Sag mir Bescheid, wenn es günstiger oder wieder verfügbar wird",
+  alertOfferPending: "Schau in dein Postfach und bestätige die Alarme.",
   close: "Schließen",
   thisProduct: "Dieses Produkt",
   retry: "Erneut versuchen",
@@ -69,6 +71,7 @@ const de = {
     email_exists: "Zu dieser E-Mail gibt es schon ein Konto. Melde dich an.",
     weak_password: "Wähle ein Passwort mit mindestens 8 Zeichen.",
     invalid_email: "Gib eine gültige E-Mail-Adresse ein.",
+    too_many_requests: "Heute haben wir schon genug Bestätigungen verschickt. Bitte versuche es morgen noch einmal.",
     missing_name: "Gib der Liste einen Namen.",
     bad_product: "Dieses Produkt kann nicht gespeichert werden: seine Adresse fehlt oder ist ungültig.",
     other: (code: string) => `Etwas ist schiefgegangen (${code}). Bitte versuche es erneut.`,
@@ -102,6 +105,8 @@ const en: typeof de = {
   moveHere: "Move to this list",
   viewMyLists: "View my lists",
   closingSoon: "This window closes by itself in a moment.",
+  alertOffer: "Tell me when it gets cheaper or is back in stock",
+  alertOfferPending: "Check your inbox to confirm the alerts.",
   close: "Close",
   thisProduct: "This product",
   retry: "Try again",
@@ -139,6 +144,7 @@ const en: typeof de = {
     email_exists: "An account with this e-mail exists. Sign in instead.",
     weak_password: "Choose a password with at least 8 characters.",
     invalid_email: "Enter a valid e-mail address.",
+    too_many_requests: "We have sent enough confirmations today. Please try again tomorrow.",
     missing_name: "Give the list a name.",
     bad_product: "This product cannot be saved: its address is missing or invalid.",
     other: (code: string) => `Something went wrong (${code}). Please try again.`,
@@ -176,6 +182,7 @@ export function errorText(t: Texts, lang: Lang, code: string): string {
     case "link_used":
     case "account_already_linked":
     case "account_required":
+    case "too_many_requests":
       return e[code];
     case "missing_url":
     case "invalid_url":

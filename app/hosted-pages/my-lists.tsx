@@ -561,7 +561,7 @@ function ListCard({ list, all, confirmDelete }: { list: MyList; all: MyList[]; c
 function AlertsPanel({ page }: { page: MyListsPage }) {
   const { t } = usePage();
   const a = t.alerts;
-  const { status, email } = page.alerts;
+  const { status, email, reminders } = page.alerts;
   return (
     <section className="card ml-card ml-alerts" aria-labelledby="alerts">
       <h2 id="alerts" tabIndex={-1}>
@@ -569,13 +569,25 @@ function AlertsPanel({ page }: { page: MyListsPage }) {
       </h2>
       <p className="muted">{a.intro}</p>
       {status !== "off" && email ? <p role="note">{status === "on" ? a.on(email) : a.pending(email)}</p> : null}
-      {status === "on" ? (
-        <ActionForm intent="alerts-off">
-          <button type="submit" className="btn">
-            {a.turnOff}
-          </button>
-        </ActionForm>
-      ) : (
+      {status !== "off" && reminders ? <p role="note">{a.remindersOn}</p> : null}
+      {status !== "off" ? (
+        <div className="ml-alerts-actions">
+          {/* Reminders: a choice apart from the alerts, on the same confirmed address. */}
+          <ActionForm intent={reminders ? "reminders-off" : "reminders-on"}>
+            <button type="submit" className="btn">
+              {reminders ? a.remindersTurnOff : a.remindersTurnOn}
+            </button>
+          </ActionForm>
+          {status === "on" ? (
+            <ActionForm intent="alerts-off">
+              <button type="submit" className="btn">
+                {a.turnOff}
+              </button>
+            </ActionForm>
+          ) : null}
+        </div>
+      ) : null}
+      {status === "on" ? null : (
         <ActionForm intent="alerts-on" className="ml-alerts-form">
           <div className="ml-field">
             <label htmlFor="alerts-email">{a.email}</label>
@@ -584,6 +596,10 @@ function AlertsPanel({ page }: { page: MyListsPage }) {
           <div className="ml-check">
             <input id="alerts-consent" type="checkbox" name="consent" value="yes" required />
             <label htmlFor="alerts-consent">{a.consent}</label>
+          </div>
+          <div className="ml-check">
+            <input id="alerts-reminders" type="checkbox" name="reminders" value="yes" defaultChecked={reminders} />
+            <label htmlFor="alerts-reminders">{a.reminders}</label>
           </div>
           <button type="submit" className="btn-primary">
             {a.turnOn}

@@ -14,7 +14,7 @@ import { createList, deleteList, updateList } from "~/domains/lists/lists.server
 import { deleteItem, moveItem, updateItem } from "~/domains/lists/items.server";
 import { inviteCollaborator, removeCollaborator } from "~/domains/lists/collaborators.server";
 import { myListsPage } from "~/domains/lists/my-lists.server";
-import { requestAlerts, turnOffAlerts } from "~/domains/alerts/consent.server";
+import { requestAlerts, setReminders, turnOffAlerts } from "~/domains/alerts/consent.server";
 import { signInOnSite, signOutOnSite, signUpOnSite } from "~/domains/lists/my-lists-account.server";
 import { DONE_CODES, isMyListsLang, myListsTexts, type DoneCode, type MyListsLang } from "~/domains/lists/my-lists-texts";
 import type { Identity } from "~/domains/identity/identity.server";
@@ -77,8 +77,10 @@ const forms = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("set-priority"), list: token, item: itemId, priority: z.coerce.number().int().min(1).max(4) }),
   z.object({ intent: z.literal("invite"), list: token, friend: z.string().trim().min(1).max(100) }),
   z.object({ intent: z.literal("remove-collaborator"), list: token, user: z.string().min(1).max(100) }),
-  z.object({ intent: z.literal("alerts-on"), email: z.string().trim().min(1).max(320), consent: z.literal("yes") }),
+  z.object({ intent: z.literal("alerts-on"), email: z.string().trim().min(1).max(320), consent: z.literal("yes"), reminders: z.literal("yes").optional() }),
   z.object({ intent: z.literal("alerts-off") }),
+  z.object({ intent: z.literal("reminders-on") }),
+  z.object({ intent: z.literal("reminders-off") }),
 ]);
 type PageForm = z.infer<typeof forms>;
 
@@ -154,10 +156,20 @@ async function perform(form: PageForm, identity: Identity | null, lang: MyListsL
       return { done: "uninvited", focus: at ? `collaborators-${at}` : listAnchor };
     case "alerts-on":
       // Double opt-in: a new address gets a confirmation link; alerts start once it is followed.
-      return { done: (await requestAlerts(requireUser(identity), form.email, lang)) === "on" ? "alerts-on" : "alerts-pending", focus: "alerts" };
+      // The reminder box is a choice of its own, unticked by default; it rides on the same consent.
+      return {
+        done: (await requestAlerts(requireUser(identity), form.email, lang, { reminders: form.reminders === "yes" })) === "on" ? "alerts-on" : "alerts-pending",
+        focus: "alerts",
+      };
     case "alerts-off":
       await turnOffAlerts(requireUser(identity));
       return { done: "alerts-off", focus: "alerts" };
+    case "reminders-on":
+      if (!(await setReminders(requireUser(identity), true))) throw badRequest("alerts_required", "Turn on alerts first");
+      return { done: "reminders-on", focus: "alerts" };
+    case "reminders-off":
+      await setReminders(requireUser(identity), false);
+      return { done: "reminders-off", focus: "alerts" };
   }
 }
 

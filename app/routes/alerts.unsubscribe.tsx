@@ -1,41 +1,52 @@
-// /alerts/unsubscribe?token=…&lang=de|en (docs/alerts.md): every alert
-// e-mail's one-click unsubscribe. GET shows a button; POST (the button, or a
-// mail client's RFC 8058 `List-Unsubscribe=One-Click`) unsubscribes, without
-// a session: the signed token names the shopper and address.
+// /alerts/unsubscribe?token=…&lang=de|en[&scope=reminders] (docs/alerts.md):
+// every alert e-mail's one-click unsubscribe, and with `scope=reminders` every
+// reminder digest's, which ends reminders only. GET shows a button; POST (the
+// button, or a mail client's RFC 8058 `List-Unsubscribe=One-Click`)
+// unsubscribes, without a session: the signed token names the shopper and
+// address (and a reminder link's token is signed for reminders alone).
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { unsubscribeAlerts } from "~/domains/alerts/consent.server";
+import { unsubscribeAlerts, unsubscribeReminders } from "~/domains/alerts/consent.server";
 import { alertTexts } from "~/domains/alerts/alert-texts";
 import { AlertLinkPage } from "~/hosted-pages/alert-link-page";
 import designCss from "~/hosted-pages/design.css?url";
 
 export const links = () => [{ rel: "stylesheet", href: designCss }];
 
-const query = z.object({ token: z.string().max(200).default(""), lang: z.enum(["de", "en"]).catch("en") });
+const query = z.object({
+  token: z.string().max(200).default(""),
+  lang: z.enum(["de", "en"]).catch("en"),
+  scope: z.enum(["alerts", "reminders"]).catch("alerts"),
+});
 const parse = (request: Request) => query.parse(Object.fromEntries(new URL(request.url).searchParams));
 const HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { lang } = parse(request);
-  return json({ lang, outcome: null }, { headers: HEADERS });
+  const { lang, scope } = parse(request);
+  return json({ lang, scope, outcome: null }, { headers: HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { token, lang } = parse(request);
-  const outcome = await unsubscribeAlerts(token);
-  return json({ lang, outcome }, { status: outcome === "invalid" ? 400 : 200, headers: HEADERS });
+  const { token, lang, scope } = parse(request);
+  const outcome = scope === "reminders" ? await unsubscribeReminders(token) : await unsubscribeAlerts(token);
+  return json({ lang, scope, outcome }, { status: outcome === "invalid" ? 400 : 200, headers: HEADERS });
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: alertTexts(data?.lang ?? "en").unsubscribeTitle },
+  { title: data?.scope === "reminders" ? alertTexts(data.lang).remindersOffTitle : alertTexts(data?.lang ?? "en").unsubscribeTitle },
   { name: "robots", content: "noindex" },
 ];
 
 export default function Unsubscribe() {
-  const { lang } = useLoaderData<typeof loader>();
+  const { lang, scope } = useLoaderData<typeof loader>();
   const done = useActionData<typeof action>();
   const t = alertTexts(lang);
+  if (scope === "reminders") {
+    if (done?.outcome === "unsubscribed") return <AlertLinkPage lang={lang} title={t.remindersOffDoneTitle} text={t.remindersOffDoneText} button={null} tone="success" />;
+    if (done?.outcome === "invalid") return <AlertLinkPage lang={lang} title={t.invalidTitle} text={t.invalidText} button={null} tone="error" />;
+    return <AlertLinkPage lang={lang} title={t.remindersOffTitle} text={t.remindersOffIntro} button={t.remindersOffButton} tone="neutral" />;
+  }
   if (done?.outcome === "unsubscribed") return <AlertLinkPage lang={lang} title={t.unsubscribedTitle} text={t.unsubscribedText} button={null} tone="success" />;
   if (done?.outcome === "invalid") return <AlertLinkPage lang={lang} title={t.invalidTitle} text={t.invalidText} button={null} tone="error" />;
   return <AlertLinkPage lang={lang} title={t.unsubscribeTitle} text={t.unsubscribeIntro} button={t.unsubscribeButton} tone="neutral" />;

@@ -1,7 +1,8 @@
 // Admin: alerts on saved products (docs/alerts.md) — which alerts the shop
-// sends to shoppers who opted in, the low-stock threshold, and the alerts
-// sent lately. Free gets back in stock only; the other kinds show disabled,
-// saying why.
+// sends to shoppers who opted in, the low-stock threshold, how often shoppers
+// who chose reminders get a digest of their saved items not yet bought, and
+// the alerts sent lately. Free gets back in stock only; the other kinds and
+// reminders show disabled, saying why.
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, Checkbox, DataTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
@@ -11,24 +12,28 @@ import { field, outcome } from "~/admin/outcome.server";
 import { requireAdmin } from "~/admin/session.server";
 import { alertPreview, alertSettingsOf, sentAlertsOf, updateAlertSettings } from "~/domains/alerts/alerts.server";
 import { isAlertLang } from "~/domains/alerts/alert-texts";
-import { LOW_STOCK_THRESHOLD_MAX, SENDER_NAME_MAX } from "~/domains/alerts/limits";
+import { LOW_STOCK_THRESHOLD_MAX, REMINDER_DAYS, SENDER_NAME_MAX } from "~/domains/alerts/limits";
+import { reminderPreview } from "~/domains/alerts/reminders.server";
 import { getPartner } from "~/domains/partners/partners.server";
 import { ALERT_KINDS, getPlan, type AlertKind } from "~/domains/plans/plans";
 import { ApiError } from "~/lib/api/errors";
 
+type PreviewKind = AlertKind | "reminder";
+const PREVIEW_KINDS: readonly PreviewKind[] = [...ALERT_KINDS, "reminder"];
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const { partnerId, shop } = await requireAdmin(request);
   const partner = await getPartner(partnerId);
-  // The e-mail preview: `?preview=<kind>&lang=<de|en>` (defaults: price drop, English).
+  // The e-mail preview: `?preview=<kind|reminder>&lang=<de|en>` (defaults: price drop, English).
   const url = new URL(request.url);
   const asked = url.searchParams.get("preview");
-  const kind: AlertKind = ALERT_KINDS.find((k) => k === asked) ?? "price_drop";
+  const kind: PreviewKind = PREVIEW_KINDS.find((k) => k === asked) ?? "price_drop";
   const lang = isAlertLang(url.searchParams.get("lang")) ? (url.searchParams.get("lang") as "de" | "en") : "en";
-  const [settings, sent, preview] = await Promise.all([
-    alertSettingsOf(shop.id, partner.plan),
-    sentAlertsOf(shop.id),
-    alertPreview(shop.id, partner.plan, kind, lang),
-  ]);
+  const [settings, sent] = await Promise.all([alertSettingsOf(shop.id, partner.plan), sentAlertsOf(shop.id)]);
+  const preview =
+    kind === "reminder"
+      ? await reminderPreview(shop.id, partner.plan, lang, settings.senderName, settings.replyTo)
+      : await alertPreview(shop.id, partner.plan, kind, lang);
   return json({ settings, sent, planName: getPlan(partner.plan)?.name ?? partner.plan, preview: { kind, lang, ...preview } });
 }
 
@@ -39,20 +44,26 @@ const form = z.object({
   lowStockThreshold: z.coerce.number().int().min(1).max(LOW_STOCK_THRESHOLD_MAX),
   senderName: z.string().max(200),
   replyTo: z.string().max(320),
+  // Absent (an older form): left as it is.
+  reminderDays: z
+    .string()
+    .regex(/^\d{0,3}$/)
+    .transform((v) => (v === "" ? undefined : Number(v))),
 });
 
 export async function action({ request }: ActionFunctionArgs) {
   const { shop } = await requireAdmin(request);
   const data = await request.formData();
   return outcome(async () => {
-    const parsed = form.safeParse(Object.fromEntries(["priceDrop", "backInStock", "lowStock", "lowStockThreshold", "senderName", "replyTo"].map((k) => [k, field(data, k)])));
+    const parsed = form.safeParse(Object.fromEntries(["priceDrop", "backInStock", "lowStock", "lowStockThreshold", "senderName", "replyTo", "reminderDays"].map((k) => [k, field(data, k)])));
     if (!parsed.success) throw new ApiError(400, "invalid_input", `The low-stock threshold must be a whole number from 1 to ${LOW_STOCK_THRESHOLD_MAX}.`);
     await updateAlertSettings(shop.id, parsed.data);
     return { message: "Saved." };
   });
 }
 
-const KIND_LABEL: Record<string, string> = { price_drop: "Price drop", back_in_stock: "Back in stock", low_stock: "Low stock" };
+const KIND_LABEL: Record<string, string> = { price_drop: "Price drop", back_in_stock: "Back in stock", low_stock: "Low stock", reminder: "Reminder of saved items" };
+const REMINDER_LABEL: Record<number, string> = { 0: "Off", 7: "Weekly", 14: "Every 2 weeks", 30: "Monthly" };
 
 function money(minor: number | null, currency: string | null): string {
   if (minor === null || !currency) return "—";
@@ -77,11 +88,15 @@ export default function Alerts() {
   const [threshold, setThreshold] = useState(String(settings.lowStockThreshold));
   const [senderName, setSenderName] = useState(settings.senderName ?? "");
   const [replyTo, setReplyTo] = useState(settings.replyTo ?? "");
+  const [reminderDays, setReminderDays] = useState(String(settings.reminderDays));
   const gated = `Comes with Starter and up; this shop is on ${planName}.`;
-  const gatedKinds = ALERT_KINDS.filter((k) => !allowed(k));
+  const gatedKinds = [...ALERT_KINDS.filter((k) => !allowed(k)).map((k) => KIND_LABEL[k]), ...(settings.remindersAllowed ? [] : ["Reminders"])];
   const data = fetcher.data;
   const save = () =>
-    fetcher.submit({ priceDrop: String(priceDrop), backInStock: String(backInStock), lowStock: String(lowStock), lowStockThreshold: threshold, senderName, replyTo }, { method: "post" });
+    fetcher.submit(
+      { priceDrop: String(priceDrop), backInStock: String(backInStock), lowStock: String(lowStock), lowStockThreshold: threshold, senderName, replyTo, reminderDays },
+      { method: "post" },
+    );
   return (
     <Page title="Alerts">
       <Layout>
@@ -122,7 +137,7 @@ export default function Alerts() {
               {/* Said once, in readable text: Polaris greys a disabled checkbox's help text below contrast. */}
               {gatedKinds.length > 0 && (
                 <Text as="p" tone="subdued">
-                  {gatedKinds.map((k) => KIND_LABEL[k]).join(" and ")}: {gated}
+                  {gatedKinds.join(", ").replace(/, ([^,]*)$/, " and $1")}: {gated}
                 </Text>
               )}
               <TextField
@@ -135,6 +150,18 @@ export default function Alerts() {
                 autoComplete="off"
                 disabled={!allowed("low_stock")}
                 helpText="Units left in stock."
+              />
+              <Select
+                label="Reminders of saved items not yet bought"
+                options={REMINDER_DAYS.map((d) => ({ label: REMINDER_LABEL[d] ?? String(d), value: String(d) }))}
+                value={settings.remindersAllowed ? reminderDays : "0"}
+                onChange={setReminderDays}
+                disabled={!settings.remindersAllowed}
+                helpText={
+                  settings.remindersAllowed
+                    ? "A digest of their saved products they haven't bought, to shoppers who chose reminders; at most once a week. Off until you choose."
+                    : undefined
+                }
               />
               <TextField
                 label="Sender name"
@@ -168,8 +195,8 @@ export default function Alerts() {
               </Text>
               <InlineStack gap="300" wrap>
                 <Select
-                  label="Alert"
-                  options={ALERT_KINDS.map((k) => ({ label: KIND_LABEL[k] ?? k, value: k }))}
+                  label="E-mail"
+                  options={PREVIEW_KINDS.map((k) => ({ label: KIND_LABEL[k] ?? k, value: k }))}
                   value={preview.kind}
                   onChange={(kind) => showPreview({ kind })}
                 />
@@ -201,7 +228,8 @@ export default function Alerts() {
                 {preview.subject}
               </Text>
               <Text as="p" tone="subdued">
-                With your newest product and example prices. The e-mail also has a plain-text part and the one-click unsubscribe headers.
+                {preview.kind === "reminder" ? "With your three newest products at their prices." : "With your newest product and example prices."} The e-mail also has a plain-text
+                part and the one-click unsubscribe headers.
               </Text>
               {/* The e-mail's own HTML, sandboxed: no script runs, no link navigates the admin. */}
               <iframe title="Alert e-mail preview" sandbox="" srcDoc={preview.html} style={{ width: "100%", height: 520, border: "1px solid #e3e3e3", borderRadius: 8 }} />

@@ -468,8 +468,9 @@ describe("privacy", () => {
     const [request] = await db<{ data: unknown }>(`SELECT data FROM "ComplianceRequest" WHERE "shopDomain" = ? AND topic = 'customers/data_request'`, [s.domain]);
     const data = typeof request!.data === "string" ? JSON.parse(request!.data) : request!.data;
     expect(data.shop_customer.alerts).toEqual({
-      consent: { email: gina.email, lang: "en", requested_at: expect.any(String), confirmed_at: expect.any(String) },
+      consent: { email: gina.email, lang: "en", requested_at: expect.any(String), confirmed_at: expect.any(String), reminders_since: null },
       alerts_sent: [{ kind: "price_drop", title: "Oak Lamp", price_minor: 4500, currency: "EUR", sent_at: expect.any(String) }],
+      reminders_sent: [],
     });
 
     await deliver("compliance", s.domain, { shop_domain: s.domain, customer: { id: 4711 }, orders_to_redact: [] }, "customers/redact");

@@ -122,6 +122,11 @@ describe("alerts page", () => {
       expect(checkbox(html, label)).toContain('aria-checked="false"');
     }
     expect(html).toContain("Comes with Starter and up; this shop is on Free.");
+    expect(html).toContain("Price drop, Low stock and Reminders: Comes with Starter and up");
+    // Reminders: the interval shows disabled at Off.
+    const reminders = /<select[^>]*id="([^"]+)"[^>]*>(?:(?!<\/select>).)*<option value="7">Weekly/s.exec(html)?.[0] ?? "";
+    expect(reminders).toContain("disabled");
+    expect(html).toContain("Reminders of saved items not yet bought");
     expect(html).toContain("No alerts sent yet.");
   });
 
@@ -140,6 +145,10 @@ describe("alerts page", () => {
     const form = { priceDrop: "false", backInStock: "true", lowStock: "true", lowStockThreshold: "7", senderName: "Brand Store", replyTo: "care@brand.example" };
     expect(await post({ ...form, senderName: 'Evil" <x@y>' })).toMatchObject({ status: 400, body: { ok: false, error: expect.stringContaining("without quotes or angle brackets") } });
     expect(await post({ ...form, replyTo: "not an address" })).toMatchObject({ status: 400, body: { ok: false, error: "The reply-to address is not a valid e-mail address." } });
+    // Reminders are off until the merchant chooses an interval; only Off, 7, 14 and 30 days exist.
+    expect(before).toContain("A digest of their saved products they haven&#x27;t bought");
+    expect(await post({ ...form, reminderDays: "5" })).toMatchObject({ status: 400, body: { ok: false, error: expect.stringContaining("off, weekly, every 2 weeks or monthly") } });
+    expect(await post({ ...form, reminderDays: "14" })).toEqual({ status: 200, body: { ok: true, message: "Saved." } });
     expect(await post(form)).toEqual({ status: 200, body: { ok: true, message: "Saved." } });
     const shop = await db.platformShop.findUniqueOrThrow({ where: { domain } });
     expect(await db.alertSettings.findUnique({ where: { shopId: shop.id } })).toMatchObject({
@@ -149,6 +158,7 @@ describe("alerts page", () => {
       lowStockThreshold: 7,
       senderName: "Brand Store",
       replyTo: "care@brand.example",
+      reminderDays: 14, // a form without the field leaves it as it is
     });
 
     await db.alertSent.create({ data: { dedupKey: `k-${shop.id}`, shopId: shop.id, userId: "u-1", listItemId: 1, kind: "price_drop", priceMinor: 2500, currency: "EUR", title: "Oak Lamp" } });
@@ -172,6 +182,10 @@ describe("alerts page", () => {
     const srcdoc = /<iframe[^>]*title="Alert e-mail preview"[^>]*>/.exec(german)![0];
     expect(srcdoc).toContain('sandbox=""');
     expect(srcdoc).toContain("lang=&quot;de&quot;");
+    // The reminder digest's preview: the shop's products (here none: a placeholder) in the shared e-mail frame.
+    const reminder = await render("app.alerts", domain, "?preview=reminder&lang=en");
+    expect(reminder).toContain("Subject:</span> Still on your list: Your product");
+    expect(/<iframe[^>]*title="Alert e-mail preview"[^>]*>/.exec(reminder)![0]).toContain("Stop reminders");
     expect(await db.outboxMessage.count()).toBe(outbox);
   });
 });

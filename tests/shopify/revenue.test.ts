@@ -291,9 +291,11 @@ describe("wishlist revenue", () => {
         ["admin-home", home, "/app"],
         ["admin-revenue", revenuePage, "/app/revenue"],
         ["admin-alerts", alertsPage, "/app/alerts?preview=price_drop&lang=de"],
+        ["admin-alerts-reminder", alertsPage, "/app/alerts?preview=reminder&lang=en"],
       ] as const) {
         const { html } = await render(mod as never, s.domain, at);
-        expect(html).toContain(name === "admin-alerts" ? "Preissenkung: Bowl jetzt" : "$2,517.90");
+        const expected: Record<string, string> = { "admin-alerts": "Preissenkung: Bowl jetzt", "admin-alerts-reminder": "Still on your list: 2 saved items" };
+        expect(html).toContain(expected[name] ?? "$2,517.90");
         for (const width of [375, 1280]) {
           const page = await browser.newPage({ viewport: { width, height: 900 } });
           await page.setContent(
@@ -303,7 +305,7 @@ describe("wishlist revenue", () => {
           expect(await seriousA11yViolations(page)).toEqual([]);
           await page.screenshot({ path: path.join(shots, `${name}-${width}.png`), fullPage: true });
           // A full-page shot leaves the sandboxed preview frame blank: the e-mail gets its own.
-          if (name === "admin-alerts") await page.locator("iframe").screenshot({ path: path.join(shots, `${name}-email-${width}.png`) });
+          if (name.startsWith("admin-alerts")) await page.locator("iframe").screenshot({ path: path.join(shots, `${name}-email-${width}.png`) });
           await page.close();
         }
       }

@@ -34,6 +34,17 @@ export interface AlertTexts {
   unsubscribedText: string;
   invalidTitle: string;
   invalidText: string;
+  // Reminder digests (saved items not yet bought) and their own unsubscribe page
+  reminderSubject: (count: number, firstTitle: string) => string;
+  reminderLead: string;
+  reminderMore: (more: number) => string;
+  reminderWhy: string;
+  reminderUnsubscribe: string;
+  remindersOffTitle: string;
+  remindersOffIntro: string;
+  remindersOffButton: string;
+  remindersOffDoneTitle: string;
+  remindersOffDoneText: string;
 }
 
 const de: AlertTexts = {
@@ -66,6 +77,16 @@ const de: AlertTexts = {
   unsubscribedText: "Du erhältst keine Alarme mehr. Deine Adresse haben wir gelöscht.",
   invalidTitle: "Link ungültig",
   invalidText: "Dieser Link ist ungültig oder gehört zu einer anderen Adresse.",
+  reminderSubject: (count, first) => (count === 1 ? `Noch auf deiner Liste: ${first}` : `Noch auf deiner Liste: ${count} gemerkte Produkte`),
+  reminderLead: "Diese Produkte hast du dir gemerkt und noch nicht gekauft.",
+  reminderMore: (more) => `Und ${more} ${more === 1 ? "weiteres" : "weitere"} auf deiner Liste`,
+  reminderWhy: "Du erhältst diese E-Mail, weil du dich an gemerkte, noch nicht gekaufte Produkte erinnern lassen möchtest.",
+  reminderUnsubscribe: "Erinnerungen abbestellen",
+  remindersOffTitle: "Erinnerungen abbestellen",
+  remindersOffIntro: "Möchtest du keine Erinnerungen an deine gemerkten Produkte mehr erhalten? Preis- und Verfügbarkeitsalarme bleiben, wie sie sind.",
+  remindersOffButton: "Erinnerungen abbestellen",
+  remindersOffDoneTitle: "Erinnerungen abbestellt",
+  remindersOffDoneText: "Du erhältst keine Erinnerungen mehr. Preis- und Verfügbarkeitsalarme bleiben an, falls du sie eingeschaltet hast.",
 };
 
 const en: AlertTexts = {
@@ -98,6 +119,16 @@ const en: AlertTexts = {
   unsubscribedText: "You won't get alerts any more. We deleted your address.",
   invalidTitle: "Invalid link",
   invalidText: "This link is invalid or belongs to another address.",
+  reminderSubject: (count, first) => (count === 1 ? `Still on your list: ${first}` : `Still on your list: ${count} saved items`),
+  reminderLead: "You saved these and haven't bought them yet.",
+  reminderMore: (more) => `And ${more} more on your list`,
+  reminderWhy: "You get this e-mail because you asked to be reminded of saved items you haven't bought.",
+  reminderUnsubscribe: "Stop reminders",
+  remindersOffTitle: "Stop reminders",
+  remindersOffIntro: "Don't want reminders of your saved items any more? Price and stock alerts stay as they are.",
+  remindersOffButton: "Stop reminders",
+  remindersOffDoneTitle: "Reminders stopped",
+  remindersOffDoneText: "You won't get reminders any more. Price and stock alerts stay on if you turned them on.",
 };
 
 export const alertTexts = (lang: AlertLang): AlertTexts => (lang === "de" ? de : en);

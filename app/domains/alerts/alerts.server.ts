@@ -20,6 +20,8 @@ import { alertTopic, unsubscribeUrl, utcDay } from "./consent.server";
 import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
 import { LOW_STOCK_THRESHOLD_MAX, SENDER_NAME_MAX } from "./limits";
 import { isMailAddress } from "./consent.server";
+import { isReminderDays } from "./limits";
+import { absolute, composeMail, escapeHtml, productBlockHtml, type ProductBlock } from "./mail.server";
 import { badRequest } from "~/lib/api/errors";
 
 const DAY_MS = 86_400_000;
@@ -83,11 +85,15 @@ export interface AlertSettingsView {
   lowStockThreshold: number;
   senderName: string | null;
   replyTo: string | null;
+  /** Days between reminder digests (0 = off, the default: a merchant who has not chosen sends none). */
+  reminderDays: number;
   /** The kinds the partner's plan allows (Free: back in stock only). */
   allowed: readonly AlertKind[];
+  /** Whether the plan brings reminder digests (Starter and up). */
+  remindersAllowed: boolean;
 }
 
-const DEFAULTS = { priceDrop: true, backInStock: true, lowStock: true, lowStockThreshold: 3, senderName: null, replyTo: null };
+const DEFAULTS = { priceDrop: true, backInStock: true, lowStock: true, lowStockThreshold: 3, senderName: null, replyTo: null, reminderDays: 0 };
 
 export async function alertSettingsOf(shopId: number, plan: string): Promise<AlertSettingsView> {
   const row = await db.alertSettings.findUnique({ where: { shopId } });
@@ -99,14 +105,25 @@ export async function alertSettingsOf(shopId: number, plan: string): Promise<Ale
     lowStockThreshold: s.lowStockThreshold,
     senderName: s.senderName,
     replyTo: s.replyTo,
+    reminderDays: s.reminderDays,
     allowed: getPlan(plan)?.alerts ?? [],
+    remindersAllowed: getPlan(plan)?.reminders === true,
   };
 }
 
 /** The admin's settings form. Kinds the plan does not allow are stored as asked and stay off until an upgrade. */
 export async function updateAlertSettings(
   shopId: number,
-  input: { priceDrop: boolean; backInStock: boolean; lowStock: boolean; lowStockThreshold: number; senderName?: string | null; replyTo?: string | null },
+  input: {
+    priceDrop: boolean;
+    backInStock: boolean;
+    lowStock: boolean;
+    lowStockThreshold: number;
+    senderName?: string | null;
+    replyTo?: string | null;
+    /** 0 (off), 7, 14 or 30; left as it is when not given. */
+    reminderDays?: number;
+  },
 ): Promise<void> {
   const lowStockThreshold = Math.min(Math.max(1, Math.trunc(input.lowStockThreshold)), LOW_STOCK_THRESHOLD_MAX);
   const senderName = input.senderName?.trim() || null;
@@ -116,7 +133,18 @@ export async function updateAlertSettings(
   }
   const replyTo = input.replyTo?.trim() || null;
   if (replyTo && !isMailAddress(replyTo)) throw badRequest("invalid_reply_to", "The reply-to address is not a valid e-mail address.");
-  const data = { priceDrop: input.priceDrop, backInStock: input.backInStock, lowStock: input.lowStock, lowStockThreshold, senderName, replyTo };
+  if (input.reminderDays !== undefined && !isReminderDays(input.reminderDays)) {
+    throw badRequest("invalid_reminder_interval", "The reminder interval must be off, weekly, every 2 weeks or monthly.");
+  }
+  const data = {
+    priceDrop: input.priceDrop,
+    backInStock: input.backInStock,
+    lowStock: input.lowStock,
+    lowStockThreshold,
+    senderName,
+    replyTo,
+    ...(input.reminderDays !== undefined ? { reminderDays: input.reminderDays } : {}),
+  };
   await db.alertSettings.upsert({ where: { shopId }, create: { shopId, ...data }, update: data });
 }
 
@@ -247,11 +275,6 @@ async function applyVariantState(
 
 class DailyCapReached extends Error {}
 
-const absolute = (url: string | null) => (!url ? null : url.startsWith("/") ? `${env.APP_URL.replace(/\/$/, "")}${url}` : url);
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
 
 /** The shoppers to tell about each change, and their e-mails, queued in one transaction each. */
 async function dispatch(changes: WishlistedProductChange[], settings: AlertSettingsView, firstVariant: string | null): Promise<void> {
@@ -354,14 +377,7 @@ interface MailInput {
   replyTo: string | null;
 }
 
-/** MAIL_FROM's address under the shop's name: the address must stay one the mail server may send as. */
-function fromOf(senderName: string | null): string | undefined {
-  if (!senderName) return undefined;
-  const address = /<([^>]+)>/.exec(env.MAIL_FROM)?.[1] ?? env.MAIL_FROM.trim();
-  return `"${senderName}" <${address}>`;
-}
-
-/** The alert e-mail: text and HTML, with the one-click unsubscribe headers (RFC 8058). */
+/** The alert e-mail: one product, in the frame every e-mail about saved products shares (mail.server.ts). */
 async function alertMail(m: MailInput) {
   const t = alertTexts(m.lang);
   const price = formatPrice(m.priceMinor, m.currency, m.lang);
@@ -384,35 +400,33 @@ async function alertMail(m: MailInput) {
   if (m.change.kind === "price_drop" && low) lines.push(t.lowest30(low));
   else if (price) lines.push(`${t.now}: ${price}`);
   if (m.buyUrl) lines.push("", `${t.buyNow}: ${m.buyUrl}`);
-  lines.push("", "--", t.why, `${t.unsubscribe}: ${m.unsubscribe}`);
 
-  const rows: string[] = [];
-  if (price) rows.push(`<tr><td>${escapeHtml(t.now)}</td><td><strong>${escapeHtml(price)}</strong></td></tr>`);
+  const rows: ProductBlock["rows"] = [];
+  if (price) rows.push({ label: t.now, value: price, strong: true });
   if (m.change.kind === "price_drop") {
-    if (previous) rows.push(`<tr><td>${escapeHtml(t.before)}</td><td><s>${escapeHtml(previous)}</s></td></tr>`);
-    if (low) rows.push(`<tr><td>${escapeHtml(t.low30Label)}</td><td>${escapeHtml(low)}</td></tr>`);
+    if (previous) rows.push({ label: t.before, value: previous, strike: true });
+    if (low) rows.push({ label: t.low30Label, value: low });
   }
-  const html = `<!doctype html><html lang="${m.lang}"><body style="font-family:system-ui,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:16px">
-${m.imageUrl ? `<img src="${escapeHtml(m.imageUrl)}" alt="${escapeHtml(m.title)}" width="240" style="max-width:100%;height:auto;display:block;margin-bottom:16px">` : ""}
-<h1 style="font-size:20px">${escapeHtml(subject)}</h1>
-<p>${escapeHtml(lead)}</p>
-${rows.length ? `<table cellpadding="4">${rows.join("")}</table>` : ""}
-${m.buyUrl ? `<p><a href="${escapeHtml(m.buyUrl)}" style="display:inline-block;background:#111;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(t.buyNow)}</a></p>` : ""}
-<p style="font-size:12px;color:#555">${escapeHtml(t.why)} <a href="${escapeHtml(m.unsubscribe)}">${escapeHtml(t.unsubscribe)}</a></p>
-</body></html>`;
-  const from = fromOf(m.senderName);
-  return {
+  const bodyHtml = productBlockHtml(m.lang, {
+    title: m.title,
+    imageUrl: m.imageUrl,
+    imageWidth: 240,
+    headingHtml: `<h1 style="font-size:20px">${escapeHtml(subject)}</h1>\n<p>${escapeHtml(lead)}</p>`,
+    rows,
+    buyUrl: m.buyUrl,
+  });
+  return composeMail({
+    lang: m.lang,
     to: m.to,
-    ...(from ? { from } : {}),
     subject,
-    text: lines.join("\n"),
-    html,
-    headers: {
-      "List-Unsubscribe": `<${m.unsubscribe}>`,
-      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-      ...(m.replyTo ? { "Reply-To": m.replyTo } : {}),
-    },
-  };
+    bodyHtml,
+    textLines: lines,
+    why: t.why,
+    unsubscribeLabel: t.unsubscribe,
+    unsubscribe: m.unsubscribe,
+    senderName: m.senderName,
+    replyTo: m.replyTo,
+  });
 }
 
 /** Example figures of the preview: a price 20 % down, a 30-day low just above it, three left. */
@@ -466,18 +480,29 @@ export async function pruneAlertDays(now = new Date()): Promise<number> {
 
 /** customers/data_request: the shopper's alert address and consent, and the alerts this shop sent them. */
 export async function alertDataOf(userId: string, shopId: number) {
-  const [consent, sent] = await Promise.all([
+  const [consent, sent, reminders] = await Promise.all([
     db.alertConsent.findUnique({ where: { userId } }),
     db.alertSent.findMany({ where: { userId, shopId }, orderBy: { id: "asc" }, take: 1000 }),
+    db.reminderSent.findMany({ where: { userId, shopId }, orderBy: { id: "asc" }, take: 1000 }),
   ]);
   return {
-    consent: consent ? { email: consent.email, lang: consent.lang, requested_at: consent.createdAt.toISOString(), confirmed_at: consent.confirmedAt?.toISOString() ?? null } : null,
+    consent: consent
+      ? {
+          email: consent.email,
+          lang: consent.lang,
+          requested_at: consent.createdAt.toISOString(),
+          confirmed_at: consent.confirmedAt?.toISOString() ?? null,
+          reminders_since: consent.remindersAt?.toISOString() ?? null,
+        }
+      : null,
     alerts_sent: sent.map((a) => ({ kind: a.kind, title: a.title, price_minor: a.priceMinor, currency: a.currency, sent_at: a.createdAt.toISOString() })),
+    reminders_sent: reminders.map((r) => ({ items: r.items, sent_at: r.createdAt.toISOString() })),
   };
 }
 
-/** shop/redact: the shop's alert settings and its record of alerts sent. */
+/** shop/redact: the shop's alert settings and its record of alerts and reminders sent. */
 export async function forgetAlertsOfShop(shopId: number): Promise<void> {
   await db.alertSent.deleteMany({ where: { shopId } });
+  await db.reminderSent.deleteMany({ where: { shopId } });
   await db.alertSettings.deleteMany({ where: { shopId } });
 }

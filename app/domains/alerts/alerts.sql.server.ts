@@ -1,7 +1,7 @@
 // The alerts' statements: the steps of the one transaction that queues an
 // alert (alerts.server.ts): its dedup record, the shopper's daily count, and
 // (outbox.server.ts enqueueStep) the e-mail itself.
-import type { AlertDay, AlertSent } from "~/db.server";
+import type { AlertDay, AlertSent, ReminderSent } from "~/db.server";
 import { run, statement } from "~/db/sql.server";
 
 // A record with the same dedupKey means this alert went out before: 0 rows, the caller stops.
@@ -27,3 +27,15 @@ const COUNT_DAY = statement(
 
 /** Counts one e-mail for the shopper and day: 1, or 0 when `cap` were counted already. */
 export const countAlertDay = (userId: AlertDay["userId"], day: AlertDay["day"], cap: number) => run(COUNT_DAY, userId, day, cap);
+
+// A record with the same dedupKey means this digest was queued before (another instance, an earlier pass): 0 rows.
+const RECORD_REMINDER = statement(
+  "reminder_record",
+  `INSERT INTO "ReminderSent" ("dedupKey", "shopId", "userId", "items", "createdAt")
+   VALUES ($1, $2, $3, $4, $5)
+   ON CONFLICT ("dedupKey") DO NOTHING`,
+);
+
+/** Records a reminder digest: 1, or 0 when one with the same dedupKey was recorded before. */
+export const recordReminder = (r: Pick<ReminderSent, "dedupKey" | "shopId" | "userId" | "items">, at: Date) =>
+  run(RECORD_REMINDER, r.dedupKey, r.shopId, r.userId, r.items, at);

@@ -26,7 +26,8 @@ export const isMailAddress = (value: string) => value.length <= 320 && EMAIL.tes
 /** The outbox topic of every e-mail to this shopper about alerts (so they can be deleted with the consent). */
 export const alertTopic = (userId: string) => `alert:${userId}`;
 
-type Purpose = "confirm" | "unsubscribe";
+// "reminders": the reminder digests' own unsubscribe link, which ends reminders only.
+type Purpose = "confirm" | "unsubscribe" | "reminders";
 
 const sign = (key: Buffer, purpose: Purpose, userId: string, email: string) =>
   createHmac("sha256", key).update(`alert-${purpose}:${userId}:${email.toLowerCase()}`).digest().subarray(0, 16).toString("base64url");
@@ -43,6 +44,11 @@ const base = () => env.APP_URL.replace(/\/$/, "");
 /** The unsubscribe address of an alert e-mail (the List-Unsubscribe header and the link in the text). */
 export async function unsubscribeUrl(userId: string, email: string, lang: AlertLang): Promise<string> {
   return `${base()}/alerts/unsubscribe?${new URLSearchParams({ token: await linkToken("unsubscribe", userId, email), lang })}`;
+}
+
+/** The unsubscribe address of a reminder digest: it ends reminders, alerts stay (docs/alerts.md). */
+export async function remindersUnsubscribeUrl(userId: string, email: string, lang: AlertLang): Promise<string> {
+  return `${base()}/alerts/unsubscribe?${new URLSearchParams({ token: await linkToken("reminders", userId, email), lang, scope: "reminders" })}`;
 }
 
 async function confirmUrl(userId: string, email: string, lang: AlertLang): Promise<string> {
@@ -62,11 +68,11 @@ async function consentOfToken(purpose: Purpose, token: string) {
 
 export const utcDay = (at = new Date()) => at.toISOString().slice(0, 10);
 
-/** What "My lists" shows: off, waiting for the confirmation, or on, with the address. */
-export async function alertConsentOf(userId: string): Promise<{ status: AlertConsentStatus; email: string | null }> {
+/** What "My lists" shows: off, waiting for the confirmation, or on, with the address and the reminder choice. */
+export async function alertConsentOf(userId: string): Promise<{ status: AlertConsentStatus; email: string | null; reminders: boolean }> {
   const consent = await db.alertConsent.findUnique({ where: { userId } });
-  if (!consent) return { status: "off", email: null };
-  return { status: consent.confirmedAt ? "on" : "pending", email: consent.email };
+  if (!consent) return { status: "off", email: null, reminders: false };
+  return { status: consent.confirmedAt ? "on" : "pending", email: consent.email, reminders: consent.remindersAt !== null };
 }
 
 /**
@@ -74,11 +80,21 @@ export async function alertConsentOf(userId: string): Promise<{ status: AlertCon
  * confirmation link sent there. Asking again for the address already
  * confirmed changes nothing; another address needs its own confirmation.
  */
-export async function requestAlerts(userId: string, rawEmail: string, lang: AlertLang): Promise<AlertConsentStatus> {
+export async function requestAlerts(
+  userId: string,
+  rawEmail: string,
+  lang: AlertLang,
+  options: { reminders?: boolean } = {},
+): Promise<AlertConsentStatus> {
   const email = rawEmail.trim();
   if (!isMailAddress(email)) throw badRequest("invalid_email", "Enter a valid e-mail address");
   const current = await db.alertConsent.findUnique({ where: { userId } });
-  if (current?.confirmedAt && current.email.toLowerCase() === email.toLowerCase()) return "on";
+  if (current?.confirmedAt && current.email.toLowerCase() === email.toLowerCase()) {
+    if (options.reminders !== undefined) await setReminders(userId, options.reminders);
+    return "on";
+  }
+  // The reminder choice as the form gave it; a caller without one (the save dialog's offer) keeps the standing choice.
+  const remindersAt = options.reminders === undefined ? (current?.remindersAt ?? null) : options.reminders ? (current?.remindersAt ?? new Date()) : null;
   const t = alertTexts(lang);
   const link = await confirmUrl(userId, email, lang);
   const day = utcDay();
@@ -97,10 +113,36 @@ export async function requestAlerts(userId: string, rawEmail: string, lang: Aler
   // The link names this address: until it is followed, nothing is sent (and a standing consent for another address ends).
   await db.alertConsent.upsert({
     where: { userId },
-    create: { userId, email, lang, confirmedAt: null },
-    update: { email, lang, confirmedAt: null, createdAt: new Date() },
+    create: { userId, email, lang, confirmedAt: null, remindersAt },
+    update: { email, lang, confirmedAt: null, createdAt: new Date(), remindersAt },
   });
   return "pending";
+}
+
+/**
+ * The separate reminder choice ("My lists"): on needs the alert consent (asked
+ * for or confirmed; digests go out only once it is confirmed); off forgets the
+ * digests recorded and any not yet delivered. Alerts stay as they are.
+ */
+export async function setReminders(userId: string, on: boolean): Promise<boolean> {
+  if (on) {
+    const { count } = await db.alertConsent.updateMany({ where: { userId, remindersAt: null }, data: { remindersAt: new Date() } });
+    return count > 0 || (await db.alertConsent.count({ where: { userId } })) > 0;
+  }
+  await db.$transaction(async (tx) => {
+    await tx.alertConsent.updateMany({ where: { userId }, data: { remindersAt: null } });
+    await tx.reminderSent.deleteMany({ where: { userId } });
+    await tx.outboxMessage.deleteMany({ where: { topic: alertTopic(userId), dedupKey: { startsWith: "reminder:" } } });
+  });
+  return false;
+}
+
+/** A reminder digest's one-click unsubscribe: reminders end, alerts stay. */
+export async function unsubscribeReminders(token: string): Promise<"unsubscribed" | "invalid"> {
+  const consent = await consentOfToken("reminders", token);
+  if (consent === undefined) return "invalid";
+  if (consent) await setReminders(consent.userId, false);
+  return "unsubscribed";
 }
 
 /** The confirmation link's POST: consent stands from now on. */
@@ -133,9 +175,29 @@ export async function turnOffAlerts(userId: string): Promise<void> {
 /** Withdrawn consent or a redaction: the address, the alerts recorded and their e-mails. */
 export async function forgetAlertsOfUser(userId: string): Promise<{ consents: number; alerts: number }> {
   return db.$transaction(async (tx) => {
+    await tx.reminderSent.deleteMany({ where: { userId } });
     const consents = (await tx.alertConsent.deleteMany({ where: { userId } })).count;
     const alerts = (await tx.alertSent.deleteMany({ where: { userId } })).count;
     await tx.outboxMessage.deleteMany({ where: { topic: alertTopic(userId) } });
     return { consents, alerts };
   });
+}
+
+/** What the save dialog may offer a shopper: "none" without an account address (a guest), else the consent's state. */
+export type AlertOffer = "none" | AlertConsentStatus;
+
+export async function alertOfferOf(userId: string): Promise<AlertOffer> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { email: true, isAnonymous: true } });
+  if (!user?.email || user.isAnonymous) return "none";
+  return (await alertConsentOf(userId)).status;
+}
+
+/** The save dialog's offer accepted: the same double opt-in as "My lists", for the account's own address. */
+export async function acceptAlertOffer(userId: string, lang: AlertLang): Promise<AlertOffer> {
+  const user = await db.user.findUnique({ where: { id: userId }, select: { email: true, isAnonymous: true } });
+  if (!user?.email || user.isAnonymous) return "none";
+  // Asked for already (perhaps for another address on "My lists"): the dialog changes nothing.
+  const current = (await alertConsentOf(userId)).status;
+  if (current !== "off") return current;
+  return requestAlerts(userId, user.email, lang);
 }

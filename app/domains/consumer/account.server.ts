@@ -117,6 +117,7 @@ export async function deleteAccount(userId: string) {
         await tx.notification.deleteMany({ where: { OR: [{ userId }, { actorId: userId }] } });
         await tx.accountSettings.deleteMany({ where: { userId } });
         // Alert consent, address, recorded alerts and their e-mails (docs/alerts.md).
+        await tx.reminderSent.deleteMany({ where: { userId } });
         await tx.alertConsent.deleteMany({ where: { userId } });
         await tx.alertSent.deleteMany({ where: { userId } });
         await tx.outboxMessage.deleteMany({ where: { topic: alertTopic(userId) } });

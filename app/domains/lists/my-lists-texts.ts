@@ -22,7 +22,9 @@ export type DoneCode =
   | "uninvited"
   | "alerts-pending"
   | "alerts-on"
-  | "alerts-off";
+  | "alerts-off"
+  | "reminders-on"
+  | "reminders-off";
 
 export const DONE_CODES: readonly DoneCode[] = [
   "signed-in",
@@ -41,6 +43,8 @@ export const DONE_CODES: readonly DoneCode[] = [
   "alerts-pending",
   "alerts-on",
   "alerts-off",
+  "reminders-on",
+  "reminders-off",
 ];
 
 const de = {
@@ -143,6 +147,8 @@ const de = {
     "alerts-pending": "Fast geschafft: Bitte bestätige die Adresse mit dem Link, den wir dir gerade geschickt haben.",
     "alerts-on": "Alarme sind an.",
     "alerts-off": "Alarme sind aus. Deine Adresse haben wir gelöscht.",
+    "reminders-on": "Erinnerungen sind an.",
+    "reminders-off": "Erinnerungen sind aus.",
   } satisfies Record<DoneCode, string>,
   alerts: {
     heading: "Preis- und Verfügbarkeitsalarme",
@@ -153,6 +159,10 @@ const de = {
     turnOff: "Alarme ausschalten",
     pending: (email: string) => `Wir warten auf deine Bestätigung. Der Link ist an ${email} unterwegs.`,
     on: (email: string) => `Alarme gehen an ${email}.`,
+    reminders: "Erinnere mich auch an gemerkte Produkte, die ich noch nicht gekauft habe.",
+    remindersOn: "Erinnerungen an gemerkte, noch nicht gekaufte Produkte sind an: höchstens eine E-Mail pro Woche und Shop.",
+    remindersTurnOn: "Auch an nicht gekaufte Produkte erinnern",
+    remindersTurnOff: "Erinnerungen ausschalten",
   },
   errors: {
     invalid_credentials: "E-Mail-Adresse oder Passwort stimmt nicht.",
@@ -161,6 +171,7 @@ const de = {
     weak_password: "Das Passwort muss mindestens 8 Zeichen lang sein.",
     invalid_email: "Bitte gib eine gültige E-Mail-Adresse ein.",
     consent_required: "Bitte setze das Häkchen, damit wir dir Alarme schicken dürfen.",
+    alerts_required: "Schalte zuerst die Alarme ein: Erinnerungen gehen an dieselbe bestätigte Adresse.",
     too_many_requests: "Heute haben wir schon genug Bestätigungen verschickt. Bitte versuche es morgen noch einmal.",
     missing_credentials: "Bitte gib deine E-Mail-Adresse und dein Passwort ein.",
     migration_failed:
@@ -285,6 +296,8 @@ const en: Texts = {
     "alerts-pending": "Almost there: please confirm the address with the link we just sent you.",
     "alerts-on": "Alerts are on.",
     "alerts-off": "Alerts are off. We deleted your address.",
+    "reminders-on": "Reminders are on.",
+    "reminders-off": "Reminders are off.",
   },
   alerts: {
     heading: "Price and stock alerts",
@@ -295,6 +308,10 @@ const en: Texts = {
     turnOff: "Turn off alerts",
     pending: (email) => `Waiting for your confirmation. The link is on its way to ${email}.`,
     on: (email) => `Alerts go to ${email}.`,
+    reminders: "Also remind me of saved items I haven't bought.",
+    remindersOn: "Reminders of saved items you haven't bought are on: at most one e-mail a week per shop.",
+    remindersTurnOn: "Also remind me of items I haven't bought",
+    remindersTurnOff: "Stop reminders",
   },
   errors: {
     invalid_credentials: "The e-mail address or password is wrong.",
@@ -303,6 +320,7 @@ const en: Texts = {
     weak_password: "The password must be at least 8 characters long.",
     invalid_email: "Please enter a valid e-mail address.",
     consent_required: "Please tick the box so we may send you alerts.",
+    alerts_required: "Turn on alerts first: reminders go to the same confirmed address.",
     too_many_requests: "We have sent enough confirmations today. Please try again tomorrow.",
     missing_credentials: "Please enter your e-mail address and password.",
     migration_failed: "Your lists could not be moved into the account. Nothing is lost: sign in with the account to try again.",

@@ -65,8 +65,8 @@ export interface MyListsPage {
   /** Whether purchased marks on the shopper's own lists are hidden ("hidden"), shown on request ("revealed") or always shown (null). */
   spoiler: "hidden" | "revealed" | null;
   hasFriends: boolean;
-  /** Price and stock alerts (app/domains/alerts): off, waiting for the confirmation link, or on. */
-  alerts: { status: AlertConsentStatus; email: string | null };
+  /** Price and stock alerts (app/domains/alerts): off, waiting for the confirmation link, or on; and the reminder choice. */
+  alerts: { status: AlertConsentStatus; email: string | null; reminders: boolean };
   owned: MyList[];
   shared: MyList[];
   occasions: { slug: string; title: string }[];

@@ -30,6 +30,7 @@ export const WISH_REF_SOURCES = {
   alert_price_drop: 5,
   alert_back_in_stock: 6,
   alert_low_stock: 7,
+  reminder: 8,
 } as const;
 export type WishRefSource = keyof typeof WISH_REF_SOURCES;
 const SOURCE_OF_CODE = new Map(Object.entries(WISH_REF_SOURCES).map(([name, code]) => [code as number, name as WishRefSource]));

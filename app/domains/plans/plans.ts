@@ -32,6 +32,8 @@ export interface Plan {
   readyVideoLimit: number | null;
   /** Alerts on saved products the shop may send (app/domains/alerts): Free back in stock only. */
   alerts: readonly AlertKind[];
+  /** Reminder digests of saved items not yet bought (app/domains/alerts/reminders.server.ts): Starter and up. */
+  reminders: boolean;
 }
 
 export type AlertKind = "price_drop" | "back_in_stock" | "low_stock";
@@ -54,6 +56,7 @@ export const PLANS: readonly Plan[] = [
     requestPlan: "trial",
     readyVideoLimit: 5,
     alerts: ["back_in_stock"],
+    reminders: false,
   },
   {
     id: "starter",
@@ -70,6 +73,7 @@ export const PLANS: readonly Plan[] = [
     requestPlan: "starter-api",
     readyVideoLimit: null,
     alerts: ALERT_KINDS,
+    reminders: true,
   },
   {
     id: "growth",
@@ -86,6 +90,7 @@ export const PLANS: readonly Plan[] = [
     requestPlan: "pro-api",
     readyVideoLimit: null,
     alerts: ALERT_KINDS,
+    reminders: true,
   },
   {
     id: "scale",
@@ -102,6 +107,7 @@ export const PLANS: readonly Plan[] = [
     requestPlan: "business-api",
     readyVideoLimit: null,
     alerts: ALERT_KINDS,
+    reminders: true,
   },
   {
     // Individual contract: treated as unlimited, no list price, no overage rate.
@@ -119,6 +125,7 @@ export const PLANS: readonly Plan[] = [
     requestPlan: "enterprise-api",
     readyVideoLimit: null,
     alerts: ALERT_KINDS,
+    reminders: true,
   },
 ];
 

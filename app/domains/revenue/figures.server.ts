@@ -78,14 +78,14 @@ export async function revenueSummary(shop: ShopScope & { currency: string | null
   };
 }
 
-/** Alert e-mails the shop sent in the range, by source name (`alert_<kind>`): what each alert kind's orders came out of. */
+/** Alert e-mails the shop sent in the range, by source name (`alert_<kind>`, and `reminder` for the digests): what each kind's orders came out of. */
 async function alertsSent(shopId: number, range: DayRange): Promise<Record<string, number>> {
-  const rows = await db.alertSent.groupBy({
-    by: ["kind"],
-    where: { shopId, createdAt: { gte: new Date(`${range.from}T00:00:00Z`), lt: new Date(Date.parse(`${range.to}T00:00:00Z`) + DAY_MS) } },
-    _count: { _all: true },
-  });
-  return Object.fromEntries(rows.map((r) => [`alert_${r.kind}`, r._count._all]));
+  const createdAt = { gte: new Date(`${range.from}T00:00:00Z`), lt: new Date(Date.parse(`${range.to}T00:00:00Z`) + DAY_MS) };
+  const [rows, reminders] = await Promise.all([
+    db.alertSent.groupBy({ by: ["kind"], where: { shopId, createdAt }, _count: { _all: true } }),
+    db.reminderSent.count({ where: { shopId, createdAt } }),
+  ]);
+  return { ...Object.fromEntries(rows.map((r) => [`alert_${r.kind}`, r._count._all])), ...(reminders > 0 ? { reminder: reminders } : {}) };
 }
 
 /** The revenue page: the summary, and the breakdowns by source (with the alerts sent of each alert kind) and by product. */

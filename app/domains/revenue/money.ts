@@ -29,6 +29,7 @@ const SOURCE_LABELS: Record<string, string> = {
   alert_price_drop: "Alert: price drop",
   alert_back_in_stock: "Alert: back in stock",
   alert_low_stock: "Alert: low stock",
+  reminder: "Reminder of saved items",
   saved: "Saved by the buyer",
 };
 

@@ -39,6 +39,13 @@ export type Screen =
   | { name: "removed"; listName: string }
   | { name: "failed" };
 
+/** The page action's answer about alerts (routes/dialog.save.tsx): what to offer, and why starting the opt-in failed. */
+export interface AlertOfferAnswer {
+  /** "none": a guest (no address); else the alert consent's state. */
+  offer: "none" | "off" | "pending" | "on";
+  error?: string;
+}
+
 const CONTEXT_KEY = "wish:dialog";
 /** The list a shopper saved to last, per user (first-party storage of APP_URL). */
 const LAST_LIST_KEY = "wish:last-list";

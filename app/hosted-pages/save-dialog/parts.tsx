@@ -50,6 +50,34 @@ export function ErrorAlert({ dialog: { error, t } }: { dialog: SaveDialog }) {
   );
 }
 
+/**
+ * After a save, a shopper with an account whose alerts are off is offered them (the same double opt-in
+ * as "My lists"); once asked, it says to confirm; with alerts on, or for a guest, nothing.
+ */
+export function AlertOffer({ dialog }: { dialog: SaveDialog }) {
+  const { alertOffer, t } = dialog;
+  if (alertOffer === "pending") {
+    return (
+      <p className="alert-offer muted" role="status">
+        {t.alertOfferPending}
+      </p>
+    );
+  }
+  if (alertOffer !== "off") return null;
+  return (
+    <div className="alert-offer">
+      {dialog.alertError && (
+        <p role="alert" className="alert" style={{ margin: 0 }}>
+          {dialog.alertError}
+        </p>
+      )}
+      <button type="button" className="btn-link" disabled={dialog.alertBusy} onClick={dialog.acceptAlerts}>
+        {t.alertOffer}
+      </button>
+    </div>
+  );
+}
+
 /** Who is signed in: a guest is offered an account, anyone else a way out. */
 export function AccountFooter({ dialog }: { dialog: SaveDialog }) {
   const { session, t } = dialog;

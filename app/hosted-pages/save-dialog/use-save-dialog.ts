@@ -2,11 +2,12 @@
 // shown, the session, the lists, and the calls behind every button. The
 // screens (screens.tsx) only render what this returns.
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useFetcher } from "@remix-run/react";
 import { ApiFailure, call, tell } from "../client";
 import { errorText, langOf, texts, type Lang } from "../i18n";
 import { currentSession, signIn, signOut, signUpGuest, type UserSession } from "../session";
 import { urlKey } from "~/sdk/url-key";
-import { counted, lastListOf, readContext, rememberList, type Context, type ListChoice, type Placement, type Product, type Screen } from "./context";
+import { counted, lastListOf, readContext, rememberList, type Context, type AlertOfferAnswer, type ListChoice, type Placement, type Product, type Screen } from "./context";
 
 /** How long the confirmation of a one-click save stays before the dialog closes itself. */
 const AUTO_CLOSE_MS = 4000;
@@ -26,6 +27,9 @@ export function useSaveDialog() {
   const [closing, setClosing] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const t = texts(lang);
+  // The alert offer (docs/alerts.md): asked of this page's own action with the site cookie, as soon as a shopper with an account arrives.
+  const alerts = useFetcher<AlertOfferAnswer>({ key: "alert-offer" });
+  const askAlerts = alerts.submit;
 
   const fail = useCallback(
     (err: unknown, retry?: () => void) => {
@@ -98,6 +102,8 @@ export function useSaveDialog() {
     async (c: Context, s: UserSession) => {
       setSession(s);
       setError(null);
+      // In parallel with the save, so the saved screen has its offer (or none) at once.
+      if (!s.user.is_anonymous && s.user.email) askAlerts({ intent: "alerts-status" }, { method: "post", action: "/dialog/save" });
       try {
         const all = await withSession(s, (fresh) => loadLists(c, fresh));
         const saved = await call<{ products: Array<{ item_id: number; wishlist_id: number; url: string | null; source_partner_id: number | null }> }>(
@@ -120,7 +126,7 @@ export function useSaveDialog() {
         fail(err, () => void arrive(c, s));
       }
     },
-    [fail, grant, loadLists, saveTo, withSession],
+    [askAlerts, fail, grant, loadLists, saveTo, withSession],
   );
 
   useEffect(() => {
@@ -284,6 +290,12 @@ export function useSaveDialog() {
       setScreen({ name: "welcome" });
     });
 
+  /** "Tell me when it gets cheaper…": the double opt-in for the account's address (a confirmation e-mail). */
+  const acceptAlerts = () => {
+    setClosing(false);
+    askAlerts({ intent: "alerts-on", lang }, { method: "post", action: "/dialog/save" });
+  };
+
   const closeDialog = () => {
     tell(window.opener, ctx!.claims.origin, { type: "close" });
     window.close();
@@ -302,6 +314,11 @@ export function useSaveDialog() {
     busy,
     closing,
     heading,
+    /** What the alert offer shows: "off" offers, "pending" says to confirm, "on"/"none"/null (not known yet) nothing. */
+    alertOffer: session && !session.user.is_anonymous ? (alerts.data?.offer ?? null) : null,
+    alertError: alerts.data?.error ? errorText(t, lang, alerts.data.error) : null,
+    alertBusy: alerts.state !== "idle",
+    acceptAlerts,
     /** The shopper's "My lists" page on this origin. */
     myLists: `/${lang}/lists`,
     continueAsGuest,

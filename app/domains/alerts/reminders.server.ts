@@ -1,0 +1,280 @@
+// Reminder digests: an e-mail listing a shopper's saved items of one shop (as
+// the customer account sees them: itemsOfShop) not yet bought, for shoppers
+// who confirmed the alert consent and also chose reminders, every
+// `reminderDays` the shop set (7, 14 or 30; off by default), never more than
+// once a week per shopper and shop. A scheduled pass in the background worker
+// (under the deployment's job lease) queues the digests that are due; each
+// digest follows exactly one earlier one (or the opt-in), and its record's
+// unique key names that, so two passes at once (two instances, a pass still
+// running when the next starts) queue it once. The outbox sends after the
+// commit.
+import { db } from "~/db.server";
+import { env } from "~/env.server";
+import { transaction } from "~/db/sql.server";
+import { errorFields, log } from "~/lib/log.server";
+import { enqueueStep } from "~/domains/outbox/outbox.server";
+import { getPlan } from "~/domains/plans/plans";
+import { formatPrice } from "~/domains/lists/share-page.server";
+import { wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
+import { itemsOfShop, type ShopScope } from "~/domains/customer-accounts/shop-items";
+import { recordReminder } from "./alerts.sql.server";
+import { alertTopic, remindersUnsubscribeUrl } from "./consent.server";
+import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
+import { absolute, composeMail, escapeHtml, productBlockHtml } from "./mail.server";
+
+const DAY_MS = 86_400_000;
+/** Whatever the setting, a shopper hears from one shop at most this often. */
+const MIN_GAP_DAYS = 7;
+/** Items a digest shows; the rest are "and N more" with a link to the shopper's lists. */
+export const REMINDER_ITEMS_SHOWN = 12;
+/** Bounds of one pass: shops looked at, digests per shop and in all (the next pass goes on where this one stopped). */
+const SHOPS_PER_PASS = 200;
+const DIGESTS_PER_SHOP = 50;
+const DIGESTS_PER_PASS = 500;
+
+interface ShopReminders {
+  shopId: number;
+  /** Which items are the shop's: saved through its widget or partner, or from its domains (as the customer account sees them). */
+  scope: ShopScope;
+  days: number;
+  senderName: string | null;
+  replyTo: string | null;
+}
+
+/**
+ * The next shops with reminders on after `after` (a pass walks the shops round by round), those whose plan
+ * brings them; `last` is the last shop looked at (skipped ones included), `more` whether the round goes on.
+ */
+async function shopsWithReminders(after: number): Promise<{ shops: ShopReminders[]; last: number; more: boolean }> {
+  const rows = await db.alertSettings.findMany({
+    where: { reminderDays: { gt: 0 }, shopId: { gt: after }, shop: { uninstalledAt: null } },
+    orderBy: { shopId: "asc" },
+    take: SHOPS_PER_PASS,
+    select: {
+      shopId: true,
+      reminderDays: true,
+      senderName: true,
+      replyTo: true,
+      shop: { select: { id: true, partnerId: true, domain: true, primaryDomain: true } },
+    },
+  });
+  const partners = await db.partner.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.shop.partnerId))] } }, select: { id: true, plan: true } });
+  const planOf = new Map(partners.map((p) => [p.id, p.plan]));
+  const shops = rows
+    .filter((r) => getPlan(planOf.get(r.shop.partnerId) ?? "free")?.reminders === true)
+    .map((r) => ({ shopId: r.shopId, scope: r.shop, days: r.reminderDays, senderName: r.senderName, replyTo: r.replyTo }));
+  return { shops, last: rows.at(-1)?.shopId ?? after, more: rows.length === SHOPS_PER_PASS };
+}
+
+/** Shoppers whose digest from the shop is due: confirmed consent with reminders since before the cutoff, nothing sent since, an unbought item of the shop. */
+function dueShoppers(shop: ShopReminders, cutoff: Date, take: number) {
+  return db.alertConsent.findMany({
+    where: {
+      confirmedAt: { not: null },
+      remindersAt: { not: null, lte: cutoff },
+      reminders: { none: { shopId: shop.shopId, createdAt: { gt: cutoff } } },
+      user: { ownedLists: { some: { items: { some: { purchased: false, ...itemsOfShop(shop.scope) } } } } },
+    },
+    orderBy: { userId: "asc" },
+    take,
+    select: { userId: true, email: true, lang: true, remindersAt: true },
+  });
+}
+
+/** The shop after which the next pass starts (0: from the first). */
+let cursor = 0;
+let running: Promise<number> | null = null;
+
+/** One pass: queues the digests that are due, within the pass's bounds; returns how many. Overlapping calls share the pass. */
+export function sendDueReminders(now = new Date()): Promise<number> {
+  return (running ??= (async () => {
+    let queued = 0;
+    const round = await shopsWithReminders(cursor);
+    for (const shop of round.shops) {
+      const room = Math.min(DIGESTS_PER_SHOP, DIGESTS_PER_PASS - queued);
+      // The pass's bound reached: this shop is looked at first next time.
+      if (room <= 0) return queued;
+      const cutoff = new Date(now.getTime() - Math.max(shop.days, MIN_GAP_DAYS) * DAY_MS);
+      const shoppers = await dueShoppers(shop, cutoff, room);
+      for (const shopper of shoppers) {
+        try {
+          if (await queueDigest(shop, shopper as typeof shopper & { remindersAt: Date }, now)) queued++;
+        } catch (err) {
+          log.error("reminder failed", { shopId: shop.shopId, ...errorFields(err) });
+        }
+      }
+      // Cut short by the pass's bound: looked at again first; cut by its own bound: it waits for the next round.
+      if (shoppers.length === room && room < DIGESTS_PER_SHOP) return queued;
+      cursor = shop.shopId;
+    }
+    // Every shop of this window was looked at (those whose plan has no reminders too): on to the next, or from the first again.
+    cursor = round.more ? round.last : 0;
+    return queued;
+  })().finally(() => (running = null)));
+}
+
+/** The digest of one shopper and shop, queued with its record in one transaction; false when another pass queued it first. */
+async function queueDigest(shop: ShopReminders, shopper: { userId: string; email: string; lang: string; remindersAt: Date }, now: Date): Promise<boolean> {
+  const last = await db.reminderSent.findFirst({ where: { userId: shopper.userId, shopId: shop.shopId }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
+  // The digest follows the last one, or the opt-in: the key every instance computes alike.
+  const dedupKey = `reminder:${shopper.userId}:${shop.shopId}:${(last?.createdAt ?? shopper.remindersAt).getTime()}`;
+  const where = { purchased: false, wishlist: { ownerId: shopper.userId }, ...itemsOfShop(shop.scope) };
+  const [count, items] = await Promise.all([
+    db.listItem.count({ where }),
+    db.listItem.findMany({
+      where,
+      orderBy: { id: "desc" },
+      take: REMINDER_ITEMS_SHOWN,
+      include: { product: { select: { canonicalUrl: true, localizations: true } } },
+    }),
+  ]);
+  if (items.length === 0) return false;
+  const lang: AlertLang = isAlertLang(shopper.lang) ? shopper.lang : "en";
+  const sign = await wishRefSigner("reminder");
+  const mail = reminderMail({
+    lang,
+    to: shopper.email,
+    items: items.map((item) => {
+      const exact = item.product.localizations.find((l) => l.market === (item.market ?? ""));
+      const loc = exact ?? item.product.localizations.find((l) => l.market === "") ?? item.product.localizations[0];
+      const productUrl = item.product.canonicalUrl ? withVariant(item.product.canonicalUrl, item.variantId) : null;
+      return {
+        title: item.ownTitle ?? loc?.title ?? "",
+        imageUrl: absolute(item.ownImageUrl ?? loc?.imageUrl ?? loc?.originalImageUrl ?? null),
+        // The price of the market the shopper saved for, as the alerts show it.
+        price: exact?.currency ? formatPrice(exact.priceMinor, exact.currency, lang) : formatPrice(item.ownPriceMinor, item.ownCurrency, lang),
+        buyUrl: productUrl ? withWishRef(productUrl, sign(item.id)) : null,
+      };
+    }),
+    more: count - items.length,
+    listsUrl: `${env.APP_URL.replace(/\/$/, "")}/${lang}/lists`,
+    unsubscribe: await remindersUnsubscribeUrl(shopper.userId, shopper.email, lang),
+    senderName: shop.senderName,
+    replyTo: shop.replyTo,
+  });
+  return transaction(
+    (function* () {
+      if ((yield* recordReminder({ dedupKey, shopId: shop.shopId, userId: shopper.userId, items: count }, now)) === 0) return false;
+      yield* enqueueStep({ kind: "email", topic: alertTopic(shopper.userId), dedupKey, payload: mail });
+      return true;
+    })(),
+  );
+}
+
+function withVariant(url: string, variantId: string | null): string {
+  if (!variantId) return url;
+  try {
+    const parsed = new URL(url);
+    parsed.searchParams.set("variant", variantId);
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+interface DigestItem {
+  title: string;
+  imageUrl: string | null;
+  price: string | null;
+  buyUrl: string | null;
+}
+
+/** The digest: the items in the alert e-mails' product blocks and frame (mail.server.ts), then "and N more". */
+function reminderMail(m: {
+  lang: AlertLang;
+  to: string;
+  items: DigestItem[];
+  more: number;
+  listsUrl: string;
+  unsubscribe: string;
+  senderName: string | null;
+  replyTo: string | null;
+}) {
+  const t = alertTexts(m.lang);
+  const subject = t.reminderSubject(m.items.length + m.more, m.items[0]?.title ?? "");
+  const lines = [t.reminderLead, ""];
+  const blocks: string[] = [];
+  for (const item of m.items) {
+    lines.push(item.price ? `${item.title} · ${item.price}` : item.title);
+    if (item.buyUrl) lines.push(`${t.buyNow}: ${item.buyUrl}`);
+    lines.push("");
+    blocks.push(
+      productBlockHtml(m.lang, {
+        title: item.title,
+        imageUrl: item.imageUrl,
+        imageWidth: 160,
+        headingHtml: `<h2 style="font-size:16px;margin:0 0 4px">${escapeHtml(item.title)}</h2>`,
+        rows: item.price ? [{ label: t.now, value: item.price, strong: true }] : [],
+        buyUrl: item.buyUrl,
+      }),
+    );
+  }
+  if (m.more > 0) lines.push(`${t.reminderMore(m.more)}: ${m.listsUrl}`);
+  const bodyHtml = `<h1 style="font-size:20px">${escapeHtml(subject)}</h1>
+<p>${escapeHtml(t.reminderLead)}</p>
+${blocks.join('\n<hr style="border:0;border-top:1px solid #e3e3e3;margin:16px 0">\n')}
+${m.more > 0 ? `<p><a href="${escapeHtml(m.listsUrl)}">${escapeHtml(t.reminderMore(m.more))}</a></p>` : ""}`;
+  return composeMail({
+    lang: m.lang,
+    to: m.to,
+    subject,
+    bodyHtml,
+    textLines: lines,
+    why: t.reminderWhy,
+    unsubscribeLabel: t.reminderUnsubscribe,
+    unsubscribe: m.unsubscribe,
+    senderName: m.senderName,
+    replyTo: m.replyTo,
+  });
+}
+
+/**
+ * A reminder digest as this shop's shoppers would get it (the admin's preview): the shop's three newest
+ * catalogue products (else a placeholder) at their prices, its sender settings. Nothing is sent; the link is inert.
+ */
+export async function reminderPreview(shopId: number, plan: string, lang: AlertLang, senderName: string | null, replyTo: string | null) {
+  const products = await db.product.findMany({
+    where: { sourceShopId: shopId },
+    orderBy: { id: "desc" },
+    take: 3,
+    select: { canonicalUrl: true, localizations: { take: 1, select: { title: true, imageUrl: true, originalImageUrl: true, priceMinor: true, currency: true } } },
+  });
+  const t = alertTexts(lang);
+  const items: DigestItem[] = products.length
+    ? products.map((p) => {
+        const loc = p.localizations[0];
+        return {
+          title: loc?.title || t.previewTitle,
+          imageUrl: absolute(loc?.imageUrl ?? loc?.originalImageUrl ?? null),
+          price: formatPrice(loc?.priceMinor ?? null, loc?.currency ?? null, lang),
+          buyUrl: p.canonicalUrl,
+        };
+      })
+    : [{ title: t.previewTitle, imageUrl: null, price: formatPrice(2400, "EUR", lang), buyUrl: null }];
+  const base = env.APP_URL.replace(/\/$/, "");
+  const mail = reminderMail({ lang, to: "shopper@example.com", items, more: 0, listsUrl: `${base}/${lang}/lists`, unsubscribe: `${base}/alerts/unsubscribe`, senderName, replyTo });
+  return { subject: mail.subject, from: mail.from ?? env.MAIL_FROM, replyTo, html: mail.html, allowed: getPlan(plan)?.reminders === true };
+}
+
+// ---------------------------------------------------------------- the schedule
+
+let timer: NodeJS.Timeout | null = null;
+
+/** Runs a pass every REMINDER_INTERVAL_MS (in the process holding the background lease). */
+export function startReminders(): void {
+  if (timer) return;
+  timer = setInterval(() => {
+    sendDueReminders().then(
+      (queued) => queued > 0 && log.info("reminders queued", { queued }),
+      (err) => log.error("reminders pass failed", errorFields(err)),
+    );
+  }, env.REMINDER_INTERVAL_MS);
+  timer.unref();
+}
+
+/** Stops the timer and waits for a pass under way. */
+export async function stopReminders(): Promise<void> {
+  if (timer) clearInterval(timer);
+  timer = null;
+  await running?.catch(() => undefined);
+}
