@@ -34,6 +34,8 @@ export interface AlertTexts {
   unsubscribedText: string;
   invalidTitle: string;
   invalidText: string;
+  /** The Buy-now link of an alert e-mail that names no alert (forged, or the alert was deleted). */
+  buyLinkInvalidText: string;
 }
 
 const de: AlertTexts = {
@@ -66,6 +68,7 @@ const de: AlertTexts = {
   unsubscribedText: "Du erhältst keine Alarme mehr. Deine Adresse haben wir gelöscht.",
   invalidTitle: "Link ungültig",
   invalidText: "Dieser Link ist ungültig oder gehört zu einer anderen Adresse.",
+  buyLinkInvalidText: "Dieser Link ist ungültig oder nicht mehr gültig. Das Produkt findest du im Shop oder in deinen Listen.",
 };
 
 const en: AlertTexts = {
@@ -98,6 +101,7 @@ const en: AlertTexts = {
   unsubscribedText: "You won't get alerts any more. We deleted your address.",
   invalidTitle: "Invalid link",
   invalidText: "This link is invalid or belongs to another address.",
+  buyLinkInvalidText: "This link is invalid or no longer valid. You can find the product in the shop or on your lists.",
 };
 
 export const alertTexts = (lang: AlertLang): AlertTexts => (lang === "de" ? de : en);
