@@ -7,7 +7,10 @@ import { formatMoney } from "~/domains/revenue/money";
 export interface RevenueSummaryView {
   range: { from: string; to: string; days: number };
   currency: string;
+  /** Net of refunds. */
   revenue: Array<{ currency: string; revenueMinor: number }>;
+  /** What refunds took off, per currency (only currencies with refunds). */
+  refunded: Array<{ currency: string; refundedMinor: number }>;
   orders: number;
   conversion: { saves: number; bought: number; rate: number };
   daily: Array<{ day: string; orders: number; revenueMinor: number }>;
@@ -22,7 +25,15 @@ export function RevenueFigures({ summary }: { summary: RevenueSummaryView }) {
   const { conversion } = summary;
   return (
     <InlineGrid columns={{ xs: 1, sm: 3 }} gap="400">
-      <Figure label="Wishlist revenue" value={revenueText(summary)} />
+      <Figure
+        label="Wishlist revenue"
+        value={revenueText(summary)}
+        note={
+          summary.refunded.length
+            ? `Net of ${summary.refunded.map((r) => formatMoney(r.refundedMinor, r.currency)).join(" + ")} refunded`
+            : "Net of refunds"
+        }
+      />
       <Figure label="Attributed orders" value={summary.orders.toLocaleString("en-US")} />
       <Figure
         label="Saves bought"

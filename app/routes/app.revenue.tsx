@@ -38,13 +38,13 @@ export const action = async ({ request }: ActionFunctionArgs) => {
 };
 
 /** Downloads the CSV through App Bridge's fetch, which adds the session token a plain link could not carry. */
-async function downloadCsv(from: string, to: string) {
-  const res = await fetch(`/app/revenue/export?${new URLSearchParams({ from, to })}`);
+async function downloadCsv(from: string, to: string, table: "lines" | "sources") {
+  const res = await fetch(`/app/revenue/export?${new URLSearchParams({ from, to, table })}`);
   if (!res.ok) throw new Error(`export failed: ${res.status}`);
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement("a");
   a.href = url;
-  a.download = `wishlist-revenue-${from}-${to}.csv`;
+  a.download = `wishlist-revenue-${table === "sources" ? "sources-" : ""}${from}-${to}.csv`;
   a.click();
   URL.revokeObjectURL(url);
 }
@@ -58,6 +58,8 @@ export default function Revenue() {
   const [days, setDays] = useState(String(report.attributionWindowDays));
   const [exportFailed, setExportFailed] = useState(false);
   const money = (minor: number, currency: string) => formatMoney(minor, currency);
+  // Alert kinds: the sources the alerts' own record counts sends for.
+  const alerts = report.sources.filter((s) => s.alertsSent !== null);
   return (
     <Page title="Wishlist revenue" subtitle={`${report.range.from} to ${report.range.to} (UTC)`}>
       <Layout>
@@ -80,10 +82,18 @@ export default function Revenue() {
                 <Button
                   onClick={() => {
                     setExportFailed(false);
-                    downloadCsv(report.range.from, report.range.to).catch(() => setExportFailed(true));
+                    downloadCsv(report.range.from, report.range.to, "lines").catch(() => setExportFailed(true));
                   }}
                 >
                   Export CSV
+                </Button>
+                <Button
+                  onClick={() => {
+                    setExportFailed(false);
+                    downloadCsv(report.range.from, report.range.to, "sources").catch(() => setExportFailed(true));
+                  }}
+                >
+                  Export sources CSV
                 </Button>
               </InlineStack>
             </Form>
@@ -114,14 +124,39 @@ export default function Revenue() {
                 By source
               </Text>
               <DataTable
-                columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric"]}
-                headings={["Source", "Alerts sent", "Orders", "Items", "Revenue"]}
-                rows={report.sources.map((s) => [sourceLabel(s.source), s.alertsSent ?? "—", s.orders, s.units, money(s.revenueMinor, s.currency)])}
+                columnContentTypes={["text", "numeric", "numeric", "numeric"]}
+                headings={["Source", "Orders", "Items", "Revenue"]}
+                rows={report.sources.map((s) => [sourceLabel(s.source), s.orders, s.units, money(s.revenueMinor, s.currency)])}
                 footerContent={report.sources.length ? undefined : "No attributed orders in these days."}
               />
             </BlockStack>
           </Card>
         </Layout.Section>
+        {alerts.length ? (
+          <Layout.Section>
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  Alert e-mails
+                </Text>
+                <Text as="p" tone="subdued">
+                  Alerts and reminders sent in these days, how many of them were clicked through, and the orders their links brought; each
+                  with its share of those sent. Reminder links lead to the shop directly, so their clicks are not known.
+                </Text>
+                <DataTable
+                  columnContentTypes={["text", "numeric", "numeric", "numeric"]}
+                  headings={["Alert", "Alerts sent", "Clicked", "Bought"]}
+                  rows={alerts.map((s) => [
+                    sourceLabel(s.source).replace(/^Alert: (.)/, (_, first: string) => first.toUpperCase()),
+                    s.alertsSent ?? 0,
+                    s.alertsClicked === null ? "–" : `${s.alertsClicked} (${percent(s.clickRate ?? 0)})`,
+                    `${s.orders} (${percent(s.boughtRate ?? 0)})`,
+                  ])}
+                />
+              </BlockStack>
+            </Card>
+          </Layout.Section>
+        ) : null}
         <Layout.Section>
           <Card>
             <BlockStack gap="300">

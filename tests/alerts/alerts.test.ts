@@ -314,8 +314,12 @@ describe("price drop", () => {
     expect(de!.subject).toBe("Preissenkung: Oak Lamp jetzt 25,00 €");
     expect(de!.text).toContain("Oak Lamp kostet jetzt 25,00 € statt 30,00 €.");
     expect(de!.text).toContain("Niedrigster Preis der letzten 30 Tage vor der Senkung: 28,00 €");
+    // "Buy now" goes through the app's click-through (docs/alerts.md "Clicks"), which leads to the product page.
     const buy = /Jetzt kaufen: (\S+)/.exec(de!.text)![1]!;
-    const buyUrl = new URL(buy);
+    expect(buy).toMatch(new RegExp(`^${server.url}/alerts/buy\\?token=[A-Za-z0-9_-]{22}&lang=de$`));
+    const followed = await fetch(buy, { redirect: "manual" });
+    expect(followed.status).toBe(302);
+    const buyUrl = new URL(followed.headers.get("location")!);
     expect(`${buyUrl.origin}${buyUrl.pathname}`).toBe(url);
     expect(buyUrl.searchParams.get("variant")).toBe("111");
     expect(buyUrl.searchParams.get("wish_ref")).toMatch(new RegExp(`^${anna.itemId}\\.[A-Za-z0-9_-]{22}$`));
@@ -469,7 +473,7 @@ describe("privacy", () => {
     const data = typeof request!.data === "string" ? JSON.parse(request!.data) : request!.data;
     expect(data.shop_customer.alerts).toEqual({
       consent: { email: gina.email, lang: "en", requested_at: expect.any(String), confirmed_at: expect.any(String), reminders_since: null },
-      alerts_sent: [{ kind: "price_drop", title: "Oak Lamp", price_minor: 4500, currency: "EUR", sent_at: expect.any(String) }],
+      alerts_sent: [{ kind: "price_drop", title: "Oak Lamp", price_minor: 4500, currency: "EUR", sent_at: expect.any(String), clicked_at: null }],
       reminders_sent: [],
     });
 

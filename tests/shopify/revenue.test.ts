@@ -193,16 +193,18 @@ describe("wishlist revenue", () => {
       }
     }
 
-    // The revenue page: the same figures, by source (with the alerts sent of each alert kind) and by product.
+    // The revenue page: the same figures, by source (with the alerts sent and clicked of each alert kind) and by product.
+    // One of the price-drop alerts had its link clicked (alert-clicks.test.ts follows real links).
+    await db.alertSent.update({ where: { dedupKey: `rev-${s.shop.id}-price_drop-1-0` }, data: { clickedAt: new Date() } });
     const page = await render(revenuePage, s.domain, "/app/revenue");
-    expect(page.data.report.sources.map((x: any) => [x.source, x.alertsSent, x.orders, x.units, x.revenueMinor])).toEqual([
-      ["alert_price_drop", 4, 1, 3, 4500],
-      ["drawer", null, 1, 2, 4480],
-      ["saved", null, 1, 1, 3000],
-      ["share_page", null, 1, 1, 1000],
-      ["alert_low_stock", 2, 0, 0, 0],
+    expect(page.data.report.sources.map((x: any) => [x.source, x.alertsSent, x.alertsClicked, x.clickRate, x.orders, x.boughtRate, x.units, x.revenueMinor])).toEqual([
+      ["alert_price_drop", 4, 1, 0.25, 1, 0.25, 3, 4500],
+      ["drawer", null, null, null, 1, null, 2, 4480],
+      ["saved", null, null, null, 1, null, 1, 3000],
+      ["share_page", null, null, null, 1, null, 1, 1000],
+      ["alert_low_stock", 2, 0, 0, 0, 0, 0, 0],
     ]);
-    expect(page.html).toContain("Alerts sent");
+    for (const text of ["Alert e-mails", "Alerts sent", "Clicked", "Price drop", "1 (25.0%)", "0 (0.0%)"]) expect(page.html).toContain(text);
     expect(page.data.report.products.map((x: any) => [x.title, x.revenueMinor])).toEqual([
       ["Rug", 4500],
       ['Vase "Deluxe", blue', 4480],
@@ -221,15 +223,25 @@ describe("wishlist revenue", () => {
     expect(exported.type).toBe("text/csv; charset=utf-8");
     expect(exported.headers.get("content-disposition")).toMatch(/^attachment; filename="wishlist-revenue-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv"$/);
     expect(exported.text.split("\r\n")).toEqual([
-      "day,order_id,line_id,product_id,title,quantity,revenue,currency,source",
-      `${today},${a.id},1,101,"Vase ""Deluxe"", blue",2,44.80,USD,drawer`,
-      `${today},${b.id},1,102,Bowl,1,10.00,USD,share_page`,
-      `${today},${c.id},1,103,'=Lamp,1,30.00,USD,saved`,
-      `${today},${e.id},1,105,Rug,3,45.00,USD,alert_price_drop`,
+      "day,order_id,line_id,product_id,title,quantity,revenue,refunded,currency,source",
+      `${today},${a.id},1,101,"Vase ""Deluxe"", blue",2,44.80,0.00,USD,drawer`,
+      `${today},${b.id},1,102,Bowl,1,10.00,0.00,USD,share_page`,
+      `${today},${c.id},1,103,'=Lamp,1,30.00,0.00,USD,saved`,
+      `${today},${e.id},1,105,Rug,3,45.00,0.00,USD,alert_price_drop`,
+      "",
+    ]);
+    // The by-source table: alert kinds with sent, clicked and the conversions; other sources leave those empty.
+    expect((await csv(s.domain, "?table=sources")).text.split("\r\n")).toEqual([
+      "source,currency,alerts_sent,clicked,click_rate,orders,bought_rate,items,revenue",
+      "alert_price_drop,USD,4,1,0.2500,1,0.2500,3,45.00",
+      "drawer,USD,,,,1,,2,44.80",
+      "saved,USD,,,,1,,1,30.00",
+      "share_page,USD,,,,1,,1,10.00",
+      "alert_low_stock,USD,2,0,0.0000,0,0.0000,0,0.00",
       "",
     ]);
     // A range without these days has only the header; a wrong range is a 400 with the error body.
-    expect((await csv(s.domain, "?from=2020-01-01&to=2020-01-31")).text).toBe("day,order_id,line_id,product_id,title,quantity,revenue,currency,source\r\n");
+    expect((await csv(s.domain, "?from=2020-01-01&to=2020-01-31")).text).toBe("day,order_id,line_id,product_id,title,quantity,revenue,refunded,currency,source\r\n");
     const wrong = await csv(s.domain, "?from=2026-02-30&to=2026-03-01");
     expect(wrong.status).toBe(400);
     expect(JSON.parse(wrong.text)).toMatchObject({ error: "invalid_range" });

@@ -159,12 +159,12 @@ export class FakeAdminApi {
 }
 
 /**
- * Points this test worker's app modules at a fresh database with Shopify
- * configured, and installs the fake Admin API. Call once per test file,
- * before importing any app module.
+ * Points this test worker's app modules at a fresh database (or a test
+ * server's, `databaseUrl`) with Shopify configured, and installs the fake
+ * Admin API. Call once per test file, before importing any app module.
  */
-export async function shopifyTestApp() {
-  const databaseUrl = await freshDatabaseUrl();
+export async function shopifyTestApp(existingDatabaseUrl?: string) {
+  const databaseUrl = existingDatabaseUrl ?? (await freshDatabaseUrl());
   Object.assign(process.env, {
     DATABASE_URL: databaseUrl,
     APP_URL,

@@ -45,6 +45,8 @@ export interface AlertTexts {
   remindersOffButton: string;
   remindersOffDoneTitle: string;
   remindersOffDoneText: string;
+  /** The Buy-now link of an alert e-mail that names no alert (forged, or the alert was deleted). */
+  buyLinkInvalidText: string;
 }
 
 const de: AlertTexts = {
@@ -87,6 +89,7 @@ const de: AlertTexts = {
   remindersOffButton: "Erinnerungen abbestellen",
   remindersOffDoneTitle: "Erinnerungen abbestellt",
   remindersOffDoneText: "Du erhältst keine Erinnerungen mehr. Preis- und Verfügbarkeitsalarme bleiben an, falls du sie eingeschaltet hast.",
+  buyLinkInvalidText: "Dieser Link ist ungültig oder nicht mehr gültig. Das Produkt findest du im Shop oder in deinen Listen.",
 };
 
 const en: AlertTexts = {
@@ -129,6 +132,7 @@ const en: AlertTexts = {
   remindersOffButton: "Stop reminders",
   remindersOffDoneTitle: "Reminders stopped",
   remindersOffDoneText: "You won't get reminders any more. Price and stock alerts stay on if you turned them on.",
+  buyLinkInvalidText: "This link is invalid or no longer valid. You can find the product in the shop or on your lists.",
 };
 
 export const alertTexts = (lang: AlertLang): AlertTexts => (lang === "de" ? de : en);

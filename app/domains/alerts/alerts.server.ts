@@ -17,6 +17,7 @@ import { formatPrice } from "~/domains/lists/share-page.server";
 import { wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
 import { countAlertDay, recordAlert } from "./alerts.sql.server";
 import { alertTopic, unsubscribeUrl, utcDay } from "./consent.server";
+import { clickKeyOf, clickUrl } from "./clicks.server";
 import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
 import { LOW_STOCK_THRESHOLD_MAX, SENDER_NAME_MAX } from "./limits";
 import { isMailAddress } from "./consent.server";
@@ -318,6 +319,8 @@ async function dispatch(changes: WishlistedProductChange[], settings: AlertSetti
       const dedupKey = `${change.kind}:${owner.id}:${change.productId}:${change.variantId ?? "-"}:${level}`;
       const productUrl = item.product.canonicalUrl ? withVariant(item.product.canonicalUrl, change.variantId) : null;
       const buyUrl = productUrl ? withWishRef(productUrl, sign(item.id)) : null;
+      // The e-mail links to our click-through, which counts the click and leads to buyUrl (clicks.server.ts).
+      const clickKey = buyUrl ? await clickKeyOf(dedupKey) : null;
       const mail = await alertMail({
         lang,
         change,
@@ -326,7 +329,7 @@ async function dispatch(changes: WishlistedProductChange[], settings: AlertSetti
         // A stock alert in another currency than the saved market's shows the market's own price.
         priceMinor: sameCurrency ? (change.priceMinor ?? marketPrice ?? null) : (marketPrice ?? null),
         currency: sameCurrency ? (change.currency ?? savedCurrency) : savedCurrency,
-        buyUrl,
+        buyUrl: clickKey ? clickUrl(clickKey, lang) : null,
         unsubscribe: await unsubscribeUrl(owner.id, consent.email, lang),
         to: consent.email,
         senderName: settings.senderName,
@@ -336,7 +339,7 @@ async function dispatch(changes: WishlistedProductChange[], settings: AlertSetti
         await transaction(
           (function* () {
             const recorded = yield* recordAlert(
-              { dedupKey, shopId: change.shopId, userId: owner.id, listItemId: item.id, kind: change.kind, priceMinor: change.priceMinor, currency: change.currency, title },
+              { dedupKey, shopId: change.shopId, userId: owner.id, listItemId: item.id, kind: change.kind, priceMinor: change.priceMinor, currency: change.currency, title, clickKey, buyUrl },
               new Date(),
             );
             if (recorded === 0) return; // told before at this level
@@ -495,7 +498,14 @@ export async function alertDataOf(userId: string, shopId: number) {
           reminders_since: consent.remindersAt?.toISOString() ?? null,
         }
       : null,
-    alerts_sent: sent.map((a) => ({ kind: a.kind, title: a.title, price_minor: a.priceMinor, currency: a.currency, sent_at: a.createdAt.toISOString() })),
+    alerts_sent: sent.map((a) => ({
+      kind: a.kind,
+      title: a.title,
+      price_minor: a.priceMinor,
+      currency: a.currency,
+      sent_at: a.createdAt.toISOString(),
+      clicked_at: a.clickedAt?.toISOString() ?? null,
+    })),
     reminders_sent: reminders.map((r) => ({ items: r.items, sent_at: r.createdAt.toISOString() })),
   };
 }

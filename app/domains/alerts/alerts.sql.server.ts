@@ -7,16 +7,16 @@ import { run, statement } from "~/db/sql.server";
 // A record with the same dedupKey means this alert went out before: 0 rows, the caller stops.
 const RECORD_ALERT = statement(
   "alert_record",
-  `INSERT INTO "AlertSent" ("dedupKey", "shopId", "userId", "listItemId", "kind", "priceMinor", "currency", "title", "createdAt")
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  `INSERT INTO "AlertSent" ("dedupKey", "shopId", "userId", "listItemId", "kind", "priceMinor", "currency", "title", "createdAt", "clickKey", "buyUrl")
+   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
    ON CONFLICT ("dedupKey") DO NOTHING`,
 );
 
 /** Records an alert: 1, or 0 when one with the same dedupKey was recorded before. */
 export const recordAlert = (
-  a: Pick<AlertSent, "dedupKey" | "shopId" | "userId" | "listItemId" | "kind" | "priceMinor" | "currency" | "title">,
+  a: Pick<AlertSent, "dedupKey" | "shopId" | "userId" | "listItemId" | "kind" | "priceMinor" | "currency" | "title" | "clickKey" | "buyUrl">,
   at: Date,
-) => run(RECORD_ALERT, a.dedupKey, a.shopId, a.userId, a.listItemId, a.kind, a.priceMinor, a.currency, a.title, at);
+) => run(RECORD_ALERT, a.dedupKey, a.shopId, a.userId, a.listItemId, a.kind, a.priceMinor, a.currency, a.title, at, a.clickKey, a.buyUrl);
 
 // One statement, so two deliveries at once cannot both take the last place of the day.
 const COUNT_DAY = statement(

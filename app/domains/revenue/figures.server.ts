@@ -71,6 +71,7 @@ export async function revenueSummary(shop: ShopScope & { currency: string | null
     range,
     currency,
     revenue: currencies.map((c) => ({ currency: c.currency, revenueMinor: c.revenueMinor })),
+    refunded: currencies.filter((c) => c.refundedMinor > 0).map((c) => ({ currency: c.currency, refundedMinor: c.refundedMinor })),
     orders: totals.orders,
     units: totals.units,
     conversion,
@@ -78,17 +79,29 @@ export async function revenueSummary(shop: ShopScope & { currency: string | null
   };
 }
 
-/** Alert e-mails the shop sent in the range, by source name (`alert_<kind>`, and `reminder` for the digests): what each kind's orders came out of. */
-async function alertsSent(shopId: number, range: DayRange): Promise<Record<string, number>> {
+/**
+ * E-mails the shop sent in the range by source name: alert e-mails (`alert_<kind>`) with how many of them were clicked
+ * through (at any time since), and reminder digests (`reminder`), whose links go to the shop directly (clicks unknown).
+ */
+async function alertsSent(shopId: number, range: DayRange): Promise<Record<string, { sent: number; clicked: number | null }>> {
   const createdAt = { gte: new Date(`${range.from}T00:00:00Z`), lt: new Date(Date.parse(`${range.to}T00:00:00Z`) + DAY_MS) };
   const [rows, reminders] = await Promise.all([
-    db.alertSent.groupBy({ by: ["kind"], where: { shopId, createdAt }, _count: { _all: true } }),
+    // _count of a column counts its non-null values: the alerts with a click.
+    db.alertSent.groupBy({ by: ["kind"], where: { shopId, createdAt }, _count: { _all: true, clickedAt: true } }),
     db.reminderSent.count({ where: { shopId, createdAt } }),
   ]);
-  return { ...Object.fromEntries(rows.map((r) => [`alert_${r.kind}`, r._count._all])), ...(reminders > 0 ? { reminder: reminders } : {}) };
+  return {
+    ...Object.fromEntries(rows.map((r) => [`alert_${r.kind}`, { sent: r._count._all, clicked: r._count.clickedAt }])),
+    ...(reminders > 0 ? { reminder: { sent: reminders, clicked: null } } : {}),
+  };
 }
 
-/** The revenue page: the summary, and the breakdowns by source (with the alerts sent of each alert kind) and by product. */
+const rate = (part: number, whole: number | null) => (whole ? part / whole : null);
+
+/**
+ * The revenue page: the summary, and the breakdowns by source and by product. Alert kinds' rows carry the alerts
+ * sent in the range, how many of those were clicked, and the conversions clicked ÷ sent and bought (orders) ÷ sent.
+ */
 export async function revenueReport(shop: ShopScope & { currency: string | null; attributionWindowDays: number }, range: DayRange) {
   const [summary, sources, products, sent] = await Promise.all([
     revenueSummary(shop, range),
@@ -101,7 +114,16 @@ export async function revenueReport(shop: ShopScope & { currency: string | null;
     .filter((source) => !sources.some((s) => s.source === source))
     .sort()
     .map((source) => ({ source, currency: summary.currency, orders: 0, units: 0, revenueMinor: 0 }));
-  const bySource = [...sources, ...silent].map((s) => ({ ...s, alertsSent: sent[s.source] ?? null }));
+  const bySource = [...sources, ...silent].map((s) => {
+    const alerts = sent[s.source] ?? null;
+    return {
+      ...s,
+      alertsSent: alerts?.sent ?? null,
+      alertsClicked: alerts?.clicked ?? null,
+      clickRate: alerts?.clicked != null ? rate(alerts.clicked, alerts.sent) : null,
+      boughtRate: alerts ? rate(s.orders, alerts.sent) : null,
+    };
+  });
   return { ...summary, attributionWindowDays: shop.attributionWindowDays, sources: bySource, products };
 }
 
@@ -111,16 +133,52 @@ export async function revenueExport(shopId: number, range: DayRange) {
   return { rows: rows.slice(0, MAX_EXPORT_ROWS), truncated: rows.length > MAX_EXPORT_ROWS };
 }
 
-export const EXPORT_COLUMNS = ["day", "order_id", "line_id", "product_id", "title", "quantity", "revenue", "currency", "source"];
+/** `revenue` is net of refunds, `refunded` what refunds took off the line. */
+export const EXPORT_COLUMNS = ["day", "order_id", "line_id", "product_id", "title", "quantity", "revenue", "refunded", "currency", "source"];
 
 /** The range's attributed lines as CSV text (header first), and whether rows were left out. */
 export async function revenueCsv(shopId: number, range: DayRange) {
   const { rows, truncated } = await revenueExport(shopId, range);
   const body = csvLines([
     EXPORT_COLUMNS,
-    ...rows.map((r) => [r.day, r.orderId, r.lineId, r.shopifyProductId, r.title, r.quantity, decimalAmount(r.revenueMinor, r.currency), r.currency, r.source]),
+    ...rows.map((r) => [
+      r.day,
+      r.orderId,
+      r.lineId,
+      r.shopifyProductId,
+      r.title,
+      r.quantity,
+      decimalAmount(r.revenueMinor, r.currency),
+      decimalAmount(r.refundedMinor, r.currency),
+      r.currency,
+      r.source,
+    ]),
   ]);
   return { body, rows: rows.length, truncated };
+}
+
+export const SOURCE_COLUMNS = ["source", "currency", "alerts_sent", "clicked", "click_rate", "orders", "bought_rate", "items", "revenue"];
+
+const ratio = (r: number | null) => (r === null ? null : r.toFixed(4));
+
+/** The by-source table of the revenue page as CSV (`?table=sources`): alert kinds with sent, clicked and the conversions. */
+export async function revenueSourcesCsv(shop: ShopScope & { currency: string | null; attributionWindowDays: number }, range: DayRange) {
+  const report = await revenueReport(shop, range);
+  const body = csvLines([
+    SOURCE_COLUMNS,
+    ...report.sources.map((s) => [
+      s.source,
+      s.currency,
+      s.alertsSent,
+      s.alertsClicked,
+      ratio(s.clickRate),
+      s.orders,
+      ratio(s.boughtRate),
+      s.units,
+      decimalAmount(s.revenueMinor, s.currency),
+    ]),
+  ]);
+  return { body, rows: report.sources.length, truncated: false };
 }
 
 /** The shop's attribution window, in days (1–90). */

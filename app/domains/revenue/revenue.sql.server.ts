@@ -10,10 +10,12 @@ const TOTALS = statement<{ orders: number; units: number }>(
   `SELECT COUNT(DISTINCT "attributedOrderId") AS "orders", COALESCE(SUM("quantity"), 0) AS "units" ${RANGE}`,
 );
 
-export type CurrencySum = Pick<AttributedLine, "currency"> & { revenueMinor: number };
+export type CurrencySum = Pick<AttributedLine, "currency"> & { revenueMinor: number; refundedMinor: number };
+// revenueMinor is net of refunds; refundedMinor what refunds took off.
 const BY_CURRENCY = statement<CurrencySum>(
   "revenue_by_currency",
-  `SELECT "currency", SUM("revenueMinor") AS "revenueMinor" ${RANGE} GROUP BY "currency" ORDER BY SUM("revenueMinor") DESC, "currency" LIMIT 20`,
+  `SELECT "currency", SUM("revenueMinor") AS "revenueMinor", SUM("refundedMinor") AS "refundedMinor"
+     ${RANGE} GROUP BY "currency" ORDER BY SUM("revenueMinor") DESC, "currency" LIMIT 20`,
 );
 
 export type DaySum = Pick<AttributedLine, "day" | "currency"> & { orders: number; revenueMinor: number };
@@ -37,11 +39,14 @@ const BY_PRODUCT = statement<GroupSum & Pick<AttributedLine, "productKey" | "tit
      ${RANGE} GROUP BY "productKey", "currency" ORDER BY SUM("revenueMinor") DESC, "productKey" LIMIT $4`,
 );
 
-export type ExportRow = Pick<AttributedLine, "day" | "lineId" | "title" | "shopifyProductId" | "quantity" | "revenueMinor" | "currency" | "source"> &
+export type ExportRow = Pick<
+  AttributedLine,
+  "day" | "lineId" | "title" | "shopifyProductId" | "quantity" | "revenueMinor" | "refundedMinor" | "currency" | "source"
+> &
   Pick<AttributedOrder, "orderId">;
 const LINES = statement<ExportRow>(
   "revenue_export_lines",
-  `SELECT l."day", o."orderId", l."lineId", l."title", l."shopifyProductId", l."quantity", l."revenueMinor", l."currency", l."source"
+  `SELECT l."day", o."orderId", l."lineId", l."title", l."shopifyProductId", l."quantity", l."revenueMinor", l."refundedMinor", l."currency", l."source"
      FROM "AttributedLine" l JOIN "AttributedOrder" o ON o."id" = l."attributedOrderId"
     WHERE l."shopId" = $1 AND l."day" >= $2 AND l."day" <= $3
     ORDER BY l."day", l."id" LIMIT $4`,
