@@ -3,8 +3,9 @@
 // - Per process (they keep this process's in-memory state): flushing its
 //   request counts, listening for other processes' changes (PostgreSQL),
 //   and polling revoked keys and sign-in sessions.
-// - Once per deployment: pruning old metering rows and delivering the
-//   outbox run only in the process holding the "background" job lease
+// - Once per deployment: pruning old metering rows, delivering the
+//   outbox and the scheduled re-read of scraped products for alerts run
+//   only in the process holding the "background" job lease
 //   (domains/system/job-lease.server.ts), whatever the number of workers
 //   and machines sharing the database.
 import { startRequestCounterFlush, stopRequestCounterFlush } from "~/domains/metering/request-counter.server";
@@ -13,6 +14,7 @@ import { registerOutboxJob, startOutboxWorker, stopOutboxWorker } from "~/domain
 import { customerMirrorJob } from "~/domains/customer-accounts/metafield-mirror.server";
 import { fireWishlistedProductChange, flowTriggerJob } from "~/domains/flow/triggers.server";
 import { onWishlistedProductChange } from "~/domains/alerts/alerts.server";
+import { startRescrapeAlerts, stopRescrapeAlerts } from "~/domains/alerts/rescrape-alerts.server";
 import { shopify } from "~/shopify.server";
 import { BASKET_WEBHOOKS } from "~/domains/baskets/baskets.server";
 import { startKeyStatusPoll, stopKeyStatusPoll } from "~/domains/keys/key-status.server";
@@ -31,7 +33,8 @@ if (shopify) {
   registerOutboxJob(flowTriggerJob(adminFor));
   // The price drops and restocks the alerts detect are Flow triggers too (low stock has none).
   onWishlistedProductChange(async (change) => {
-    if (change.kind === "low_stock") return;
+    // Products of no installed shop (scraped pages) have no shop to trigger a Flow in.
+    if (change.kind === "low_stock" || change.shopId === null) return;
     await fireWishlistedProductChange(change.shopId, {
       kind: change.kind,
       productId: change.productId,
@@ -47,9 +50,10 @@ const deploymentJobs = underLease("background", {
   start() {
     startPruning();
     startOutboxWorker(BASKET_WEBHOOKS);
+    startRescrapeAlerts();
   },
   async stop() {
-    await Promise.all([stopPruning(), stopOutboxWorker()]);
+    await Promise.all([stopPruning(), stopOutboxWorker(), stopRescrapeAlerts()]);
   },
 });
 
