@@ -174,6 +174,11 @@ async function readOne(p: Claimed, holder: string): Promise<void> {
   });
   if (!product?.canonicalUrl) return;
   const { result, available } = await readProductPage(product.canonicalUrl, { market: p.market || undefined });
+  if (!result.success && result.error === "external_error") {
+    // Our own page readers were busy: not the page's fault. Read again in one interval (as claimed), no failure counted.
+    await db.productRescrape.updateMany({ where: { productId: p.productId, claimedBy: holder }, data: { claimedBy: null, claimedUntil: null } });
+    return;
+  }
   if (!result.success) return failed(p, holder, result.error);
   const page = result.product;
   const at = new Date();
@@ -228,12 +233,17 @@ async function readOne(p: Claimed, holder: string): Promise<void> {
 /** Reads one host's claimed products one after another, each under the host's slot. */
 async function readHost(host: string, products: Claimed[], holder: string): Promise<void> {
   for (const [i, p] of products.entries()) {
+    if (stopping) {
+      // Shutting down (or the lease moved): the rest stay due for the next holder.
+      for (const rest of products.slice(i)) await unclaim(rest, rest.dueAt, holder);
+      return;
+    }
     const now = new Date();
     const slot = await takeHost(host, now, holder);
     if (slot !== "taken") {
       // Over today's cap: tomorrow (UTC). Busy (another process reads the host): the next tick.
-      const dueAt = slot === "capped" ? new Date(Date.parse(`${utcDay(now)}T00:00:00Z`) + DAY_MS) : p.dueAt;
-      for (const rest of products.slice(i)) await unclaim(rest, dueAt, holder);
+      const tomorrow = new Date(Date.parse(`${utcDay(now)}T00:00:00Z`) + DAY_MS);
+      for (const rest of products.slice(i)) await unclaim(rest, slot === "capped" ? tomorrow : rest.dueAt, holder);
       return;
     }
     try {
@@ -264,10 +274,13 @@ export async function rescrapeTick(holder = instanceId): Promise<number> {
 }
 
 let poller: Poller | null = null;
+/** Set while stopping: a tick under way reads no further product, so a shutdown waits for one read per host at most. */
+let stopping = false;
 
 /** Starts the ticks (in the process holding the background lease). */
 export function startRescrapeAlerts(): void {
   if (env.RESCRAPE_PER_TICK === 0) return;
+  stopping = false;
   poller ??= createPoller("rescrape", env.RESCRAPE_TICK_MS, async () => {
     await rescrapeTick();
   });
@@ -276,5 +289,6 @@ export function startRescrapeAlerts(): void {
 
 /** Stops the ticks after the one under way. */
 export async function stopRescrapeAlerts(): Promise<void> {
+  stopping = true;
   await poller?.stop();
 }
