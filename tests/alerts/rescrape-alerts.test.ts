@@ -26,10 +26,14 @@ interface Page {
   price: string;
   availability: "InStock" | "OutOfStock";
   status: number;
+  /** Answer this late (so that overlapping requests would show). */
+  delayMs: number;
 }
 
 const pages = new Map<string, Page>();
 const requests = new Map<string, number>();
+/** Requests being answered now, and the most at once since the last reset. */
+const inFlight = { now: 0, max: 0 };
 let shop: http.Server;
 let shopOrigin: string;
 
@@ -46,7 +50,7 @@ function productHtml(name: string, page: Page): string {
 /** A product page of the stand-in shop (a path that is not Shopify-shaped: one request per read). */
 function standInProduct(name: string, page: Partial<Page> = {}) {
   const path = `/item/${name}-${suffix()}.html`;
-  pages.set(path, { price: "30.00", availability: "InStock", status: 200, ...page });
+  pages.set(path, { price: "30.00", availability: "InStock", status: 200, delayMs: 0, ...page });
   return { path, url: `${shopOrigin}${path}`, set: (next: Partial<Page>) => pages.set(path, { ...pages.get(path)!, ...next }), hits: () => requests.get(path) ?? 0 };
 }
 
@@ -119,8 +123,12 @@ beforeAll(async () => {
     requests.set(path, (requests.get(path) ?? 0) + 1);
     const page = pages.get(path);
     if (!page) return void res.writeHead(404).end();
-    if (page.status !== 200) return void res.writeHead(page.status, { "content-type": "text/plain" }).end("down");
-    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(productHtml("Oak Lamp", page));
+    inFlight.max = Math.max(inFlight.max, ++inFlight.now);
+    setTimeout(() => {
+      inFlight.now--;
+      if (page.status !== 200) return void res.writeHead(page.status, { "content-type": "text/plain" }).end("down");
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(productHtml("Oak Lamp", page));
+    }, page.delayMs);
   });
   await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
   shopOrigin = `http://127.0.0.1:${(shop.address() as { port: number }).port}`;
@@ -449,7 +457,9 @@ describe("two processes sharing one database", () => {
       stamp(new Date()),
       stamp(new Date()),
     ]);
-    const lamps = Array.from({ length: 6 }, (_, i) => standInProduct(`pair${i}`));
+    // Slow pages: two reads of the host at once would overlap at the stand-in.
+    const lamps = Array.from({ length: 6 }, (_, i) => standInProduct(`pair${i}`, { delayMs: 150 }));
+    inFlight.max = 0;
     for (const l of lamps) {
       const saved = await own.post("/hosted/save", { token, body: { wishlistId: list.body.list.db_id, product: { url: l.url, title: "Lamp", price: 1000, currency: "EUR" } } });
       expect(saved.status).toBe(200);
@@ -470,6 +480,7 @@ describe("two processes sharing one database", () => {
     const tomorrow = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`) + 86_400_000;
     for (const r of rows.filter((x) => x.lastReadAt === null)) expect(ms(r.dueAt)).toBe(tomorrow);
     expect(lamps.map((l) => l.hits()).sort()).toEqual([0, 0, 1, 1, 1, 1]);
+    expect(inFlight.max).toBe(1);
   });
 
   it("claims: two holders claiming at once get disjoint products", async () => {
