@@ -1,7 +1,9 @@
 // Alerts on saved products: a price drop, back in stock, low stock of a
 // variant a shopper saved (or of the product, when the save names no
 // variant). The shop's platform tells us what changed (products/update,
-// inventory_levels/update); this module compares it with what it said
+// inventory_levels/update), or for a product of no installed shop the
+// scheduled re-read of its page (rescrape-alerts.server.ts,
+// scrapedProductChanged); this module compares it with what it said
 // before, tells its listeners (onWishlistedProductChange: e.g. a Flow
 // trigger), and queues one e-mail per shopper who confirmed their consent,
 // in the transaction that records the alert: at most one per shopper,
