@@ -426,6 +426,9 @@ describe("scraped products", () => {
     await nextRead(await productIdOf(other.url), undefined);
     expect(await scheduleOf(productId)).toBeUndefined();
     expect(shelf.hits()).toBe(1); // the save's read only
+    // Every read so far ended as a result (read, failed, given up), none in an unexpected error.
+    expect(logLines(server, "rescrape failed unexpectedly")).toEqual([]);
+    expect(logLines(server, "rescrape poll failed")).toEqual([]);
   });
 });
 
