@@ -181,7 +181,7 @@ const schema = z
     RESCRAPE_INTERVAL_MS: z.coerce.number().int().min(1000).max(30 * 86_400_000).default(86_400_000),
     /** Re-reads of one host per UTC day at most (all its products together). */
     RESCRAPE_HOST_DAILY_CAP: z.coerce.number().int().min(1).max(100_000).default(200),
-    /** Failed reads in a row after which a product is given up on until it is saved again. */
+    /** Failed reads in a row after which a product is given up on until it is newly saved to a list. */
     RESCRAPE_MAX_FAILURES: z.coerce.number().int().min(1).max(20).default(5),
 
     /** Which proxies may name the client in X-Forwarded-For (see trustedProxies above). */

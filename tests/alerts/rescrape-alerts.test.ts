@@ -408,7 +408,7 @@ describe("scraped products", () => {
     await nextRead(await productIdOf(other.url), undefined);
     expect(stool.hits()).toBe(hits);
 
-    // A shopper saves it again: it is read again (the page is back).
+    // Another shopper saves it to their list: it is read again (the page is back).
     stool.set({ status: 200 });
     const carl = await shopper("carl");
     await saveTitled(carl, stool.url);
