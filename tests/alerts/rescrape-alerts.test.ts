@@ -32,7 +32,7 @@ interface Page {
 
 const pages = new Map<string, Page>();
 const requests = new Map<string, number>();
-/** Requests being answered now, and the most at once since the last reset. */
+/** Requests for slow pages being answered now, and the most at once since the last reset. */
 const inFlight = { now: 0, max: 0 };
 let shop: http.Server;
 let shopOrigin: string;
@@ -123,9 +123,10 @@ beforeAll(async () => {
     requests.set(path, (requests.get(path) ?? 0) + 1);
     const page = pages.get(path);
     if (!page) return void res.writeHead(404).end();
-    inFlight.max = Math.max(inFlight.max, ++inFlight.now);
+    const slow = page.delayMs > 0;
+    if (slow) inFlight.max = Math.max(inFlight.max, ++inFlight.now);
     setTimeout(() => {
-      inFlight.now--;
+      if (slow) inFlight.now--;
       if (page.status !== 200) return void res.writeHead(page.status, { "content-type": "text/plain" }).end("down");
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(productHtml("Oak Lamp", page));
     }, page.delayMs);
