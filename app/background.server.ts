@@ -3,8 +3,9 @@
 // - Per process (they keep this process's in-memory state): flushing its
 //   request counts, listening for other processes' changes (PostgreSQL),
 //   and polling revoked keys and sign-in sessions.
-// - Once per deployment: pruning old metering rows, queueing the reminder
-//   digests that are due and delivering the outbox run only in the process holding the "background" job lease
+// - Once per deployment: pruning old metering rows, delivering the outbox,
+//   queueing the reminder digests that are due and the scheduled re-read of
+//   scraped products for alerts run only in the process holding the "background" job lease
 //   (domains/system/job-lease.server.ts), whatever the number of workers
 //   and machines sharing the database.
 import { startRequestCounterFlush, stopRequestCounterFlush } from "~/domains/metering/request-counter.server";
@@ -14,6 +15,7 @@ import { customerMirrorJob } from "~/domains/customer-accounts/metafield-mirror.
 import { fireWishlistedProductChange, flowTriggerJob } from "~/domains/flow/triggers.server";
 import { onWishlistedProductChange } from "~/domains/alerts/alerts.server";
 import { startReminders, stopReminders } from "~/domains/alerts/reminders.server";
+import { startRescrapeAlerts, stopRescrapeAlerts } from "~/domains/alerts/rescrape-alerts.server";
 import { shopify } from "~/shopify.server";
 import { BASKET_WEBHOOKS } from "~/domains/baskets/baskets.server";
 import { startKeyStatusPoll, stopKeyStatusPoll } from "~/domains/keys/key-status.server";
@@ -32,7 +34,8 @@ if (shopify) {
   registerOutboxJob(flowTriggerJob(adminFor));
   // The price drops and restocks the alerts detect are Flow triggers too (low stock has none).
   onWishlistedProductChange(async (change) => {
-    if (change.kind === "low_stock") return;
+    // Products of no installed shop (scraped pages) have no shop to trigger a Flow in.
+    if (change.kind === "low_stock" || change.shopId === null) return;
     await fireWishlistedProductChange(change.shopId, {
       kind: change.kind,
       productId: change.productId,
@@ -49,9 +52,10 @@ const deploymentJobs = underLease("background", {
     startPruning();
     startOutboxWorker(BASKET_WEBHOOKS);
     startReminders();
+    startRescrapeAlerts();
   },
   async stop() {
-    await Promise.all([stopPruning(), stopOutboxWorker(), stopReminders()]);
+    await Promise.all([stopPruning(), stopOutboxWorker(), stopReminders(), stopRescrapeAlerts()]);
   },
 });
 

@@ -175,6 +175,16 @@ const schema = z
     ALERTS_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
     /** How often the background worker looks for reminder digests that are due (docs/alerts.md). */
     REMINDER_INTERVAL_MS: z.coerce.number().int().min(50).max(86_400_000).default(3_600_000),
+    /** How often the scheduled re-read of saved products of no installed shop looks for due products (alerts on scraped pages). */
+    RESCRAPE_TICK_MS: z.coerce.number().int().min(50).max(86_400_000).default(60_000),
+    /** Products re-read per tick at most; 0 turns the scheduled re-read off. */
+    RESCRAPE_PER_TICK: z.coerce.number().int().min(0).max(1000).default(20),
+    /** A product is re-read at most once per this interval. */
+    RESCRAPE_INTERVAL_MS: z.coerce.number().int().min(1000).max(30 * 86_400_000).default(86_400_000),
+    /** Re-reads of one host per UTC day at most (all its products together). */
+    RESCRAPE_HOST_DAILY_CAP: z.coerce.number().int().min(1).max(100_000).default(200),
+    /** Failed reads in a row after which a product is given up on until it is newly saved to a list. */
+    RESCRAPE_MAX_FAILURES: z.coerce.number().int().min(1).max(20).default(5),
 
     /** Which proxies may name the client in X-Forwarded-For (see trustedProxies above). */
     TRUSTED_PROXIES: trustedProxies,

@@ -1,7 +1,9 @@
 // Alerts on saved products: a price drop, back in stock, low stock of a
 // variant a shopper saved (or of the product, when the save names no
 // variant). The shop's platform tells us what changed (products/update,
-// inventory_levels/update); this module compares it with what it said
+// inventory_levels/update), or for a product of no installed shop the
+// scheduled re-read of its page (rescrape-alerts.server.ts,
+// scrapedProductChanged); this module compares it with what it said
 // before, tells its listeners (onWishlistedProductChange: e.g. a Flow
 // trigger), and queues one e-mail per shopper who confirmed their consent,
 // in the transaction that records the alert: at most one per shopper,
@@ -14,7 +16,7 @@ import { errorFields, log } from "~/lib/log.server";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { getPlan, type AlertKind } from "~/domains/plans/plans";
 import { formatPrice } from "~/domains/lists/share-page.server";
-import { wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
+import { installedShopsOf, wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
 import { countAlertDay, recordAlert } from "./alerts.sql.server";
 import { alertTopic, unsubscribeUrl, utcDay } from "./consent.server";
 import { clickKeyOf, clickUrl } from "./clicks.server";
@@ -36,8 +38,9 @@ const MAX_RECIPIENTS = 5000;
 /** An alert-worthy change of a product that shoppers saved. */
 export interface WishlistedProductChange {
   kind: AlertKind;
-  shopId: number;
-  partnerId: number;
+  /** The installed shop whose platform spoke; null for a product of no installed shop (a scraped page re-read on a schedule). */
+  shopId: number | null;
+  partnerId: number | null;
   productId: number;
   /** The variant that changed; null when the product has no variants we know. */
   variantId: string | null;
@@ -248,6 +251,49 @@ export async function inventoryLevelChanged(shop: ShopRef, inventoryItemId: stri
   await dispatch(changes, settings, null);
 }
 
+/** A change the scheduled re-read of a scraped page saw (rescrape-alerts.server.ts). */
+export interface ScrapedProductChange {
+  kind: "price_drop" | "back_in_stock";
+  productId: number;
+  priceMinor: number | null;
+  previousPriceMinor: number | null;
+  lowest30DaysMinor: number | null;
+  currency: string | null;
+  at: Date;
+}
+
+/** What a save that came through no partner may hear about a scraped product: price drop and back in stock (low stock: pages state no quantity). */
+export const UNPARTNERED_ALERT_KINDS: readonly AlertKind[] = ["price_drop", "back_in_stock"];
+
+/**
+ * A product of no installed shop changed (price drop, back in stock), as its
+ * re-read page says. No merchant settings apply: price drop and back in
+ * stock are on, the sender is MAIL_FROM. Each save is gated by the plan of
+ * the partner whose widget it came through (Free: back in stock only); a
+ * save through no partner hears both. The Buy-now link leads to the page itself,
+ * with a `wish_ref` only when its host is an installed shop's (as share pages do).
+ */
+export async function scrapedProductChanged(productId: number, host: string, changes: ScrapedProductChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  const partnerIds = await db.listItem.findMany({
+    where: { productId, purchased: false, sourcePartnerId: { not: null } },
+    distinct: ["sourcePartnerId"],
+    select: { sourcePartnerId: true },
+    take: MAX_RECIPIENTS,
+  });
+  const partners = await db.partner.findMany({
+    where: { id: { in: partnerIds.map((p) => p.sourcePartnerId!) } },
+    select: { id: true, plan: true },
+  });
+  const allowedOf = new Map(partners.map((p) => [p.id, getPlan(p.plan)?.alerts ?? []]));
+  const itemAllows = (sourcePartnerId: number | null, kind: AlertKind) =>
+    sourcePartnerId === null ? UNPARTNERED_ALERT_KINDS.includes(kind) : (allowedOf.get(sourcePartnerId) ?? []).includes(kind);
+  const settings: AlertSettingsView = { ...DEFAULTS, lowStock: false, allowed: UNPARTNERED_ALERT_KINDS, remindersAllowed: false };
+  const signRefs = (await installedShopsOf([host])).size > 0;
+  const full = changes.map((c) => ({ ...c, shopId: null, partnerId: null, variantId: null, quantity: null, saves: 0 }));
+  await dispatch(full, settings, null, { itemAllows, signRefs });
+}
+
 /** Stores a variant's stock and says which stock alerts its change calls for. */
 async function applyVariantState(
   productId: number,
@@ -277,12 +323,19 @@ async function applyVariantState(
 class DailyCapReached extends Error {}
 
 
+interface DispatchOptions {
+  /** Whether the plan that governs this save allows the kind (scraped products: the saving partner's plan). */
+  itemAllows?: (sourcePartnerId: number | null, kind: AlertKind) => boolean;
+  /** Sign a `wish_ref` into the Buy-now link (only an installed shop's orders webhook reads one). */
+  signRefs?: boolean;
+}
+
 /** The shoppers to tell about each change, and their e-mails, queued in one transaction each. */
-async function dispatch(changes: WishlistedProductChange[], settings: AlertSettingsView, firstVariant: string | null): Promise<void> {
+async function dispatch(changes: WishlistedProductChange[], settings: AlertSettingsView, firstVariant: string | null, opts: DispatchOptions = {}): Promise<void> {
   if (changes.length === 0) return;
   for (const change of changes) {
     // The reference names the alert kind: the revenue breakdown counts what each kind sold (docs/revenue.md).
-    const sign = await wishRefSigner(`alert_${change.kind}`);
+    const sign = opts.signRefs === false ? null : await wishRefSigner(`alert_${change.kind}`);
     // The saves that name this variant, and those that name none when it is the variant the product page shows first.
     const variantWhere = change.variantId
       ? { OR: [{ variantId: change.variantId }, ...(change.variantId === firstVariant ? [{ variantId: null }] : [])] }
@@ -304,6 +357,7 @@ async function dispatch(changes: WishlistedProductChange[], settings: AlertSetti
       const owner = item.wishlist.owner;
       const consent = owner.alertConsent;
       if (!consent?.confirmedAt || told.has(owner.id)) continue;
+      if (opts.itemAllows && !opts.itemAllows(item.sourcePartnerId, change.kind)) continue;
       const exact = item.product.localizations.find((l) => l.market === (item.market ?? ""));
       const loc = exact ?? item.product.localizations.find((l) => l.market === "") ?? item.product.localizations[0];
       // Prices go out only in the currency of the market the shopper saved for: its catalogue entry's, else the save's own.
@@ -318,7 +372,7 @@ async function dispatch(changes: WishlistedProductChange[], settings: AlertSetti
         change.kind === "price_drop" ? `${change.priceMinor}${change.currency}` : `${utcDay(change.at)}`;
       const dedupKey = `${change.kind}:${owner.id}:${change.productId}:${change.variantId ?? "-"}:${level}`;
       const productUrl = item.product.canonicalUrl ? withVariant(item.product.canonicalUrl, change.variantId) : null;
-      const buyUrl = productUrl ? withWishRef(productUrl, sign(item.id)) : null;
+      const buyUrl = productUrl && sign ? withWishRef(productUrl, sign(item.id)) : productUrl;
       // The e-mail links to our click-through, which counts the click and leads to buyUrl (clicks.server.ts).
       const clickKey = buyUrl ? await clickKeyOf(dedupKey) : null;
       const mail = await alertMail({

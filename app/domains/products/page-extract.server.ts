@@ -41,6 +41,13 @@ export interface PageOutput {
   shopify: ScrapedProduct | null;
   /** From the HTML, when the Shopify JSON gave nothing. */
   page: ScrapedProduct | null;
+  /**
+   * Whether the product can be bought, as the source that gave the product
+   * says (Shopify JSON `available`, JSON-LD offers' `availability`); null
+   * when it says nothing. Not part of ScrapedProduct (the API's shape): the
+   * scheduled re-read for alerts reads it.
+   */
+  available?: boolean | null;
 }
 
 const MAX_DESCRIPTION = 5000;
@@ -190,6 +197,14 @@ function shopifyProduct(data: unknown, pageUrl: URL, currency: string | null): S
   };
 }
 
+/** The chosen variant's `available` in /products/x.js (else the product's). */
+function shopifyAvailability(data: unknown, variantId: string | null): boolean | null {
+  if (!isObject(data)) return null;
+  const variant = asArray(data.variants).filter(isObject).find((v) => variantId !== null && String(v.id) === variantId);
+  const said = variant?.available ?? data.available;
+  return typeof said === "boolean" ? said : null;
+}
+
 /** The shop's currency as the storefront HTML states it (the .js JSON has none). */
 function shopifyCurrency(page: PageScan | null, html: string | null): string | null {
   if (page) {
@@ -336,6 +351,22 @@ interface OfferData {
   compareAt: unknown;
 }
 
+// schema.org ItemAvailability values under which the product cannot be bought from its page.
+const UNAVAILABLE = new Set(["outofstock", "soldout", "discontinued", "instoreonly"]);
+
+/** Any offer (nested AggregateOffers MAX_OFFER_DEPTH deep) available: true; some stated, none available: false; none stated: null. */
+function offerAvailability(offers: unknown, depth = 0): boolean | null {
+  if (depth > MAX_OFFER_DEPTH) return null;
+  let stated: boolean | null = null;
+  for (const offer of asArray(offers).filter(isObject)) {
+    const own = typeof offer.availability === "string" ? offer.availability.replace(/^https?:\/\/schema\.org\//i, "").trim().toLowerCase() : "";
+    const said = own ? !UNAVAILABLE.has(own) : offerAvailability(offer.offers, depth + 1);
+    if (said === true) return true;
+    if (said === false) stated = false;
+  }
+  return stated;
+}
+
 /** The first offer with a price; nested AggregateOffers are followed MAX_OFFER_DEPTH levels deep. */
 function offerData(offers: unknown, depth = 0): OfferData | null {
   if (depth > MAX_OFFER_DEPTH) return null;
@@ -368,35 +399,61 @@ function nameOf(value: unknown): string | null {
   return htmlToText(isObject(v) ? v.name : v, MAX_TITLE);
 }
 
-/** The first JSON-LD Product; `fallbackCurrency` (from meta tags) when its offer names none. */
-function jsonLdProduct(page: PageScan, base: string, fallbackCurrency: string | null): Partial<ScrapedProduct> | null {
-  for (const block of page.jsonLd) {
+// One parse of a page's JSON-LD serves its product and its availability.
+const productNodes = new WeakMap<PageScan, Record<string, unknown> | null>();
+
+/** The first JSON-LD Product node. */
+function jsonLdProductNode(page: PageScan): Record<string, unknown> | null {
+  if (productNodes.has(page)) return productNodes.get(page)!;
+  let found: Record<string, unknown> | null = null;
+  search: for (const block of page.jsonLd) {
     for (const node of walk(parseJsonLd(block))) {
-      if (!hasType(node, ["Product", "ProductGroup", "IndividualProduct", "ProductModel"])) continue;
-      // A ProductGroup's offers usually live on its variants.
-      const variants = asArray(node.hasVariant).filter(isObject);
-      const offer = offerData(node.offers) ?? variants.map((v) => offerData(v.offers)).find(Boolean) ?? null;
-      const currency = offer?.currency ?? fallbackCurrency;
-      const price = offer ? toMinorUnits(offer.price, currency) : null;
-      const compareAt = offer ? toMinorUnits(offer.compareAt, currency) : null;
-      const keywords = node.keywords;
-      return {
-        title: htmlToText(node.name, MAX_TITLE),
-        description: htmlToText(node.description),
-        image_url: imageOf(node.image, base) ?? imageOf(variants[0]?.image, base),
-        price_minor: price,
-        currency: price !== null ? currency : null,
-        compare_at_price_minor: compareAt !== null && price !== null && compareAt > price ? compareAt : null,
-        brand: nameOf(node.brand) ?? nameOf(node.manufacturer),
-        product_type: text(asArray(node.category)[0], MAX_TITLE),
-        tags: (typeof keywords === "string" ? keywords.split(",") : asArray(keywords))
-          .filter((k): k is string => typeof k === "string")
-          .map((k) => k.trim())
-          .filter(Boolean),
-      };
+      if (hasType(node, ["Product", "ProductGroup", "IndividualProduct", "ProductModel"])) {
+        found = node;
+        break search;
+      }
     }
   }
-  return null;
+  productNodes.set(page, found);
+  return found;
+}
+
+/** Whether the page's JSON-LD Product (or any variant of a ProductGroup) can be bought; null when its offers do not say. */
+function jsonLdAvailability(page: PageScan): boolean | null {
+  const node = jsonLdProductNode(page);
+  if (!node) return null;
+  const own = offerAvailability(node.offers);
+  if (own === true) return true;
+  const variants = asArray(node.hasVariant).filter(isObject).map((v) => offerAvailability(v.offers));
+  if (variants.includes(true)) return true;
+  return own === false || variants.includes(false) ? false : null;
+}
+
+/** The first JSON-LD Product; `fallbackCurrency` (from meta tags) when its offer names none. */
+function jsonLdProduct(page: PageScan, base: string, fallbackCurrency: string | null): Partial<ScrapedProduct> | null {
+  const node = jsonLdProductNode(page);
+  if (!node) return null;
+  // A ProductGroup's offers usually live on its variants.
+  const variants = asArray(node.hasVariant).filter(isObject);
+  const offer = offerData(node.offers) ?? variants.map((v) => offerData(v.offers)).find(Boolean) ?? null;
+  const currency = offer?.currency ?? fallbackCurrency;
+  const price = offer ? toMinorUnits(offer.price, currency) : null;
+  const compareAt = offer ? toMinorUnits(offer.compareAt, currency) : null;
+  const keywords = node.keywords;
+  return {
+    title: htmlToText(node.name, MAX_TITLE),
+    description: htmlToText(node.description),
+    image_url: imageOf(node.image, base) ?? imageOf(variants[0]?.image, base),
+    price_minor: price,
+    currency: price !== null ? currency : null,
+    compare_at_price_minor: compareAt !== null && price !== null && compareAt > price ? compareAt : null,
+    brand: nameOf(node.brand) ?? nameOf(node.manufacturer),
+    product_type: text(asArray(node.category)[0], MAX_TITLE),
+    tags: (typeof keywords === "string" ? keywords.split(",") : asArray(keywords))
+      .filter((k): k is string => typeof k === "string")
+      .map((k) => k.trim())
+      .filter(Boolean),
+  };
 }
 
 interface PageSignals {
@@ -477,8 +534,9 @@ export function extractProduct(input: PageInput): PageOutput {
       data = null;
     }
     const shopify = data === null ? null : shopifyProduct(data, pageUrl, shopifyCurrency(page(), input.html));
-    if (shopify?.title) return { shopify, page: null };
+    if (shopify?.title) return { shopify, page: null, available: shopifyAvailability(data, shopify.variant_id) };
   }
   const scan = page();
-  return { shopify: null, page: scan && input.finalUrl ? productFromHtml(input.url, input.finalUrl, scan) : null };
+  const product = scan && input.finalUrl ? productFromHtml(input.url, input.finalUrl, scan) : null;
+  return { shopify: null, page: product, available: product && scan ? jsonLdAvailability(scan) : null };
 }

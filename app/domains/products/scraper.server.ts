@@ -153,12 +153,19 @@ async function fetchShopifyJson(jsonUrl: string, market?: string): Promise<strin
   return res.body.toString("utf8");
 }
 
-async function scrape(url: string, opts: ScrapeOptions): Promise<ScrapeResult> {
+/** A scrape's result, and whether the page says the product can be bought (null: it does not say). */
+export interface PageRead {
+  result: ScrapeResult;
+  available: boolean | null;
+}
+
+async function scrape(url: string, opts: ScrapeOptions): Promise<PageRead> {
+  const fail = (error: ScrapeErrorCode, message: string): PageRead => ({ result: { success: false, error, message }, available: null });
   let pageUrl: URL;
   try {
     pageUrl = new URL(url);
   } catch {
-    return { success: false, error: "fetch_failed", message: "Only public http and https URLs can be scraped" };
+    return fail("fetch_failed", "Only public http and https URLs can be scraped");
   }
   const jsonUrl = shopifyJsonUrl(pageUrl);
   // Both requests at once on Shopify-shaped paths: the JSON has the product,
@@ -177,7 +184,8 @@ async function scrape(url: string, opts: ScrapeOptions): Promise<ScrapeResult> {
     shopifyJson !== null || pageOk
       ? await extract({ url, finalUrl: pageOk?.res.url ?? null, html: pageOk?.html ?? null, shopifyJson })
       : null;
-  if (read && !(read instanceof ScrapeFailure) && read.shopify) return { success: true, product: read.shopify };
+  const available = read && !(read instanceof ScrapeFailure) ? (read.available ?? null) : null;
+  if (read && !(read instanceof ScrapeFailure) && read.shopify) return { result: { success: true, product: read.shopify }, available };
 
   if (page.status === "rejected") {
     const failure = failureFromFetch(page.reason);
@@ -185,18 +193,23 @@ async function scrape(url: string, opts: ScrapeOptions): Promise<ScrapeResult> {
     // addresses and unreachable hosts keep their own codes.
     const upstreamError = (page.reason as FetchError).code === "http_error" || (page.reason as FetchError).code === "too_large";
     if (jsonUrl && shopify.status === "rejected" && upstreamError) {
-      return { success: false, error: "fallback_scrape_failed", message: failure.message };
+      return fail("fallback_scrape_failed", failure.message);
     }
-    return { success: false, error: failure.code, message: failure.message };
+    return fail(failure.code, failure.message);
   }
-  if (read instanceof ScrapeFailure) return { success: false, error: read.code, message: read.message };
+  if (read instanceof ScrapeFailure) return fail(read.code, read.message);
   const product: ScrapedProduct | null = read?.page ?? null;
-  if (!product) return { success: false, error: "not_a_product_page", message: "No product data found on the page" };
-  return { success: true, product };
+  if (!product) return fail("not_a_product_page", "No product data found on the page");
+  return { result: { success: true, product }, available };
 }
 
 /** Scrapes a product page; only unexpected failures throw (500 internal_error). */
 export async function scrapeProduct(url: string, opts: ScrapeOptions = {}): Promise<ScrapeResult> {
+  return (await readProductPage(url, opts)).result;
+}
+
+/** `scrapeProduct` with the page's availability (the scheduled re-read for alerts). */
+export async function readProductPage(url: string, opts: ScrapeOptions = {}): Promise<PageRead> {
   try {
     return await scrape(url, opts);
   } catch (err) {
