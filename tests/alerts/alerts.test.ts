@@ -3,120 +3,37 @@
 // (smtp-server), webhooks signed as Shopify signs them, shoppers who opt in
 // on "My lists" and confirm by the e-mailed link, and the e-mails as the SMTP
 // server received them. One server: ALERTS_PER_DAY=2, fast outbox retries.
-import { randomUUID } from "node:crypto";
-import { getHmac } from "@shopify/shopify-api/test-helpers";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
-import { freePort } from "../support/net.ts";
 import { provisioner, daysAgo } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
+import { webhookRequest } from "../support/shopify.ts";
+import { signedInShopper } from "../support/shoppers.ts";
+import { startMailSink, type MailSink } from "../support/smtp.ts";
 import { sql } from "../support/sql.ts";
 import { until } from "../support/wait.ts";
 
 const SECRET = "shpss_alerts_test_secret";
 const FLAKY = "flaky@shopper.test";
 
-interface Received {
-  to: string;
-  headers: Record<string, string>;
-  subject: string;
-  text: string;
-  html: string;
-}
-
-const received: Received[] = [];
 let flakyRejected = 0;
-let smtp: SMTPServer;
+let smtp: MailSink;
 let server: TestServer;
 let api: Api;
 let p: Awaited<ReturnType<typeof provisioner>>;
 let prisma: typeof import("~/db.server").db;
 
-// ---------------------------------------------------------------- a small MIME reader (nodemailer's output)
-
-const qp = (s: string) =>
-  Buffer.from(
-    s
-      .replace(/=\r?\n/g, "")
-      .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
-    "latin1",
-  ).toString("utf8");
-
-const decodeWords = (s: string) =>
-  s.replace(/=\?utf-8\?([QB])\?([^?]*)\?=\s*/gi, (_, enc: string, data: string) =>
-    enc.toUpperCase() === "B" ? Buffer.from(data, "base64").toString("utf8") : qp(data.replace(/_/g, " ")),
-  );
-
-function headersOf(block: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of block.replace(/\r?\n[ \t]+/g, " ").split(/\r?\n/)) {
-    const i = line.indexOf(":");
-    if (i > 0) out[line.slice(0, i).toLowerCase()] = decodeWords(line.slice(i + 1).trim());
-  }
-  return out;
-}
-
-function decodePart(part: string): { type: string; body: string } {
-  const [head, ...rest] = part.split(/\r?\n\r?\n/);
-  const h = headersOf(head!);
-  const raw = rest.join("\n\n");
-  const enc = (h["content-transfer-encoding"] ?? "").toLowerCase();
-  const body = enc === "quoted-printable" ? qp(raw) : enc === "base64" ? Buffer.from(raw.replace(/\s+/g, ""), "base64").toString("utf8") : raw;
-  return { type: (h["content-type"] ?? "").split(";")[0]!, body };
-}
-
-function parseMail(to: string, raw: string): Received {
-  const [head] = raw.split(/\r?\n\r?\n/);
-  const headers = headersOf(head!);
-  const boundary = /boundary="?([^";]+)"?/.exec(headers["content-type"] ?? "")?.[1];
-  let text = "";
-  let html = "";
-  const parts = boundary ? raw.split(`--${boundary}`).slice(1, -1) : [raw];
-  for (const part of parts) {
-    const { type, body } = decodePart(part.replace(/^\r?\n/, ""));
-    if (type === "text/html") html = body;
-    else if (type === "text/plain") text = body;
-  }
-  // Intl writes a no-break space between amount and currency.
-  return { to, headers, subject: (headers.subject ?? "").replace(/\u00a0/g, " "), text: text.replace(/\u00a0/g, " "), html: html.replace(/\u00a0/g, " ") };
-}
-
-const mailsTo = (to: string) => received.filter((m) => m.to === to);
+const mailsTo = (to: string) => smtp.to(to);
 
 // ---------------------------------------------------------------- setup
 
 beforeAll(async () => {
-  const smtpPort = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      // The flaky mailbox refuses its first delivery (a temporary failure), then takes the retry.
-      if (address.address === FLAKY && flakyRejected === 0) {
-        flakyRejected++;
-        const err = new Error("Mailbox busy, try again later") as Error & { responseCode: number };
-        err.responseCode = 451;
-        return callback(err);
-      }
-      callback();
-    },
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.setEncoding("utf8");
-      stream.on("data", (d: string) => (raw += d));
-      stream.on("end", () => {
-        for (const rcpt of session.envelope.rcptTo) received.push(parseMail(rcpt.address, raw));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
+  // The flaky mailbox refuses its first delivery (a temporary failure), then takes the retry.
+  smtp = await startMailSink({ refuse: (address) => address === FLAKY && flakyRejected === 0 && ++flakyRejected === 1 });
   server = await startServer({
     SHOPIFY_API_KEY: "test-client-id",
     SHOPIFY_API_SECRET: SECRET,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_URL: smtp.url,
     OUTBOX_POLL_MS: "100",
     OUTBOX_BACKOFF_SCALE: "0.001",
     ALERTS_PER_DAY: "2",
@@ -128,7 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 const db = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
@@ -141,23 +58,9 @@ const suffix = () => Math.random().toString(36).slice(2, 10);
 const outboxSettled = () =>
   until("outbox settled", async () => (await db<{ n: number }>(`SELECT COUNT(*) AS n FROM "OutboxMessage" WHERE status = 'pending' AND kind = 'email'`))[0]!.n, (n) => Number(n) === 0);
 
-/** A webhook as Shopify sends it: raw JSON body, its HMAC-SHA256 (base64) with the app secret, the X-Shopify-* headers. */
+/** A webhook as Shopify sends it (support/shopify.ts), to the topic's address or `path`. */
 async function deliver(path: string, shop: string, payload: unknown, topic = path) {
-  const body = JSON.stringify(payload);
-  const res = await fetch(`${server.url}/webhooks/${path}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-shopify-topic": topic,
-      "x-shopify-hmac-sha256": getHmac(body, SECRET),
-      "x-shopify-shop-domain": shop,
-      "x-shopify-webhook-id": randomUUID(),
-      "x-shopify-api-version": "2026-01",
-      "x-shopify-event-id": randomUUID(),
-      "x-shopify-triggered-at": new Date().toISOString(),
-    },
-    body,
-  });
+  const res = await fetch(webhookRequest(topic, shop, payload, { appUrl: server.url, path, secret: SECRET }));
   expect(res.status).toBe(200);
   return (await res.json()) as { ok: boolean; duplicate?: boolean };
 }
@@ -195,31 +98,18 @@ const productPayload = (id: number, handle: string, variants: Variant[], updated
   })),
 });
 
-const password = "a good long password";
-
 /** A shopper with an account, signed in to "My lists" (the cookie), who saved `url` (variant) to a list. */
 async function shopper(email: string, url: string, variantId: number | null, market = { marketCode: "de-DE", currency: "EUR" }) {
-  const signedUp = await api.post("/auth/signup", { body: { email, password } });
-  expect(signedUp.status).toBe(200);
-  const token = signedUp.body.access_token as string;
-  const signIn = await fetch(`${server.url}/en/lists`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
-    body: new URLSearchParams({ intent: "sign-in", email, password }),
-  });
-  expect(signIn.status).toBe(303);
-  const cookie = /wish_user=[^;]+/.exec(signIn.headers.get("set-cookie") ?? "")![0];
-  const list = await api.post("/hosted/me/lists", { token, body: { name: "Mine" } });
+  const { userId, token, cookie, list } = await signedInShopper(server, api, email);
   const saved = await api.post("/hosted/save", {
     token,
     body: {
-      wishlistId: list.body.list.db_id,
+      wishlistId: list.db_id,
       product: { url, title: "Oak Lamp", price: 3000, ...market, ...(variantId ? { metadata: { variant_id: String(variantId) } } : {}) },
     },
   });
   expect(saved.status).toBe(200);
-  return { email, userId: signedUp.body.user.id as string, token, cookie, itemId: saved.body.item_id as number };
+  return { email, userId, token, cookie, itemId: saved.body.item_id as number };
 }
 
 /** The "My lists" opt-in form, as the page posts it. */
@@ -292,7 +182,7 @@ describe("price drop", () => {
       await prisma.variantPricePoint.create({ data: { productId: product!.id, variantId: "111", priceMinor: price, currency: "EUR", recordedAt: daysAgo(days) } });
     }
     await outboxSettled();
-    expect(received.filter((m) => [anna, carl, bea, dora].some((x) => x.email === m.to) && !m.text.includes("/alerts/confirm?"))).toEqual([]);
+    expect(smtp.received.filter((m) => [anna, carl, bea, dora].some((x) => x.email === m.to) && !m.text.includes("/alerts/confirm?"))).toEqual([]);
 
     // The shop uses the Flow trigger "Wishlisted product price dropped" (its lifecycle callback said so).
     await prisma.flowTriggerUse.create({ data: { shopId: s.shop.id, handle: "wishlist-price-dropped", enabled: true, changedAt: new Date() } });

@@ -7,14 +7,14 @@
 // one-click unsubscribe without a session; the pages in Chromium.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { getHmac } from "@shopify/shopify-api/test-helpers";
-import { randomUUID } from "node:crypto";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { launchBrowser, seriousA11yViolations, watchConsole } from "../support/browser.ts";
 import { daysAgo, provisioner } from "../support/provision.ts";
 import { root, startServer, type TestServer } from "../support/server.ts";
+import { webhookRequest } from "../support/shopify.ts";
+import { signedInShopper } from "../support/shoppers.ts";
 import { startMailSink, type MailSink } from "../support/smtp.ts";
 import { sql } from "../support/sql.ts";
 import { until } from "../support/wait.ts";
@@ -54,7 +54,6 @@ afterAll(async () => {
 
 const db = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
 const suffix = () => Math.random().toString(36).slice(2, 10);
-const password = "a good long password";
 
 const outboxSettled = () =>
   until("outbox settled", async () => (await db<{ n: number }>(`SELECT COUNT(*) AS n FROM "OutboxMessage" WHERE status = 'pending' AND kind = 'email'`))[0]!.n, (n) => Number(n) === 0);
@@ -77,22 +76,7 @@ async function installedShop(plan: string, reminderDays: number) {
 type Shop = Awaited<ReturnType<typeof installedShop>>;
 
 /** A shopper with an account, signed in to "My lists" (the cookie), with one list. */
-async function shopper(who: string) {
-  const email = `${who}-${suffix()}@shopper.test`;
-  const signedUp = await api.post("/auth/signup", { body: { email, password } });
-  expect(signedUp.status).toBe(200);
-  const token = signedUp.body.access_token as string;
-  const signIn = await fetch(`${server.url}/en/lists`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
-    body: new URLSearchParams({ intent: "sign-in", email, password }),
-  });
-  expect(signIn.status).toBe(303);
-  const cookie = /wish_user=[^;]+/.exec(signIn.headers.get("set-cookie") ?? "")![0];
-  const list = await api.post("/hosted/me/lists", { token, body: { name: "Mine" } });
-  return { email, userId: signedUp.body.user.id as string, token, cookie, list: list.body.list as { id: string; db_id: number } };
-}
+const shopper = (who: string) => signedInShopper(server, api, `${who}-${suffix()}@shopper.test`);
 
 type Shopper = Awaited<ReturnType<typeof shopper>>;
 
@@ -361,22 +345,8 @@ describe("reminder digests", () => {
   });
 });
 
-/** A webhook as Shopify sends it: raw JSON body, its HMAC-SHA256 (base64) with the app secret, the X-Shopify-* headers. */
+/** A webhook as Shopify sends it (support/shopify.ts). */
 async function deliver(hookPath: string, shop: string, payload: unknown, topic: string) {
-  const body = JSON.stringify(payload);
-  const res = await fetch(`${server.url}/webhooks/${hookPath}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-shopify-topic": topic,
-      "x-shopify-hmac-sha256": getHmac(body, SECRET),
-      "x-shopify-shop-domain": shop,
-      "x-shopify-webhook-id": randomUUID(),
-      "x-shopify-api-version": "2026-01",
-      "x-shopify-event-id": randomUUID(),
-      "x-shopify-triggered-at": new Date().toISOString(),
-    },
-    body,
-  });
+  const res = await fetch(webhookRequest(topic, shop, payload, { appUrl: server.url, path: hookPath, secret: SECRET }));
   expect(res.status).toBe(200);
 }

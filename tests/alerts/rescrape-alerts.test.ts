@@ -8,12 +8,12 @@
 // "Time passing" is a product's due time moved into the past; the ticks
 // themselves run every 100 ms (RESCRAPE_TICK_MS).
 import http from "node:http";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
-import { freePort } from "../support/net.ts";
 import { provisioner, daysAgo } from "../support/provision.ts";
 import { logLines, startServer, type TestServer } from "../support/server.ts";
+import { SHOPPER_PASSWORD, signedInShopper } from "../support/shoppers.ts";
+import { startMailSink, type MailSink } from "../support/smtp.ts";
 import { sql } from "../support/sql.ts";
 import { until } from "../support/wait.ts";
 
@@ -54,61 +54,9 @@ function standInProduct(name: string, page: Partial<Page> = {}) {
   return { path, url: `${shopOrigin}${path}`, set: (next: Partial<Page>) => pages.set(path, { ...pages.get(path)!, ...next }), hits: () => requests.get(path) ?? 0 };
 }
 
-// ---------------------------------------------------------------- the mail server (nodemailer's output, read back)
+let smtp: MailSink;
 
-interface Received {
-  to: string;
-  headers: Record<string, string>;
-  subject: string;
-  text: string;
-  html: string;
-}
-
-const received: Received[] = [];
-let smtp: SMTPServer;
-
-const qp = (s: string) =>
-  Buffer.from(
-    s.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
-    "latin1",
-  ).toString("utf8");
-
-const decodeWords = (s: string) =>
-  s.replace(/=\?utf-8\?([QB])\?([^?]*)\?=\s*/gi, (_, enc: string, data: string) =>
-    enc.toUpperCase() === "B" ? Buffer.from(data, "base64").toString("utf8") : qp(data.replace(/_/g, " ")),
-  );
-
-function headersOf(block: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of block.replace(/\r?\n[ \t]+/g, " ").split(/\r?\n/)) {
-    const i = line.indexOf(":");
-    if (i > 0) out[line.slice(0, i).toLowerCase()] = decodeWords(line.slice(i + 1).trim());
-  }
-  return out;
-}
-
-function parseMail(to: string, raw: string): Received {
-  const [head] = raw.split(/\r?\n\r?\n/);
-  const headers = headersOf(head!);
-  const boundary = /boundary="?([^";]+)"?/.exec(headers["content-type"] ?? "")?.[1];
-  let text = "";
-  let html = "";
-  for (const part of boundary ? raw.split(`--${boundary}`).slice(1, -1) : [raw]) {
-    const [partHead, ...rest] = part.replace(/^\r?\n/, "").split(/\r?\n\r?\n/);
-    const h = headersOf(partHead!);
-    const body = rest.join("\n\n");
-    const enc = (h["content-transfer-encoding"] ?? "").toLowerCase();
-    const decoded = enc === "quoted-printable" ? qp(body) : enc === "base64" ? Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8") : body;
-    const type = (h["content-type"] ?? "").split(";")[0];
-    if (type === "text/html") html = decoded;
-    else if (type === "text/plain") text = decoded;
-  }
-  // Intl writes a no-break space between amount and currency.
-  const nb = (s: string) => s.replace(/\u00a0/g, " ");
-  return { to, headers, subject: nb(headers.subject ?? ""), text: nb(text), html: nb(html) };
-}
-
-const alertMails = (to: string) => received.filter((m) => m.to === to && !m.text.includes("/alerts/confirm?"));
+const alertMails = (to: string) => smtp.to(to).filter((m) => !m.text.includes("/alerts/confirm?"));
 
 // ---------------------------------------------------------------- setup
 
@@ -134,25 +82,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
   shopOrigin = `http://127.0.0.1:${(shop.address() as { port: number }).port}`;
 
-  const smtpPort = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.setEncoding("utf8");
-      stream.on("data", (d: string) => (raw += d));
-      stream.on("end", () => {
-        for (const rcpt of session.envelope.rcptTo) received.push(parseMail(rcpt.address, raw));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
+  smtp = await startMailSink();
 
   server = await startServer({
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_URL: smtp.url,
     OUTBOX_POLL_MS: "100",
     ALERTS_PER_DAY: "20",
     FETCH_TEST_ALLOW_HOSTS: shopOrigin.replace("http://", ""),
@@ -167,7 +100,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
   await new Promise<void>((resolve) => (shop ? shop.close(() => resolve()) : resolve()));
 });
 
@@ -204,38 +137,23 @@ async function nextRead(productId: number, before: Schedule | undefined) {
   return until(`a read of product ${productId}`, () => scheduleOf(productId), (s) => !!s && !!s.lastReadAt && ms(s.lastReadAt) !== ms(before?.lastReadAt ?? null));
 }
 
-const password = "a good long password";
+const password = SHOPPER_PASSWORD;
 
-/** A shopper with an account, signed in to "My lists" (its cookie), with a list. */
-async function shopper(name: string) {
-  const email = `${name}-${suffix()}@shopper.test`;
-  const signedUp = await api.post("/auth/signup", { body: { email, password } });
-  expect(signedUp.status).toBe(200);
-  const token = signedUp.body.access_token as string;
-  const signIn = await fetch(`${server.url}/en/lists`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", origin: server.url },
-    body: new URLSearchParams({ intent: "sign-in", email, password }),
-  });
-  expect(signIn.status).toBe(303);
-  const cookie = /wish_user=[^;]+/.exec(signIn.headers.get("set-cookie") ?? "")![0];
-  const list = await api.post("/hosted/me/lists", { token, body: { name: "Mine" } });
-  return { email, userId: signedUp.body.user.id as string, token, cookie, listId: list.body.list.db_id as number };
-}
+/** A shopper with an account, signed in to "My lists" (the cookie), with one list. */
+const shopper = (name: string) => signedInShopper(server, api, `${name}-${suffix()}@shopper.test`);
 
 type Shopper = Awaited<ReturnType<typeof shopper>>;
 
 /** Saves the page by its address alone (the save reads the page: the catalogue gets its price), in the German market. */
 async function save(s: Shopper, url: string) {
-  const saved = await api.post("/hosted/save", { token: s.token, body: { wishlistId: s.listId, product: { url, marketCode: "de-DE" } } });
+  const saved = await api.post("/hosted/save", { token: s.token, body: { wishlistId: s.list.db_id, product: { url, marketCode: "de-DE" } } });
   expect(saved.status).toBe(200);
   return saved.body.item_id as number;
 }
 
 /** Saves with title and price given: the save does not read the page. */
 async function saveTitled(s: Shopper, url: string) {
-  const saved = await api.post("/hosted/save", { token: s.token, body: { wishlistId: s.listId, product: { url, title: "Oak Lamp", price: 3000, currency: "EUR", marketCode: "de-DE" } } });
+  const saved = await api.post("/hosted/save", { token: s.token, body: { wishlistId: s.list.db_id, product: { url, title: "Oak Lamp", price: 3000, currency: "EUR", marketCode: "de-DE" } } });
   expect(saved.status).toBe(200);
 }
 
@@ -248,7 +166,7 @@ async function optInConfirmed(s: Shopper, lang: "de" | "en") {
     body: new URLSearchParams({ intent: "alerts-on", email: s.email, consent: "yes" }),
   });
   expect(res.status).toBe(303);
-  const mail = await until("confirmation e-mail", () => received.find((m) => m.to === s.email && m.text.includes("/alerts/confirm?")));
+  const mail = await until("confirmation e-mail", () => smtp.to(s.email).find((m) => m.text.includes("/alerts/confirm?")));
   const link = /(https?:\/\/\S+\/alerts\/confirm\?\S+)/.exec(mail!.text)![1]!;
   const confirmed = await fetch(link, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" });
   expect(confirmed.status).toBe(200);
@@ -342,7 +260,7 @@ describe("scraped products", () => {
     const saved = await api.post("/widget/save", {
       token: dora.token,
       headers: { "x-widget-token": init.body.token as string },
-      body: { wishlistId: dora.listId, product: { url: vase.url, marketCode: "de-DE" } },
+      body: { wishlistId: dora.list.db_id, product: { url: vase.url, marketCode: "de-DE" } },
     });
     expect(saved.status).toBe(200);
     const productId = await productIdOf(vase.url);

@@ -10,25 +10,17 @@ import path from "node:path";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
 import { createElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { freePort } from "../support/net.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { adminRequest, API_SECRET, FakeAdminApi, shopifyTestApp } from "../support/shopify.ts";
 import { launchBrowser, seriousA11yViolations } from "../support/browser.ts";
+import { startMailSink, type MailSink } from "../support/smtp.ts";
 import { until } from "../support/wait.ts";
 
 const current = vi.hoisted(() => ({ data: undefined as unknown }));
 vi.mock("@remix-run/react", async (original) => (await import("../support/remix-stand-in.ts")).remixStandIn(original, current));
 
-interface Received {
-  to: string;
-  text: string;
-  html: string;
-}
-
-const received: Received[] = [];
-let smtp: SMTPServer;
+let smtp: MailSink;
 let server: TestServer;
 let api: FakeAdminApi;
 let db: typeof import("~/db.server").db;
@@ -37,48 +29,12 @@ let revenuePage: typeof import("~/routes/app.revenue");
 let exportRoute: typeof import("~/routes/app.revenue.export");
 let refs: typeof import("~/domains/lists/wish-ref.server");
 
-// ---------------------------------------------------------------- the e-mails as the SMTP server got them (nodemailer's MIME)
-
-const qp = (s: string) =>
-  Buffer.from(
-    s.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
-    "latin1",
-  ).toString("utf8");
-
-function parseMail(to: string, raw: string): Received {
-  const boundary = /boundary="?([^";\r\n]+)"?/.exec(raw)?.[1];
-  let text = "";
-  let html = "";
-  for (const part of boundary ? raw.split(`--${boundary}`).slice(1, -1) : [raw]) {
-    const [head, ...rest] = part.replace(/^\r?\n/, "").split(/\r?\n\r?\n/);
-    const body = /quoted-printable/i.test(head!) ? qp(rest.join("\n\n")) : /base64/i.test(head!) ? Buffer.from(rest.join("").replace(/\s+/g, ""), "base64").toString("utf8") : rest.join("\n\n");
-    if (/text\/html/i.test(head!)) html = body;
-    else if (/text\/plain/i.test(head!)) text = body;
-  }
-  return { to, text, html };
-}
-
 beforeAll(async () => {
-  const smtpPort = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      let raw = "";
-      stream.setEncoding("utf8");
-      stream.on("data", (d: string) => (raw += d));
-      stream.on("end", () => {
-        for (const rcpt of session.envelope.rcptTo) received.push(parseMail(rcpt.address, raw));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, "127.0.0.1", resolve));
+  smtp = await startMailSink();
   server = await startServer({
     SHOPIFY_API_KEY: "test-api-key-install",
     SHOPIFY_API_SECRET: API_SECRET,
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    SMTP_URL: smtp.url,
     OUTBOX_POLL_MS: "100",
   });
   // The admin's route modules in this worker, on the server's database, with the same app secret.
@@ -92,7 +48,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+  await smtp?.close();
 });
 
 const args = (request: Request) => ({ request, params: {}, context: {} });
@@ -178,8 +134,8 @@ describe("alert clicks and refunds", () => {
     // Back in stock: one e-mail each.
     await deliver("products/update", fake.domain, product(productId, handle, 5));
     await outboxSettled();
-    const mail = (await until("alert e-mail", () => received.find((m) => m.to === clicker.email)))!;
-    expect(received.filter((m) => m.to === idle.email)).toHaveLength(1);
+    const mail = (await until("alert e-mail", () => smtp.to(clicker.email)[0]))!;
+    expect(smtp.to(idle.email)).toHaveLength(1);
 
     // The Buy-now link is our click-through, not the shop's page.
     const link = /Buy now: (\S+)/.exec(mail.text)![1]!;

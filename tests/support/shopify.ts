@@ -192,10 +192,18 @@ export async function adminRequest(shop: string, path: string, init: { method?: 
   return setUpValidRequest({ type: RequestType.Bearer, store: shop.replace(".myshopify.com", ""), apiKey: API_KEY, apiSecretKey: API_SECRET }, request);
 }
 
-/** A webhook delivery as Shopify sends it; `secret` other than the app's makes a bad HMAC. */
-export function webhookRequest(topic: string, shop: string, payload: unknown, opts: { webhookId?: string; secret?: string } = {}) {
+/**
+ * A webhook delivery as Shopify sends it, to `appUrl`/webhooks/`path` (the topic's own address unless
+ * given); `secret` other than the app's makes a bad HMAC.
+ */
+export function webhookRequest(
+  topic: string,
+  shop: string,
+  payload: unknown,
+  opts: { webhookId?: string; secret?: string; appUrl?: string; path?: string } = {},
+) {
   const body = JSON.stringify(payload);
-  return new Request(`${APP_URL}/webhooks/${topic}`, {
+  return new Request(`${opts.appUrl ?? APP_URL}/webhooks/${opts.path ?? topic}`, {
     method: "POST",
     body,
     headers: {

@@ -65,14 +65,25 @@ export interface MailSink {
   close: () => Promise<void>;
 }
 
+export interface MailSinkOptions {
+  /** Recipients for which a delivery is refused with 451 (a temporary failure the sender retries). */
+  refuse?: (address: string) => boolean;
+}
+
 /** Starts the SMTP server on a free port of 127.0.0.1; `url` is the server's SMTP_URL. */
-export async function startMailSink(): Promise<MailSink> {
+export async function startMailSink(options: MailSinkOptions = {}): Promise<MailSink> {
   const port = await freePort();
   const received: ReceivedMail[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!options.refuse?.(address.address)) return callback();
+      const err = new Error("Mailbox busy, try again later") as Error & { responseCode: number };
+      err.responseCode = 451;
+      callback(err);
+    },
     onData(stream, session, callback) {
       let raw = "";
       stream.setEncoding("utf8");

@@ -14,6 +14,8 @@ export interface AlertTexts {
   lowStockSubject: (title: string, left: number) => string;
   lowStockLead: (title: string, left: number) => string;
   now: string;
+  /** A reminder's price: the price standing, no change implied. */
+  price: string;
   before: string;
   low30Label: string;
   buyNow: string;
@@ -61,6 +63,7 @@ const de: AlertTexts = {
   lowStockSubject: (title, left) => `Nur noch ${left} verfügbar: ${title}`,
   lowStockLead: (title, left) => `Von ${title} sind nur noch ${left} Stück verfügbar.`,
   now: "Jetzt",
+  price: "Preis",
   before: "Vorher",
   low30Label: "Niedrigster Preis (30 Tage)",
   buyNow: "Jetzt kaufen",
@@ -104,6 +107,7 @@ const en: AlertTexts = {
   lowStockSubject: (title, left) => `Only ${left} left: ${title}`,
   lowStockLead: (title, left) => `Only ${left} of ${title} left in stock.`,
   now: "Now",
+  price: "Price",
   before: "Before",
   low30Label: "Lowest price (30 days)",
   buyNow: "Buy now",

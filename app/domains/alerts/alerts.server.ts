@@ -24,7 +24,7 @@ import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
 import { LOW_STOCK_THRESHOLD_MAX, SENDER_NAME_MAX } from "./limits";
 import { isMailAddress } from "./consent.server";
 import { isReminderDays } from "./limits";
-import { absolute, composeMail, escapeHtml, productBlockHtml, type ProductBlock } from "./mail.server";
+import { absolute, composeMail, escapeHtml, productBlockHtml, withVariant, type ProductBlock } from "./mail.server";
 import { badRequest } from "~/lib/api/errors";
 
 const DAY_MS = 86_400_000;
@@ -406,17 +406,6 @@ async function dispatch(changes: WishlistedProductChange[], settings: AlertSetti
         log.info("alert over the daily cap", { kind: change.kind, productId: change.productId });
       }
     }
-  }
-}
-
-function withVariant(url: string, variantId: string | null): string {
-  if (!variantId) return url;
-  try {
-    const parsed = new URL(url);
-    parsed.searchParams.set("variant", variantId);
-    return parsed.toString();
-  } catch {
-    return url;
   }
 }
 

@@ -8,6 +8,18 @@ import { alertTexts, type AlertLang } from "./alert-texts";
 /** A path on this service (an uploaded image) as an absolute address; others as they are. */
 export const absolute = (url: string | null) => (!url ? null : url.startsWith("/") ? `${env.APP_URL.replace(/\/$/, "")}${url}` : url);
 
+/** The product page with the saved variant chosen (`?variant=<id>`), as Shopify's product pages read it. */
+export function withVariant(url: string, variantId: string | null): string {
+  if (!variantId) return url;
+  try {
+    const parsed = new URL(url);
+    parsed.searchParams.set("variant", variantId);
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }

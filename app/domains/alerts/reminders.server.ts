@@ -20,7 +20,7 @@ import { itemsOfShop, type ShopScope } from "~/domains/customer-accounts/shop-it
 import { recordReminder } from "./alerts.sql.server";
 import { alertTopic, remindersUnsubscribeUrl } from "./consent.server";
 import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
-import { absolute, composeMail, escapeHtml, productBlockHtml } from "./mail.server";
+import { absolute, composeMail, escapeHtml, productBlockHtml, withVariant } from "./mail.server";
 
 const DAY_MS = 86_400_000;
 /** Whatever the setting, a shopper hears from one shop at most this often. */
@@ -161,17 +161,6 @@ async function queueDigest(shop: ShopReminders, shopper: { userId: string; email
   );
 }
 
-function withVariant(url: string, variantId: string | null): string {
-  if (!variantId) return url;
-  try {
-    const parsed = new URL(url);
-    parsed.searchParams.set("variant", variantId);
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
-
 interface DigestItem {
   title: string;
   imageUrl: string | null;
@@ -204,7 +193,7 @@ function reminderMail(m: {
         imageUrl: item.imageUrl,
         imageWidth: 160,
         headingHtml: `<h2 style="font-size:16px;margin:0 0 4px">${escapeHtml(item.title)}</h2>`,
-        rows: item.price ? [{ label: t.now, value: item.price, strong: true }] : [],
+        rows: item.price ? [{ label: t.price, value: item.price, strong: true }] : [],
         buyUrl: item.buyUrl,
       }),
     );
