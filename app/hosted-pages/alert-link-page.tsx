@@ -1,11 +1,27 @@
-// The small pages behind the links of alert e-mails (confirm, unsubscribe):
-// a sentence and one button that posts, so a link scanner's GET changes
-// nothing; the answer of the post says what happened. No sign-in needed:
-// the signed token in the address is the authority.
+// The small pages behind the links of alert e-mails (confirm, unsubscribe,
+// an invalid Buy-now link): a sentence and one button that posts, so a link
+// scanner's GET changes nothing; the answer of the post says what happened.
+// No sign-in needed: the signed token in the address is the authority.
 import { Form } from "@remix-run/react";
+import type { AlertLang } from "~/domains/alerts/alert-texts";
+import designCss from "~/hosted-pages/design.css?url";
+
+export const alertLinkLinks = () => [{ rel: "stylesheet", href: designCss }];
+
+/** Not cached, not indexed, and the token does not travel on as a referrer. */
+export const ALERT_LINK_HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer" };
+
+export const alertLinkMeta = (title: string) => [{ title }, { name: "robots", content: "noindex" }];
+
+/** The link's token (empty when missing or longer than any we sign) and language (English unless `de`). */
+export function alertLinkParams(request: Request): { token: string; lang: AlertLang; params: URLSearchParams } {
+  const params = new URL(request.url).searchParams;
+  const token = params.get("token") ?? "";
+  return { token: token.length <= 200 ? token : "", lang: params.get("lang") === "de" ? "de" : "en", params };
+}
 
 export interface AlertLinkPageProps {
-  lang: "de" | "en";
+  lang: AlertLang;
   title: string;
   text: string;
   /** The button's label while there is something to do; null once done (or for an invalid link). */

@@ -4,33 +4,24 @@
 // names the shopper and the address.
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { confirmAlerts } from "~/domains/alerts/consent.server";
 import { alertTexts } from "~/domains/alerts/alert-texts";
-import { AlertLinkPage } from "~/hosted-pages/alert-link-page";
-import designCss from "~/hosted-pages/design.css?url";
+import { ALERT_LINK_HEADERS as HEADERS, AlertLinkPage, alertLinkLinks, alertLinkMeta, alertLinkParams } from "~/hosted-pages/alert-link-page";
 
-export const links = () => [{ rel: "stylesheet", href: designCss }];
-
-const query = z.object({ token: z.string().max(200).default(""), lang: z.enum(["de", "en"]).catch("en") });
-const parse = (request: Request) => query.parse(Object.fromEntries(new URL(request.url).searchParams));
-const HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer" };
+export const links = alertLinkLinks;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { lang } = parse(request);
+  const { lang } = alertLinkParams(request);
   return json({ lang, outcome: null }, { headers: HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { token, lang } = parse(request);
+  const { token, lang } = alertLinkParams(request);
   const outcome = await confirmAlerts(token);
   return json({ lang, outcome }, { status: outcome === "invalid" ? 400 : 200, headers: HEADERS });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: alertTexts(data?.lang ?? "en").confirmTitle },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => alertLinkMeta(alertTexts(data?.lang ?? "en").confirmTitle);
 
 export default function Confirm() {
   const { lang } = useLoaderData<typeof loader>();

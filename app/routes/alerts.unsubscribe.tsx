@@ -6,21 +6,17 @@
 // address (and a reminder link's token is signed for reminders alone).
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { unsubscribeAlerts, unsubscribeReminders } from "~/domains/alerts/consent.server";
 import { alertTexts } from "~/domains/alerts/alert-texts";
-import { AlertLinkPage } from "~/hosted-pages/alert-link-page";
-import designCss from "~/hosted-pages/design.css?url";
+import { ALERT_LINK_HEADERS as HEADERS, AlertLinkPage, alertLinkLinks, alertLinkMeta, alertLinkParams } from "~/hosted-pages/alert-link-page";
 
-export const links = () => [{ rel: "stylesheet", href: designCss }];
+export const links = alertLinkLinks;
 
-const query = z.object({
-  token: z.string().max(200).default(""),
-  lang: z.enum(["de", "en"]).catch("en"),
-  scope: z.enum(["alerts", "reminders"]).catch("alerts"),
-});
-const parse = (request: Request) => query.parse(Object.fromEntries(new URL(request.url).searchParams));
-const HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer" };
+/** The link's token and language, and whether it ends reminders only (`scope=reminders`) or all alerts. */
+function parse(request: Request) {
+  const { token, lang, params } = alertLinkParams(request);
+  return { token, lang, scope: params.get("scope") === "reminders" ? ("reminders" as const) : ("alerts" as const) };
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { lang, scope } = parse(request);
@@ -33,10 +29,10 @@ export async function action({ request }: ActionFunctionArgs) {
   return json({ lang, scope, outcome }, { status: outcome === "invalid" ? 400 : 200, headers: HEADERS });
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.scope === "reminders" ? alertTexts(data.lang).remindersOffTitle : alertTexts(data?.lang ?? "en").unsubscribeTitle },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const t = alertTexts(data?.lang ?? "en");
+  return alertLinkMeta(data?.scope === "reminders" ? t.remindersOffTitle : t.unsubscribeTitle);
+};
 
 export default function Unsubscribe() {
   const { lang, scope } = useLoaderData<typeof loader>();

@@ -15,6 +15,7 @@ import { isAlertLang } from "~/domains/alerts/alert-texts";
 import { LOW_STOCK_THRESHOLD_MAX, REMINDER_DAYS, SENDER_NAME_MAX } from "~/domains/alerts/limits";
 import { reminderPreview } from "~/domains/alerts/reminders.server";
 import { getPartner } from "~/domains/partners/partners.server";
+import { formatMoney } from "~/domains/revenue/money";
 import { ALERT_KINDS, getPlan, type AlertKind } from "~/domains/plans/plans";
 import { ApiError } from "~/lib/api/errors";
 
@@ -28,12 +29,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const asked = url.searchParams.get("preview");
   const kind: PreviewKind = PREVIEW_KINDS.find((k) => k === asked) ?? "price_drop";
-  const lang = isAlertLang(url.searchParams.get("lang")) ? (url.searchParams.get("lang") as "de" | "en") : "en";
+  const askedLang = url.searchParams.get("lang");
+  const lang = isAlertLang(askedLang) ? askedLang : "en";
   const [settings, sent] = await Promise.all([alertSettingsOf(shop.id, partner.plan), sentAlertsOf(shop.id)]);
   const preview =
     kind === "reminder"
-      ? await reminderPreview(shop.id, partner.plan, lang, settings.senderName, settings.replyTo)
-      : await alertPreview(shop.id, partner.plan, kind, lang);
+      ? await reminderPreview(shop.id, settings, lang)
+      : await alertPreview(shop.id, settings, kind, lang);
   return json({ settings, sent, planName: getPlan(partner.plan)?.name ?? partner.plan, preview: { kind, lang, ...preview } });
 }
 
@@ -65,15 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
 const KIND_LABEL: Record<string, string> = { price_drop: "Price drop", back_in_stock: "Back in stock", low_stock: "Low stock", reminder: "Reminder of saved items" };
 const REMINDER_LABEL: Record<number, string> = { 0: "Off", 7: "Weekly", 14: "Every 2 weeks", 30: "Monthly" };
 
-function money(minor: number | null, currency: string | null): string {
-  if (minor === null || !currency) return "—";
-  try {
-    const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    return new Intl.NumberFormat("en", { style: "currency", currency }).format(minor / 10 ** digits);
-  } catch {
-    return `${minor} ${currency}`;
-  }
-}
+const money = (minor: number | null, currency: string | null) => (minor === null || !currency ? "—" : formatMoney(minor, currency));
 
 export default function Alerts() {
   const { settings, sent, planName, preview } = useLoaderData<typeof loader>();

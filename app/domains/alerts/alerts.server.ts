@@ -483,9 +483,8 @@ const PREVIEW = { priceMinor: 2400, previousPriceMinor: 3000, lowest30DaysMinor:
  * in its catalogue (else a placeholder title), example prices in the shop's currency, its sender settings.
  * Nothing is sent; the unsubscribe link is inert.
  */
-export async function alertPreview(shopId: number, plan: string, kind: AlertKind, lang: AlertLang) {
-  const [settings, shop, product] = await Promise.all([
-    alertSettingsOf(shopId, plan),
+export async function alertPreview(shopId: number, settings: AlertSettingsView, kind: AlertKind, lang: AlertLang) {
+  const [shop, product] = await Promise.all([
     db.platformShop.findUnique({ where: { id: shopId }, select: { currency: true } }),
     db.product.findFirst({
       where: { sourceShopId: shopId },

@@ -12,12 +12,14 @@ import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { transaction } from "~/db/sql.server";
 import { errorFields, log } from "~/lib/log.server";
+import { createPoller, type Poller } from "~/lib/poller.server";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { getPlan } from "~/domains/plans/plans";
 import { formatPrice } from "~/domains/lists/share-page.server";
 import { wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
 import { itemsOfShop, type ShopScope } from "~/domains/customer-accounts/shop-items";
 import { recordReminder } from "./alerts.sql.server";
+import type { AlertSettingsView } from "./alerts.server";
 import { alertTopic, remindersUnsubscribeUrl } from "./consent.server";
 import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
 import { absolute, composeMail, escapeHtml, productBlockHtml, withVariant } from "./mail.server";
@@ -221,7 +223,7 @@ ${m.more > 0 ? `<p><a href="${escapeHtml(m.listsUrl)}">${escapeHtml(t.reminderMo
  * A reminder digest as this shop's shoppers would get it (the admin's preview): the shop's three newest
  * catalogue products (else a placeholder) at their prices, its sender settings. Nothing is sent; the link is inert.
  */
-export async function reminderPreview(shopId: number, plan: string, lang: AlertLang, senderName: string | null, replyTo: string | null) {
+export async function reminderPreview(shopId: number, settings: AlertSettingsView, lang: AlertLang) {
   const products = await db.product.findMany({
     where: { sourceShopId: shopId },
     orderBy: { id: "desc" },
@@ -241,29 +243,24 @@ export async function reminderPreview(shopId: number, plan: string, lang: AlertL
       })
     : [{ title: t.previewTitle, imageUrl: null, price: formatPrice(2400, "EUR", lang), buyUrl: null }];
   const base = env.APP_URL.replace(/\/$/, "");
-  const mail = reminderMail({ lang, to: "shopper@example.com", items, more: 0, listsUrl: `${base}/${lang}/lists`, unsubscribe: `${base}/alerts/unsubscribe`, senderName, replyTo });
-  return { subject: mail.subject, from: mail.from ?? env.MAIL_FROM, replyTo, html: mail.html, allowed: getPlan(plan)?.reminders === true };
+  const mail = reminderMail({ lang, to: "shopper@example.com", items, more: 0, listsUrl: `${base}/${lang}/lists`, unsubscribe: `${base}/alerts/unsubscribe`, senderName: settings.senderName, replyTo: settings.replyTo });
+  return { subject: mail.subject, from: mail.from ?? env.MAIL_FROM, replyTo: settings.replyTo, html: mail.html, allowed: settings.remindersAllowed };
 }
 
 // ---------------------------------------------------------------- the schedule
 
-let timer: NodeJS.Timeout | null = null;
+let poller: Poller | null = null;
 
 /** Runs a pass every REMINDER_INTERVAL_MS (in the process holding the background lease). */
 export function startReminders(): void {
-  if (timer) return;
-  timer = setInterval(() => {
-    sendDueReminders().then(
-      (queued) => queued > 0 && log.info("reminders queued", { queued }),
-      (err) => log.error("reminders pass failed", errorFields(err)),
-    );
-  }, env.REMINDER_INTERVAL_MS);
-  timer.unref();
+  poller ??= createPoller("reminders", env.REMINDER_INTERVAL_MS, async () => {
+    const queued = await sendDueReminders();
+    if (queued > 0) log.info("reminders queued", { queued });
+  });
+  poller.start();
 }
 
-/** Stops the timer and waits for a pass under way. */
+/** Stops the passes and waits for one under way. */
 export async function stopReminders(): Promise<void> {
-  if (timer) clearInterval(timer);
-  timer = null;
-  await running?.catch(() => undefined);
+  await poller?.stop();
 }

@@ -18,6 +18,7 @@
 // outbox; the claims keep it safe when two holders overlap.
 import pLimit from "p-limit";
 import { db } from "~/db.server";
+import { isUniqueViolation } from "~/db/errors";
 import { exec } from "~/db/sql.server";
 import { env } from "~/env.server";
 import { createPoller, type Poller } from "~/lib/poller.server";
@@ -68,7 +69,7 @@ async function enrol(now: Date): Promise<void> {
     try {
       await db.productRescrape.create({ data: { productId: p.id, host, market, dueAt: now } });
     } catch (err) {
-      if ((err as { code?: string }).code !== "P2002") throw err; // another process enrolled it
+      if (!isUniqueViolation(err)) throw err; // another process enrolled it
     }
   }
 }
@@ -121,7 +122,7 @@ async function takeHost(host: string, now: Date, holder: string): Promise<HostSl
   try {
     await db.rescrapeHost.upsert({ where: { host }, create: { host, day: today, count: 0 }, update: {} });
   } catch (err) {
-    if ((err as { code?: string }).code !== "P2002") throw err;
+    if (!isUniqueViolation(err)) throw err;
   }
   await db.rescrapeHost.updateMany({ where: { host, day: { not: today } }, data: { day: today, count: 0 } });
   const { count } = await db.rescrapeHost.updateMany({
