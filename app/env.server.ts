@@ -42,7 +42,12 @@ function isCidr(value: string): boolean {
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
-    APP_URL: z.string().url().default("http://localhost:3000"),
+    // Without a trailing slash, so `${env.APP_URL}/path` is always one slash.
+    APP_URL: z
+      .string()
+      .url()
+      .default("http://localhost:3000")
+      .transform((url) => url.replace(/\/+$/, "")),
     HOST: z.string().min(1).default("127.0.0.1"),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     DATABASE_URL: z
@@ -346,6 +351,6 @@ export function poolSizePerWorker(config: Pick<Env, "DATABASE_POOL_SIZE" | "WEB_
 }
 
 /** `{base_url}` of the SPEC. */
-export const baseUrl = `${env.APP_URL.replace(/\/$/, "")}/api/v1`;
+export const baseUrl = `${env.APP_URL}/api/v1`;
 export const appOrigin = new URL(env.APP_URL).origin;
 export const authIssuer = `${baseUrl}/auth`;

@@ -31,6 +31,13 @@ describe("configuration", () => {
     expect(result.stderr).toContain("Invalid configuration");
     expect(result.stderr).toContain(name);
   });
+
+  it("drops APP_URL's trailing slashes, so the addresses built on it have one slash", async () => {
+    const { parseEnv } = await import("~/env.server");
+    expect(parseEnv({ APP_URL: "https://wish.example/" }).APP_URL).toBe("https://wish.example");
+    expect(parseEnv({ APP_URL: "https://wish.example/app//" }).APP_URL).toBe("https://wish.example/app");
+    expect(parseEnv({}).APP_URL).toBe("http://localhost:3000");
+  });
 });
 
 describe("secrets", () => {

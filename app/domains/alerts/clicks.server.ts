@@ -21,7 +21,7 @@ export async function clickKeyOf(dedupKey: string): Promise<string> {
 
 /** The Buy-now address of an alert e-mail. */
 export const clickUrl = (clickKey: string, lang: AlertLang) =>
-  `${env.APP_URL.replace(/\/$/, "")}/alerts/buy?${new URLSearchParams({ token: clickKey, lang })}`;
+  `${env.APP_URL}/alerts/buy?${new URLSearchParams({ token: clickKey, lang })}`;
 
 /**
  * Mail security gateways and link previewers fetch links before (or instead

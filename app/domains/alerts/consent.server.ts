@@ -39,21 +39,20 @@ async function linkToken(purpose: Purpose, userId: string, email: string): Promi
   return `${userId}.${sign(await getAlertLinkKey(), purpose, userId, email)}`;
 }
 
-const base = () => env.APP_URL.replace(/\/$/, "");
+
+/** A signed link to one of the alert link pages (/alerts/confirm, /alerts/unsubscribe). */
+async function linkUrl(page: "confirm" | "unsubscribe", purpose: Purpose, userId: string, email: string, lang: AlertLang, extra: Record<string, string> = {}) {
+  return `${env.APP_URL}/alerts/${page}?${new URLSearchParams({ token: await linkToken(purpose, userId, email), lang, ...extra })}`;
+}
 
 /** The unsubscribe address of an alert e-mail (the List-Unsubscribe header and the link in the text). */
-export async function unsubscribeUrl(userId: string, email: string, lang: AlertLang): Promise<string> {
-  return `${base()}/alerts/unsubscribe?${new URLSearchParams({ token: await linkToken("unsubscribe", userId, email), lang })}`;
-}
+export const unsubscribeUrl = (userId: string, email: string, lang: AlertLang) => linkUrl("unsubscribe", "unsubscribe", userId, email, lang);
 
 /** The unsubscribe address of a reminder digest: it ends reminders, alerts stay (docs/alerts.md). */
-export async function remindersUnsubscribeUrl(userId: string, email: string, lang: AlertLang): Promise<string> {
-  return `${base()}/alerts/unsubscribe?${new URLSearchParams({ token: await linkToken("reminders", userId, email), lang, scope: "reminders" })}`;
-}
+export const remindersUnsubscribeUrl = (userId: string, email: string, lang: AlertLang) =>
+  linkUrl("unsubscribe", "reminders", userId, email, lang, { scope: "reminders" });
 
-async function confirmUrl(userId: string, email: string, lang: AlertLang): Promise<string> {
-  return `${base()}/alerts/confirm?${new URLSearchParams({ token: await linkToken("confirm", userId, email), lang })}`;
-}
+const confirmUrl = (userId: string, email: string, lang: AlertLang) => linkUrl("confirm", "confirm", userId, email, lang);
 
 /** The consent a token names, if its signature holds for the address on record; undefined for a malformed token. */
 async function consentOfToken(purpose: Purpose, token: string) {

@@ -6,7 +6,7 @@ import { env } from "~/env.server";
 import { alertTexts, type AlertLang } from "./alert-texts";
 
 /** A path on this service (an uploaded image) as an absolute address; others as they are. */
-export const absolute = (url: string | null) => (!url ? null : url.startsWith("/") ? `${env.APP_URL.replace(/\/$/, "")}${url}` : url);
+export const absolute = (url: string | null) => (!url ? null : url.startsWith("/") ? `${env.APP_URL}${url}` : url);
 
 /** The product page with the saved variant chosen (`?variant=<id>`), as Shopify's product pages read it. */
 export function withVariant(url: string, variantId: string | null): string {

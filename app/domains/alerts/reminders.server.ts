@@ -149,7 +149,7 @@ async function queueDigest(shop: ShopReminders, shopper: { userId: string; email
       };
     }),
     more: count - items.length,
-    listsUrl: `${env.APP_URL.replace(/\/$/, "")}/${lang}/lists`,
+    listsUrl: `${env.APP_URL}/${lang}/lists`,
     unsubscribe: await remindersUnsubscribeUrl(shopper.userId, shopper.email, lang),
     senderName: shop.senderName,
     replyTo: shop.replyTo,
@@ -242,8 +242,7 @@ export async function reminderPreview(shopId: number, settings: AlertSettingsVie
         };
       })
     : [{ title: t.previewTitle, imageUrl: null, price: formatPrice(2400, "EUR", lang), buyUrl: null }];
-  const base = env.APP_URL.replace(/\/$/, "");
-  const mail = reminderMail({ lang, to: "shopper@example.com", items, more: 0, listsUrl: `${base}/${lang}/lists`, unsubscribe: `${base}/alerts/unsubscribe`, senderName: settings.senderName, replyTo: settings.replyTo });
+  const mail = reminderMail({ lang, to: "shopper@example.com", items, more: 0, listsUrl: `${env.APP_URL}/${lang}/lists`, unsubscribe: `${env.APP_URL}/alerts/unsubscribe`, senderName: settings.senderName, replyTo: settings.replyTo });
   return { subject: mail.subject, from: mail.from ?? env.MAIL_FROM, replyTo: settings.replyTo, html: mail.html, allowed: settings.remindersAllowed };
 }
 

@@ -243,7 +243,7 @@ export async function queueListShared(list: { id: number; ownerId: string; name:
       if (seen) seen.count++;
       else byShop.set(shopId, { productId, count: 1 });
     }
-    const shareUrl = `${env.APP_URL.replace(/\/$/, "")}/en/list/${encodeURIComponent(list.shareToken)}`;
+    const shareUrl = `${env.APP_URL}/en/list/${encodeURIComponent(list.shareToken)}`;
     for (const [shopId, newest] of byShop) {
       if (!(await shopUsing(shopId, FLOW_TRIGGERS.shared.handle))) continue;
       const customerId = await customerOf(shopId, list.ownerId);

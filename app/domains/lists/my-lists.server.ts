@@ -73,7 +73,7 @@ export interface MyListsPage {
 }
 
 export const shareUrlOf = (lang: MyListsLang, token: string) =>
-  `${env.APP_URL.replace(/\/$/, "")}/${lang}/list/${encodeURIComponent(token)}`;
+  `${env.APP_URL}/${lang}/list/${encodeURIComponent(token)}`;
 
 const personFields = { id: true, displayName: true, username: true, email: true, avatarUrl: true, isPremium: true } as const;
 

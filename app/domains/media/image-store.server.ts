@@ -138,7 +138,7 @@ export async function copyImage(sourceUrl: string): Promise<StoredImage> {
   }
   await storeLocal(name, body);
   const appPath = `/media/images/${name}`;
-  return { path: appPath, url: `${env.APP_URL.replace(/\/+$/, "")}${appPath}`, contentType, bytes: body.length };
+  return { path: appPath, url: `${env.APP_URL}${appPath}`, contentType, bytes: body.length };
 }
 
 /**
@@ -201,7 +201,7 @@ const tempPathOf = (file: string) => path.join(path.dirname(file), `.${path.base
 /** Absolute URL an object is shown from (local: served by the app under `/<key>`). */
 export function objectUrl(key: string): string {
   if (env.STORAGE_DRIVER === "s3") return `${env.S3_PUBLIC_URL!.replace(/\/+$/, "")}/${key}`;
-  return `${env.APP_URL.replace(/\/+$/, "")}/${key}`;
+  return `${env.APP_URL}/${key}`;
 }
 
 /** A local object's file and size, or null (missing, s3 driver, or not a key). */

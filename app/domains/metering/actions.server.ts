@@ -82,7 +82,7 @@ export interface Saver {
 export const saverAddress = (clientAddress: string | null) => addressUnit(clientAddress ?? "0.0.0.0");
 
 export function upgradeUrl(): string {
-  return `${env.APP_URL.replace(/\/$/, "")}/app/plans`;
+  return `${env.APP_URL}/app/plans`;
 }
 
 /**

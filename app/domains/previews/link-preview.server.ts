@@ -11,10 +11,9 @@ import { previewTags, type LinkPreview } from "./preview-tags";
 
 export { previewTags, type LinkPreview };
 
-const appUrl = () => env.APP_URL.replace(/\/+$/, "");
 
 /** `{site_url}/{lang}/list/{token}` (SPEC 4.3). */
-export const shareUrl = (token: string, lang: ShareLang) => `${appUrl()}/${lang}/list/${encodeURIComponent(token)}`;
+export const shareUrl = (token: string, lang: ShareLang) => `${env.APP_URL}/${lang}/list/${encodeURIComponent(token)}`;
 
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
 
@@ -31,7 +30,7 @@ export async function linkPreview(
     title: detail.name || t.defaultTitle,
     description: clip(detail.description ? `${summary}. ${detail.description}` : summary, 200),
     url: shareUrl(detail.id, lang),
-    image: `${appUrl()}/api/v1/og/image/${await cardFile(card)}`,
+    image: `${env.APP_URL}/api/v1/og/image/${await cardFile(card)}`,
     imageAlt: `${detail.name || t.defaultTitle} – ${card.subtitle} – ${card.caption}`,
     locale: t.ogLocale,
     siteName: t.siteName,

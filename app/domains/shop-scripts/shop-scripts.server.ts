@@ -33,7 +33,7 @@ const buildDir = () => path.resolve(process.cwd(), "build/sdk");
 async function loadScripts(): Promise<Map<string, SdkScript>> {
   const dir = buildDir();
   const manifest = JSON.parse(await readFile(path.join(dir, "manifest.json"), "utf8")) as Record<string, string>;
-  const appUrl = env.APP_URL.replace(/\/+$/, "");
+  const appUrl = env.APP_URL;
   const anonKey = await getAnonKey();
   const scripts = new Map<string, SdkScript>();
   for (const [name, hashed] of Object.entries(manifest)) {

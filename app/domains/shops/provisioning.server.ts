@@ -181,7 +181,7 @@ export async function provisionShop({ shopDomain, graphql, now = new Date() }: P
     publicKey: records.apiKey.key,
     basketId: records.basket.publicId,
     badge,
-    appUrl: env.APP_URL.replace(/\/$/, ""),
+    appUrl: env.APP_URL,
   });
   log.info("shop provisioned", {
     shop: domain,

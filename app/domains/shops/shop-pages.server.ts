@@ -8,11 +8,10 @@ import { env } from "~/env.server";
 import { notFound } from "~/lib/api/errors";
 import { shopByHandle, type ShopRow } from "./shops.sql.server";
 
-const siteUrl = () => env.APP_URL.replace(/\/$/, "");
 
 export type { ShopRow };
 
-export const shopPageUrl = (handle: string) => `${siteUrl()}/shops/${encodeURIComponent(handle)}`;
+export const shopPageUrl = (handle: string) => `${env.APP_URL}/shops/${encodeURIComponent(handle)}`;
 
 export function shopPageJson(shop: ShopRow, followerCount: number) {
   return {

@@ -18,7 +18,6 @@ const BATCH = 1000;
 const SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 const XHTML_NS = "http://www.w3.org/1999/xhtml";
 
-const site = () => env.APP_URL.replace(/\/$/, "");
 
 export function xmlEscape(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
@@ -85,8 +84,8 @@ export const shopsSource: Source<ShopRow> = {
     (await db.platformShop.findFirst({ where: publishedShops, orderBy: { id: "asc" }, skip: offset, select: { id: true } }))?.id ?? null,
 };
 
-const shareUrl = (lang: string, token: string) => `${site()}/${lang}/list/${encodeURIComponent(token)}`;
-export const shopUrl = (handle: string) => `${site()}/shops/${encodeURIComponent(handle)}`;
+const shareUrl = (lang: string, token: string) => `${env.APP_URL}/${lang}/list/${encodeURIComponent(token)}`;
+export const shopUrl = (handle: string) => `${env.APP_URL}/shops/${encodeURIComponent(handle)}`;
 
 /** What a request for one of the files answers: a `page` that does not exist is null (404). */
 export type SitemapPlan = { kind: "index"; pages: number; latest: Date | null } | { kind: "file"; page: number; pages: number; offset: number; take: number } | null;
@@ -124,7 +123,7 @@ async function* indexXml(path: string, pages: number, latest: Date | null): Asyn
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${SITEMAP_NS}">\n`;
   const lastmod = latest ? `<lastmod>${latest.toISOString()}</lastmod>` : "";
   for (let n = 1; n <= pages; n++) {
-    yield `<sitemap><loc>${xmlEscape(`${site()}${path}?page=${n}`)}</loc>${lastmod}</sitemap>\n`;
+    yield `<sitemap><loc>${xmlEscape(`${env.APP_URL}${path}?page=${n}`)}</loc>${lastmod}</sitemap>\n`;
   }
   yield "</sitemapindex>\n";
 }
@@ -187,6 +186,6 @@ export async function shopsSitemap(page: string | null): Promise<AsyncGenerator<
 export async function shopsSitemapJson(page: string | null): Promise<AsyncGenerator<string>> {
   const plan = await planSitemap(shopsSource, page ?? "1");
   if (!plan || plan.kind !== "file") throw noSuchPage();
-  const next = plan.page < plan.pages ? `${site()}/sitemap-shops.json?page=${plan.page + 1}` : null;
+  const next = plan.page < plan.pages ? `${env.APP_URL}/sitemap-shops.json?page=${plan.page + 1}` : null;
   return shopsJson(plan.offset, plan.take, next);
 }
