@@ -552,9 +552,12 @@ export async function alertDataOf(userId: string, shopId: number) {
   };
 }
 
-/** shop/redact: the shop's alert settings and its record of alerts and reminders sent. */
+/**
+ * shop/redact: the shop's alert settings and its record of alerts and reminders sent. The settings go first:
+ * a reminder pass holds them in the transaction that records a digest, so none is recorded after.
+ */
 export async function forgetAlertsOfShop(shopId: number): Promise<void> {
+  await db.alertSettings.deleteMany({ where: { shopId } });
   await db.alertSent.deleteMany({ where: { shopId } });
   await db.reminderSent.deleteMany({ where: { shopId } });
-  await db.alertSettings.deleteMany({ where: { shopId } });
 }

@@ -39,3 +39,11 @@ const RECORD_REMINDER = statement(
 /** Records a reminder digest: 1, or 0 when one with the same dedupKey was recorded before. */
 export const recordReminder = (r: Pick<ReminderSent, "dedupKey" | "shopId" | "userId" | "items">, at: Date) =>
   run(RECORD_REMINDER, r.dedupKey, r.shopId, r.userId, r.items, at);
+
+// Taken in the digest's transaction: a pass that read the shop before its settings were deleted
+// (shop/redact, reminders turned off) records nothing after. An update, not a read, so on PostgreSQL
+// the row stays locked until the digest commits and a deletion of the settings waits for it.
+const HOLD_REMINDERS = statement("reminders_hold", `UPDATE "AlertSettings" SET "reminderDays" = "reminderDays" WHERE "shopId" = $1 AND "reminderDays" > 0`);
+
+/** Whether the shop still sends reminders: 1, or 0 when its settings are gone or reminders are off. */
+export const holdReminders = (shopId: number) => run(HOLD_REMINDERS, shopId);

@@ -18,7 +18,7 @@ import { getPlan } from "~/domains/plans/plans";
 import { formatPrice } from "~/domains/lists/share-page.server";
 import { wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
 import { itemsOfShop, type ShopScope } from "~/domains/customer-accounts/shop-items";
-import { recordReminder } from "./alerts.sql.server";
+import { holdReminders, recordReminder } from "./alerts.sql.server";
 import type { AlertSettingsView } from "./alerts.server";
 import { alertTopic, remindersUnsubscribeUrl } from "./consent.server";
 import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
@@ -156,6 +156,7 @@ async function queueDigest(shop: ShopReminders, shopper: { userId: string; email
   });
   return transaction(
     (function* () {
+      if ((yield* holdReminders(shop.shopId)) === 0) return false;
       if ((yield* recordReminder({ dedupKey, shopId: shop.shopId, userId: shopper.userId, items: count }, now)) === 0) return false;
       yield* enqueueStep({ kind: "email", topic: alertTopic(shopper.userId), dedupKey, payload: mail });
       return true;
