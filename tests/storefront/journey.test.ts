@@ -19,7 +19,8 @@ let browser: Browser;
 let shop: ShopServer;
 
 beforeAll(async () => {
-  [browser, shop] = await Promise.all([launchBrowser(), startShop()]);
+  // The shopper's journeys run in the full browser shoppers use (the other files in its headless shell).
+  [browser, shop] = await Promise.all([launchBrowser("chromium"), startShop()]);
   // The server reads the shop's product pages (prefetch, save) on 127.0.0.1, which the fetch guard allows only for tests.
   server = await startServer({ FETCH_TEST_ALLOW_HOSTS: new URL(shop.origin("127.0.0.1")).host });
   p = await provisioner(server);

@@ -11,7 +11,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { signedProxyQuery } from "../support/app-proxy.ts";
-import { launchBrowser, seriousA11yViolations, watchConsole } from "../support/browser.ts";
+import { clickAndClose, launchBrowser, seriousA11yViolations, watchConsole } from "../support/browser.ts";
 import { provisioner } from "../support/provision.ts";
 import { root, startServer, type TestServer } from "../support/server.ts";
 import { startStorefront, type Storefront } from "../support/shopify-storefront.ts";
@@ -144,7 +144,7 @@ describe("the wishlist page /apps/wishlist", () => {
     expect(await db.shopCustomer.findUnique({ where: { shopId_customerId: { shopId: shop.id, customerId: c.customer } } })).toMatchObject({ userId: account!.id });
 
     // Closing the window: the store's page shows what the store now knows.
-    await Promise.all([page.waitForEvent("load"), popup.getByRole("button", { name: "Close" }).click()]);
+    await Promise.all([page.waitForEvent("load"), clickAndClose(popup, "Close")]);
     await page.locator(".wishp-item", { hasText: "Velvet cushion" }).waitFor();
     expect(await page.getByRole("button", { name: "Join with my wishlist account" }).count()).toBe(0);
     await context.close();

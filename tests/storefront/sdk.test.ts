@@ -65,8 +65,8 @@ interface ShopPage {
  * A shop page (cross-origin to the app) with `body`; /dialog/* on the app
  * answers with a stand-in page. `sid` is put into localStorage before load.
  */
-async function openShop(body: string, opts: { sid?: string; lang?: string; failedCall?: number } = {}): Promise<ShopPage> {
-  const context = await browser.newContext();
+async function openShop(body: string, opts: { sid?: string; lang?: string; failedCall?: number; in?: Browser } = {}): Promise<ShopPage> {
+  const context = await (opts.in ?? browser).newContext();
   contexts.push({ context, console: watchConsole(context), failedCall: opts.failedCall });
   await context.route(
     (url) => url.origin === app() && url.pathname.startsWith("/dialog/"),
@@ -339,18 +339,25 @@ describe("widget.js loaded twice", () => {
 describe("widget.js errors", () => {
   it("open() outside a user gesture: popup_blocked, no popup", async () => {
     const { key } = await testKey();
-    // Called by the page's own script while it loads: no gesture (page.evaluate would give the frame one).
-    const { page, context } = await openShop(
-      `${widgetTag(`data-wish-key="${key}"`)}<script>
-        window.handle = WishWidget.open({ productUrl: "https://brand.example/p" });
-        window.handle.ready.catch(function (e) { window.rejected = e.code; });
-      </script>`,
-    );
-    const [blocked] = await waitForEvent(page, "error");
-    expect(blocked!.code).toBe("popup_blocked");
-    await expect.poll(() => page.evaluate(() => (window as any).rejected)).toBe("popup_blocked");
-    expect(context.pages()).toHaveLength(1);
-    await context.close();
+    // The popup blocker belongs to the desktop browser's layer, which the headless shell lacks.
+    const fullBrowser = await launchBrowser("chromium");
+    try {
+      // Called by the page's own script while it loads: no gesture (page.evaluate would give the frame one).
+      const { page, context } = await openShop(
+        `${widgetTag(`data-wish-key="${key}"`)}<script>
+          window.handle = WishWidget.open({ productUrl: "https://brand.example/p" });
+          window.handle.ready.catch(function (e) { window.rejected = e.code; });
+        </script>`,
+        { in: fullBrowser },
+      );
+      const [blocked] = await waitForEvent(page, "error");
+      expect(blocked!.code).toBe("popup_blocked");
+      await expect.poll(() => page.evaluate(() => (window as any).rejected)).toBe("popup_blocked");
+      expect(context.pages()).toHaveLength(1);
+      await context.close();
+    } finally {
+      await fullBrowser.close();
+    }
   });
 
   it("origin_not_allowed from init: error event, the popup is closed again", async () => {
