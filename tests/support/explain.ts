@@ -3,6 +3,7 @@
 // them and ask the database how it would run each one.
 import Database from "better-sqlite3";
 import pg from "pg";
+import type { InProcessServer } from "./in-process.ts";
 import type { TestServer } from "./server.ts";
 import { until } from "./wait.ts";
 
@@ -90,8 +91,16 @@ interface PgNode {
 /**
  * The SQL statements `server` logged while answering `call`: its request log
  * line comes after the response, so once it is there every statement is too.
+ * A server process's lines of a request answered just before may still be on their
+ * way through the pipe; a health check's line comes after them, so the slice starts
+ * there. (An in-process app logs into the worker's memory: nothing is late.)
  */
-export async function statementsDuring(server: Pick<TestServer, "output">, call: () => Promise<unknown>): Promise<string[]> {
+export async function statementsDuring(server: Pick<TestServer, "output" | "url"> | InProcessServer, call: () => Promise<unknown>): Promise<string[]> {
+  if (!("fetch" in server)) {
+    const before = server.output().length;
+    await (await fetch(`${server.url}/api/v1/health`)).arrayBuffer();
+    await until("the health check's log line", () => server.output().slice(before), (out) => out.includes('"path":"/api/v1/health"'));
+  }
   const start = server.output().length;
   await call();
   const output = await until("the request's log line", () => server.output().slice(start), (out) => out.includes('"msg":"request"'));
