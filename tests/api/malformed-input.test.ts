@@ -2,7 +2,8 @@
 // JSON and cross-origin page writes get a 4xx with the SPEC error body, never
 // a 500, and nothing is written before validation passes.
 import { beforeAll, describe, expect, it } from "vitest";
-import { sharedApi, wish } from "../support/api.ts";
+import { sharedApi } from "../support/api.ts";
+import { provisioner } from "../support/provision.ts";
 import { sql } from "../support/sql.ts";
 
 let api: Awaited<ReturnType<typeof sharedApi>>;
@@ -18,9 +19,9 @@ beforeAll(async () => {
   const list = await api.post("/hosted/me/lists", { token: user.accessToken, body: { name: "Fuzzed" } });
   listToken = list.body.token;
   dbId = list.body.list.db_id;
-  const partner = (await wish(api.server.databaseUrl, ["partner", "create", "--name", "Malformed", "--email", "m@shop.test"])).partner;
-  partnerToken = (await wish(api.server.databaseUrl, ["pat", "create", "--partner", String(partner.partner_id)])).access_token.token;
-  basketId = (await wish(api.server.databaseUrl, ["basket", "create", "--partner", String(partner.partner_id)])).basket.id;
+  const p = await provisioner(api.server);
+  partnerToken = (await p.pat((await p.partner()).id)).token;
+  basketId = (await api.post("/partner/baskets", { token: partnerToken, body: {} })).body.basket.id;
 });
 
 /** A raw request, so bodies can carry exactly the bytes under test. */

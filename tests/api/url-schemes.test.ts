@@ -3,7 +3,8 @@
 // javascript:, data:, vbscript: and other relative paths are refused with
 // 400 invalid_input, and what was stored before is not served.
 import { beforeAll, describe, expect, it } from "vitest";
-import { sharedApi, wish } from "../support/api.ts";
+import { sharedApi } from "../support/api.ts";
+import { provisioner } from "../support/provision.ts";
 import { sql } from "../support/sql.ts";
 
 let api: Awaited<ReturnType<typeof sharedApi>>;
@@ -22,8 +23,8 @@ beforeAll(async () => {
   const list = await api.post("/hosted/me/lists", { token: user.accessToken, body: { name: "Schemes" } });
   listToken = list.body.token;
   dbId = list.body.list.db_id;
-  const partner = (await wish(api.server.databaseUrl, ["partner", "create", "--name", "Schemes", "--email", "s@shop.test", "--plan", "growth"])).partner;
-  growthToken = (await wish(api.server.databaseUrl, ["pat", "create", "--partner", String(partner.partner_id)])).access_token.token;
+  const p = await provisioner(api.server);
+  growthToken = (await p.pat((await p.partner("growth")).id)).token;
 });
 
 function expectRefused(res: { status: number; body: any }, field: string, value: string) {

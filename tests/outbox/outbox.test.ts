@@ -53,7 +53,7 @@ async function insertMessages(databaseUrl: string, entries: { kind: string; topi
   return rows.map((r) => Number(r.id));
 }
 
-/** The JSON log lines of a server with the given msg. */
+/** A partner on `plan`, made with the operator CLI. */
 async function newPartner(databaseUrl: string, plan: string, email = `${Math.random().toString(36).slice(2, 8)}@shop.test`) {
   const partner = (await wish(databaseUrl, ["partner", "create", "--name", "Outbox Shop", "--email", email, "--plan", plan])).partner;
   return { id: partner.partner_id as number, email };
