@@ -5,7 +5,6 @@ import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, sharedApi, wish, type Api } from "../support/api.ts";
-import { provisioner } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { sql } from "../support/sql.ts";
 
@@ -16,10 +15,12 @@ interface Partner {
   token: string;
 }
 
-/** A partner on the plan and a personal access token for it (through the CLI's domain functions). */
-async function newPartner(p: Awaited<ReturnType<typeof provisioner>>, plan: string): Promise<Partner> {
-  const partner = await p.partner(plan);
-  return { id: partner.id, token: (await p.pat(partner.id)).token };
+/** A partner on the plan and a personal access token for it, made with the operator CLI. */
+async function newPartner(databaseUrl: string, plan: string): Promise<Partner> {
+  const n = Math.random().toString(36).slice(2, 8);
+  const partner = (await wish(databaseUrl, ["partner", "create", "--name", `Shop ${n}`, "--email", `${n}@shop.test`, "--plan", plan])).partner;
+  const pat = (await wish(databaseUrl, ["pat", "create", "--partner", String(partner.partner_id)])).access_token;
+  return { id: partner.partner_id, token: pat.token };
 }
 
 const partners: Record<string, Partner> = {};
@@ -27,8 +28,7 @@ const partners: Record<string, Partner> = {};
 beforeAll(async () => {
   api = await sharedApi();
   const plans = ["free", "starter", "growth", "scale", "enterprise"];
-  const p = await provisioner(api.server);
-  const made = await Promise.all(plans.map((plan) => newPartner(p, plan)));
+  const made = await Promise.all(plans.map((p) => newPartner(api.server.databaseUrl, p)));
   plans.forEach((p, i) => (partners[p] = made[i]!));
 });
 
