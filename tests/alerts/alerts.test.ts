@@ -9,7 +9,7 @@ import { provisioner, daysAgo } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { webhookRequest } from "../support/shopify.ts";
 import { signedInShopper } from "../support/shoppers.ts";
-import { startMailSink, type MailSink } from "../support/smtp.ts";
+import { emailsSettled, startMailSink, type MailSink } from "../support/smtp.ts";
 import { sql } from "../support/sql.ts";
 import { until } from "../support/wait.ts";
 
@@ -51,12 +51,7 @@ afterAll(async () => {
 const db = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
 const suffix = () => Math.random().toString(36).slice(2, 10);
 
-/**
- * Every queued e-mail was delivered (or gave up): what the SMTP server has is all there will be. (Flow trigger
- * messages stay pending here: this server has no Shopify session to send them with.)
- */
-const outboxSettled = () =>
-  until("outbox settled", async () => (await db<{ n: number }>(`SELECT COUNT(*) AS n FROM "OutboxMessage" WHERE status = 'pending' AND kind = 'email'`))[0]!.n, (n) => Number(n) === 0);
+const outboxSettled = () => emailsSettled(server.databaseUrl);
 
 /** A webhook as Shopify sends it (support/shopify.ts), to the topic's address or `path`. */
 async function deliver(path: string, shop: string, payload: unknown, topic = path) {

@@ -15,7 +15,7 @@ import { daysAgo, provisioner } from "../support/provision.ts";
 import { root, startServer, type TestServer } from "../support/server.ts";
 import { webhookRequest } from "../support/shopify.ts";
 import { signedInShopper } from "../support/shoppers.ts";
-import { startMailSink, type MailSink } from "../support/smtp.ts";
+import { emailsSettled, startMailSink, type MailSink } from "../support/smtp.ts";
 import { sql } from "../support/sql.ts";
 import { until } from "../support/wait.ts";
 
@@ -55,8 +55,7 @@ afterAll(async () => {
 const db = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
 const suffix = () => Math.random().toString(36).slice(2, 10);
 
-const outboxSettled = () =>
-  until("outbox settled", async () => (await db<{ n: number }>(`SELECT COUNT(*) AS n FROM "OutboxMessage" WHERE status = 'pending' AND kind = 'email'`))[0]!.n, (n) => Number(n) === 0);
+const outboxSettled = () => emailsSettled(server.databaseUrl);
 
 async function installedShop(plan: string, reminderDays: number) {
   const partner = await p.partner(plan);

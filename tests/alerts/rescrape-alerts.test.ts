@@ -13,7 +13,7 @@ import { apiFor, type Api } from "../support/api.ts";
 import { provisioner, daysAgo } from "../support/provision.ts";
 import { logLines, startServer, type TestServer } from "../support/server.ts";
 import { SHOPPER_PASSWORD, signedInShopper } from "../support/shoppers.ts";
-import { startMailSink, type MailSink } from "../support/smtp.ts";
+import { emailsSettled, startMailSink, type MailSink } from "../support/smtp.ts";
 import { sql } from "../support/sql.ts";
 import { until } from "../support/wait.ts";
 
@@ -109,8 +109,7 @@ const db = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =
 /** A time as Prisma stores it: ISO text with offset on SQLite, UTC timestamp text on PostgreSQL. */
 const stamp = (d: Date) => (server.databaseUrl.startsWith("file:") ? d.toISOString().replace("Z", "+00:00") : d.toISOString().replace("T", " ").replace("Z", ""));
 
-const outboxSettled = () =>
-  until("outbox settled", async () => (await db<{ n: number }>(`SELECT COUNT(*) AS n FROM "OutboxMessage" WHERE status = 'pending' AND kind = 'email'`))[0]!.n, (n) => Number(n) === 0);
+const outboxSettled = () => emailsSettled(server.databaseUrl);
 
 interface Schedule {
   productId: number;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startServer, type TestServer } from "../support/server.ts";
 import { adminRequest, API_SECRET, FakeAdminApi, shopifyTestApp } from "../support/shopify.ts";
 import { launchBrowser, seriousA11yViolations } from "../support/browser.ts";
-import { startMailSink, type MailSink } from "../support/smtp.ts";
+import { emailsSettled, startMailSink, type MailSink } from "../support/smtp.ts";
 import { until } from "../support/wait.ts";
 
 const current = vi.hoisted(() => ({ data: undefined as unknown }));
@@ -76,12 +76,7 @@ async function deliver(topic: string, shop: string, payload: unknown, webhookId 
   return (await res.json()) as { ok: boolean; duplicate?: boolean };
 }
 
-const outboxSettled = () =>
-  until(
-    "outbox settled",
-    () => db.outboxMessage.count({ where: { status: "pending", kind: "email" } }),
-    (n) => n === 0,
-  );
+const outboxSettled = () => emailsSettled(server.databaseUrl);
 
 const product = (id: number, handle: string, qty: number) => ({
   id,

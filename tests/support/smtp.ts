@@ -3,6 +3,8 @@
 // text and the HTML part of nodemailer's MIME output.
 import { SMTPServer } from "smtp-server";
 import { freePort } from "./net.ts";
+import { sql } from "./sql.ts";
+import { until } from "./wait.ts";
 
 export interface ReceivedMail {
   to: string;
@@ -102,3 +104,15 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
     close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
   };
 }
+
+/**
+ * Every e-mail queued in the outbox of the database at `databaseUrl` was delivered (or gave up): what
+ * the SMTP server has is all there will be. (Other kinds, such as Flow triggers without a Shopify
+ * session, may stay pending.)
+ */
+export const emailsSettled = (databaseUrl: string) =>
+  until(
+    "e-mail outbox settled",
+    async () => (await sql<{ n: number }>(databaseUrl, `SELECT COUNT(*) AS n FROM "OutboxMessage" WHERE status = 'pending' AND kind = 'email'`))[0]!.n,
+    (n) => Number(n) === 0,
+  );
