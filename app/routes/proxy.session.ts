@@ -1,15 +1,12 @@
 // POST /proxy/session (`/apps/wishlist/session` on the shop's domain): what
 // widget.js asks first on a Shopify store. A signed-in customer gets the shop
-// page's shopper credential of their linked account, with this browser's guest
-// list merged in (body `{sid}`: the widget session id); a guest gets
-// `session: null` (docs/storefront-protocol.md "Who is recognised how").
+// page's shopper credential of their linked account; a guest gets
+// `session: null` (docs/storefront-protocol.md "Who is recognised how"). It
+// never merges accounts: a body's `sid` binds nothing here (docs/identity.md).
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { customerSession, widgetSid } from "~/domains/shop-customers/storefront.server";
-import { answerProxy, proxyJsonBody } from "~/proxy/app-proxy.server";
+import { customerSession } from "~/domains/shop-customers/storefront.server";
+import { answerProxy } from "~/proxy/app-proxy.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
-  answerProxy(request, "POST", async ({ shop, customerId, lang }) => {
-    const { sid } = await proxyJsonBody(request);
-    return customerSession(shop, customerId, widgetSid(sid), lang);
-  });
+  answerProxy(request, "POST", ({ shop, customerId, lang }) => customerSession(shop, customerId, lang));
 export const loader = action;

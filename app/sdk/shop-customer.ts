@@ -5,7 +5,7 @@
 // and names the customer; the answer is the shop page's shopper credential of
 // their account and the list a save goes to. Anywhere else, or for a guest,
 // null: the widget goes on as before.
-import { getSid, tagAttr, type ShopperCredential } from "./common";
+import { tagAttr, type ShopperCredential } from "./common";
 
 export interface CustomerCredential extends ShopperCredential {
   /** The customer's default list (its numeric id), where a click saves. */
@@ -31,12 +31,10 @@ async function ask(): Promise<CustomerCredential | null> {
   const shopify = (window as { Shopify?: { shop?: string } }).Shopify;
   if (!shopify?.shop || tagAttr("customer") === "0") return null;
   try {
-    const sid = getSid();
     const res = await fetch((tagAttr("proxy") || "/apps/wishlist") + "/session", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      // The guest list of this browser (its widget session) moves into the customer's account.
-      body: JSON.stringify(sid ? { sid } : {}),
+      body: "{}",
       credentials: "same-origin",
     });
     const data = res.ok ? await res.json() : null;

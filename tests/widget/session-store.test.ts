@@ -15,7 +15,7 @@ beforeAll(async () => {
 async function partnerWidget() {
   const partner = await p.partner();
   const key = await p.key(partner.id);
-  const widget = () => initWidget(key.key);
+  const widget = (body: Record<string, unknown> = {}) => initWidget(key.key, body);
   return { partnerId: partner.id, widget, first: await widget() };
 }
 
@@ -67,7 +67,11 @@ describe("store and restore", () => {
     const user = await api.anonymousUser();
     const stored = await store(w, { access_token: user.accessToken, refresh_token: user.refreshToken });
     expect(stored.status).toBe(200);
-    expect(stored.body).toEqual({ ok: true, sid: w.sid });
+    expect(stored.body).toEqual({ ok: true, sid: w.sid, new_shop: true });
+    // The shopper's consent for this shop, under its verified host.
+    expect(await sql(api.server.databaseUrl, `SELECT host FROM "ShopperConsent" WHERE "userId" = ? AND "partnerId" = ?`, [user.userId, partnerId])).toEqual([
+      { host: "shop.example.com" },
+    ]);
 
     const row = await storedRow(w.sid);
     expect(row.partnerId).toBe(partnerId);
@@ -85,10 +89,14 @@ describe("store and restore", () => {
         expires_in: expect.any(Number),
         expires_at: expect.any(Number),
         scope: "shopper",
-        user: { id: user.userId, is_anonymous: true },
+        // The partner's pairwise id of the shopper, never the account id.
+        user: { id: expect.stringMatching(/^ps_[\w-]{32}$/), is_anonymous: true },
       },
     });
     const shopper = restored.body.session.access_token as string;
+    const pseudonym = restored.body.session.user.id as string;
+    expect(shopper).not.toContain(user.userId);
+    expect(Buffer.from(shopper.split(".")[1], "base64url").toString()).not.toContain(user.userId);
     expect(JSON.stringify(restored.body)).not.toContain("refresh_token");
     // The credential reads this partner's saved products, and is no account token.
     expect((await api.get("/widget/saved-products", { token: shopper, headers: { "x-widget-token": w.token } })).status).toBe(200);
@@ -96,10 +104,12 @@ describe("store and restore", () => {
     expect((await api.post("/hosted/lists", { token: shopper })).status).toBe(401);
 
     // Restores mint again without touching the account session: its refresh token is still unused.
-    expect((await restore(w)).body.session.user.id).toBe(user.userId);
+    expect((await restore(w)).body.session.user.id).toBe(pseudonym);
     expect(await storedRow(w.sid)).toEqual(row);
     expect((await refresh(user.refreshToken)).status).toBe(200);
-    expect((await restore(w)).body.session.user.id).toBe(user.userId);
+    expect((await restore(w)).body.session.user.id).toBe(pseudonym);
+    // A second store on this shop is no first time.
+    expect((await store(w, { access_token: user.accessToken })).body.new_shop).toBe(false);
 
     // Reuse detection ends the sign-in session, and with it the grant.
     expectError(await refresh(user.refreshToken), 400, "refresh_token_already_used");
@@ -134,20 +144,37 @@ describe("store and restore", () => {
     expect((await restore(w, { sid: "never-stored-sid-0001" })).body).toEqual({ ok: true, session: null });
   });
 
-  it("a sid in the body wins over the widget token's; a later store replaces the session", async () => {
+  it("only the widget token's sid names a grant: a body naming another is refused; a later store replaces the grant", async () => {
     const { widget } = await partnerWidget();
     const a = await widget();
     const b = await widget();
     expect(a.sid).not.toBe(b.sid);
-    const sid = `custom-sid-${Date.now()}`;
     const first = await api.anonymousUser();
     const second = await api.anonymousUser();
-    expect((await store(a, { access_token: first.accessToken, refresh_token: first.refreshToken, sid })).body).toEqual({ ok: true, sid });
-    expect((await restore(b)).body.session).toBeNull();
-    expect((await restore(b, { sid })).body.session.user.id).toBe(first.userId);
+    // The page's own sid works; another page's, or one a page made up, binds nothing.
+    expectError(await store(a, { access_token: first.accessToken, sid: b.sid }), 403, "forbidden");
+    expectError(await store(a, { access_token: first.accessToken, sid: `custom-sid-${Date.now()}` }), 403, "forbidden");
+    expect(await storedRow(b.sid)).toBeUndefined();
+    expect((await store(a, { access_token: first.accessToken })).status).toBe(200);
+    expect((await restore(b, { sid: a.sid })).body.session).toBeNull();
+    const firstId = (await restore(a)).body.session.user.id;
 
-    expect((await store(b, { access_token: second.accessToken, refresh_token: second.refreshToken, sid })).status).toBe(200);
-    expect((await restore(a, { sid })).body.session.user.id).toBe(second.userId);
+    expect((await store(a, { access_token: second.accessToken })).status).toBe(200);
+    const secondId = (await restore(a)).body.session.user.id;
+    expect(secondId).toMatch(/^ps_/);
+    expect(secondId).not.toBe(firstId);
+  });
+
+  it("init keeps only a sid the server minted for this partner: a page cannot choose one or bring another partner's", async () => {
+    const a = await partnerWidget();
+    const b = await partnerWidget();
+    expect(a.first.sid).toMatch(/^[\w-]{44}$/);
+    expect((await a.widget({ sid: a.first.sid })).sid).toBe(a.first.sid);
+    for (const sid of [`chosen-by-the-page-${Date.now()}`, "x".repeat(44), b.first.sid, a.first.sid.slice(0, -1) + (a.first.sid.endsWith("A") ? "B" : "A")]) {
+      const next = await a.widget({ sid });
+      expect(next.sid).not.toBe(sid);
+      expect(next.sid).toMatch(/^[\w-]{44}$/);
+    }
   });
 
   it("the same sid given at init restores on the next page load", async () => {
@@ -158,7 +185,7 @@ describe("store and restore", () => {
     await store(pageOne, { access_token: user.accessToken, refresh_token: user.refreshToken });
     const pageTwo = await initWidget(key.key, { sid: pageOne.sid });
     expect(pageTwo.sid).toBe(pageOne.sid);
-    expect((await restore(pageTwo)).body.session.user.id).toBe(user.userId);
+    expect((await restore(pageTwo)).body.session.user.id).toBe((await restore(pageOne)).body.session.user.id);
   });
 
   it("another partner's widget can neither restore nor overwrite the session", async () => {
@@ -175,8 +202,12 @@ describe("store and restore", () => {
 
     const after = await storedRow(a.first.sid);
     expect(after).toEqual(before);
-    // A second token of partner A still gets it.
-    expect((await restore(await a.widget(), { sid: a.first.sid })).body.session.user.id).toBe(user.userId);
+    // A second token of partner A (the next page load, same sid) still gets it, under A's pairwise id.
+    const restored = (await restore(await a.widget({ sid: a.first.sid }))).body.session;
+    expect(restored.user.id).toMatch(/^ps_/);
+    // B's pairwise id of the same shopper is another.
+    await store(b.first, { access_token: user.accessToken });
+    expect((await restore(b.first)).body.session.user.id).not.toBe(restored.user.id);
   });
 
   it("a stored session whose sign-in session was revoked restores as null and is deleted", async () => {
@@ -193,12 +224,14 @@ describe("store and restore", () => {
     const user = await api.anonymousUser();
     await store(w, { access_token: user.accessToken, refresh_token: user.refreshToken });
     const results = await Promise.all(Array.from({ length: 8 }, () => restore(w)));
+    const pseudonym = results[0].body.session?.user.id;
+    expect(pseudonym).toMatch(/^ps_/);
     for (const r of results) {
       expect(r.status).toBe(200);
-      expect(r.body.session?.user.id).toBe(user.userId);
+      expect(r.body.session?.user.id).toBe(pseudonym);
     }
     const later = await restore(w);
-    expect(later.body.session?.user.id).toBe(user.userId);
+    expect(later.body.session?.user.id).toBe(pseudonym);
     // The account session is untouched: its own tokens still work.
     expect((await api.get("/auth/user", { token: user.accessToken })).status).toBe(200);
     expect((await refresh(user.refreshToken)).status).toBe(200);
@@ -236,8 +269,8 @@ describe("errors", () => {
       expectError(await store(first, { ...tokens, sid }), 400, "missing_sid");
       expectError(await restore(first, { sid }), 400, "missing_sid");
     }
-    // With a sid in the body the token without one works.
-    expect((await store(noSid, { ...tokens, sid: "body-sid-0123456789" })).body).toEqual({ ok: true, sid: "body-sid-0123456789" });
+    // A token without a sid names no grant: a body's sid does not stand in for it.
+    expectError(await store(noSid, { ...tokens, sid: "body-sid-0123456789" }), 403, "forbidden");
   });
 
   it("400 invalid_session without an access token, or with a refresh token of another session", async () => {
@@ -294,5 +327,53 @@ describe("errors", () => {
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ error: "internal_error", message: expect.any(String) });
     expect((await storedRow(a.first.sid)).sessionData).toBe(sessionData);
+  });
+});
+
+describe("consent and what a shopper credential may do", () => {
+  const saveWith = (w: Widget, token: string, wishlistId: number, slug: string) =>
+    api.post("/widget/save", {
+      token,
+      headers: { "x-widget-token": w.token },
+      body: { wishlistId, product: { url: `https://shop.example.com/products/${slug}`, title: slug } },
+    });
+
+  it("\"Not on this shop\" (DELETE) ends the grant and every shopper credential of the pair at once; storing again consents again", async () => {
+    const { partnerId, first: w } = await partnerWidget();
+    const user = await api.anonymousUser();
+    expect((await store(w, { access_token: user.accessToken })).body.new_shop).toBe(true);
+    const shopper = (await restore(w)).body.session.access_token as string;
+    const read = () => api.get("/widget/saved-products", { token: shopper, headers: { "x-widget-token": w.token } });
+    expect((await read()).status).toBe(200);
+
+    // Only the account may withdraw: a shopper credential is refused.
+    expectError(await api.delete("/widget/session-store", { token: shopper, headers: { "x-widget-token": w.token } }), 401, "unauthorized");
+    const withdrawn = await api.delete("/widget/session-store", { token: user.accessToken, headers: { "x-widget-token": w.token } });
+    expect(withdrawn.status, withdrawn.text).toBe(200);
+    expect(withdrawn.body).toEqual({ ok: true });
+    expect(await storedRow(w.sid)).toBeUndefined();
+    expect(await sql(api.server.databaseUrl, `SELECT 1 FROM "ShopperConsent" WHERE "userId" = ? AND "partnerId" = ?`, [user.userId, partnerId])).toEqual([]);
+    expectError(await read(), 401, "unauthorized");
+    expect((await restore(w)).body.session).toBeNull();
+
+    expect((await store(w, { access_token: user.accessToken })).body.new_shop).toBe(true);
+    expect((await restore(w)).body.session).not.toBeNull();
+  });
+
+  it("saves only into the default list or a list made through its partner; every other list of the account is 403 invalid_wishlist", async () => {
+    const { first: w } = await partnerWidget();
+    const user = await api.anonymousUser();
+    const defaultList = (await api.post("/hosted/me/init", { token: user.accessToken })).body.list.db_id as number;
+    const named = await api.post("/hosted/me/lists", { token: user.accessToken, body: { name: "Medical supplies" } });
+    expect(named.status).toBe(200);
+    await store(w, { access_token: user.accessToken });
+    const shopper = (await restore(w)).body.session.access_token as string;
+
+    expectError(await saveWith(w, shopper, named.body.list.db_id, "planted"), 403, "invalid_wishlist");
+    expect((await saveWith(w, shopper, defaultList, "wanted")).status).toBe(200);
+    // The account itself (the dialog) saves anywhere.
+    expect((await saveWith(w, user.accessToken, named.body.list.db_id, "mine")).status).toBe(200);
+    const items = await api.get(`/hosted/lists/${named.body.token}/items`, { token: user.accessToken });
+    expect(items.body.products.map((p: { title: string }) => p.title)).toEqual(["mine"]);
   });
 });

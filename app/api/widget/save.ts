@@ -17,7 +17,7 @@ export const loader = endpoint({
       errors: saveErrors,
     },
     ({ user, widget, body, context }) =>
-      saveProduct({ userId: user.userId, address: saverAddress(clientAddress(context)) }, body, {
+      saveProduct({ userId: user.userId, address: saverAddress(clientAddress(context)), partnerScope: user.partnerScope }, body, {
         kind: "widget",
         partnerId: widget.partnerId,
         shopId: widget.shopId,

@@ -76,6 +76,8 @@ function* increment(partnerId: number, kind: ActionKind, cap: number | null, amo
 export interface Saver {
   userId: string;
   address: string;
+  /** Set when the saver is a shop page's shopper credential: the partner it is scoped to. */
+  partnerScope?: number;
 }
 
 /** The address unit of the request's client (as list views use it); "0.0.0.0" when the server does not know it. */

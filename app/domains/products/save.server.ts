@@ -80,6 +80,15 @@ export function parseSaveRequest(body: SaveRequestBody) {
 }
 
 /**
+ * A shop page's shopper credential saves only into the shopper's default list or a list made
+ * through that partner (docs/identity.md): never into the account's other lists.
+ */
+function shopMaySaveInto(found: { list: { defaultKey: string | null; createdThroughPartnerId: number | null }; role: string | null }, partnerScope?: number) {
+  if (partnerScope === undefined) return true;
+  return found.role === "owner" && (found.list.defaultKey === "default" || found.list.createdThroughPartnerId === partnerScope);
+}
+
+/**
  * Saves a product into one of the user's lists (owner or editor).
  *
  * What the client sends (title, description, image, price) is the client's
@@ -103,7 +112,7 @@ export async function saveProduct(saver: Saver, body: SaveRequestBody, channel: 
   const req = parseSaveRequest(body);
 
   const found = await listAndRoleById(req.wishlistId, userId);
-  if (!found || (found.role !== "owner" && found.role !== "editor")) {
+  if (!found || (found.role !== "owner" && found.role !== "editor") || !shopMaySaveInto(found, saver.partnerScope)) {
     throw new ApiError(403, "invalid_wishlist", "This wishlist does not belong to you");
   }
   const listId = found.list.id;

@@ -49,6 +49,11 @@ export const getWishRefKey = memo(async () =>
   Buffer.from(await storedSecret("wish_ref_key", () => randomBytes(32).toString("base64url")), "base64url"),
 );
 
+/** HMAC key of the identifiers a partner sees of a shopper: widget session ids and pairwise shopper ids (widget/pairwise.server.ts). */
+export const getPairwiseKey = memo(async () =>
+  Buffer.from(await storedSecret("pairwise_key", () => randomBytes(32).toString("base64url")), "base64url"),
+);
+
 export function assertSigningKey(pem: string): void {
   const key = createPrivateKey(pem);
   if (key.asymmetricKeyType !== "ec" || key.asymmetricKeyDetails?.namedCurve !== "prime256v1") {

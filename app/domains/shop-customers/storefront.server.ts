@@ -1,12 +1,11 @@
 // What a shop's own storefront (the app proxy, docs/shopify.md "App proxy")
 // does for a shopper: recognise a signed-in customer (their linked shopper
-// account, shop-customers.server.ts), merge this browser's guest list into it,
-// mint the shop page's shopper credential for it, and read, remove from and
-// share the lists on the wishlist page. The shop is one Shopify has vouched
+// account, shop-customers.server.ts), mint the shop page's shopper credential
+// for it, and read, remove from and share the lists on the wishlist page. It
+// never merges or joins accounts: that happens only on APP_URL, with the
+// shopper's confirmation (docs/identity.md, "Joins and merges"). The shop is one Shopify has vouched
 // for; `customerId` is the one its signed request names (or null for a guest).
 import { db } from "~/db.server";
-import { accessTokenOfSession } from "~/domains/identity/identity.server";
-import { migrateAnonymousToProvider, type Moved } from "~/domains/identity/account-migration.server";
 import { parseItemId } from "~/domains/lists/access.server";
 import { itemInclude } from "~/domains/lists/items.server";
 import { initUser, updateList } from "~/domains/lists/lists.server";
@@ -14,8 +13,8 @@ import { shareUrlOf } from "~/domains/lists/my-lists.server";
 import { savedProduct } from "~/domains/lists/serialize";
 import { wishRefSigner } from "~/domains/lists/wish-ref.server";
 import { liveGrant, shopperSessionOf } from "~/domains/widget/session-store.server";
+import { ensureConsent } from "~/domains/widget/consent.server";
 import { badRequest, forbidden, notFound } from "~/lib/api/errors";
-import { errorFields, log } from "~/lib/log.server";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
 import { itemsOfShop } from "~/domains/customer-accounts/shop-items";
 import { shopperOfCustomer } from "./shop-customers.server";
@@ -34,44 +33,20 @@ export type StorefrontLang = "de" | "en";
 /**
  * `POST /apps/wishlist/session`: for a signed-in customer, the shopper
  * credential of their linked account (the shape of `/widget/session-restore`)
- * and the default list a save goes to, after merging the guest behind this
- * browser's widget session id `sid` into it. A guest gets `session: null`:
- * the widget goes on as before.
+ * and the default list a save goes to. A guest gets `session: null`: the
+ * widget goes on as before. The body's `sid` is not read: a page's id binds nothing here.
  */
-export async function customerSession(shop: StorefrontShop, customerId: string | null, sid: string | null, lang: StorefrontLang) {
-  if (!customerId) return { ok: true as const, customer: false, session: null, list: null, merged: null };
+export async function customerSession(shop: StorefrontShop, customerId: string | null, lang: StorefrontLang) {
+  if (!customerId) return { ok: true as const, customer: false, session: null, list: null };
   const { userId, isAnonymous } = await shopperOfCustomer(shop.id, customerId);
-  const merged = sid ? await mergeGuest(shop.partnerId, sid, userId) : null;
+  // The link to this customer (made here, or by a join the shopper confirmed) is the consent for this shop.
+  await ensureConsent(userId, shop.partnerId, shop.primaryDomain ?? shop.domain);
   // No sign-in session of ours: the credential lives an access token's lifetime and is minted again
   // only through another request Shopify signs for this customer.
   const session = await shopperSessionOf({ userId, sessionId: null, isAnonymous }, shop.partnerId);
   // The list a one-click save goes to (the widget may not read the lists with this credential).
   const { list } = await initUser({ userId, sessionId: null, isAnonymous, email: null }, { lang });
-  return { ok: true as const, customer: true, session, list: { id: list.db_id, name: list.name }, merged };
-}
-
-/**
- * Moves the guest of this browser (the widget session's grant) into the
- * customer's account, with the account migration the dialog's sign-in uses.
- * Only a pure guest moves: not a signed-up account, and not an account linked
- * to a customer (another customer on a shared browser keeps theirs).
- */
-async function mergeGuest(partnerId: number, sid: string, userId: string): Promise<Moved | null> {
-  const grant = await liveGrant(partnerId, sid);
-  if (!grant || grant.userId === userId || !grant.isAnonymous || !grant.sessionId) return null;
-  if ((await db.shopCustomer.count({ where: { userId: grant.userId } })) > 0) return null;
-  const token = await accessTokenOfSession(grant.userId, grant.sessionId);
-  if (!token) return null;
-  try {
-    const moved = await migrateAnonymousToProvider(userId, token.access_token);
-    log.info("guest merged into customer", { partnerId, lists: moved.lists, items: moved.items });
-    if (moved.items > 0) await queueCustomerMirrors(userId);
-    return moved;
-  } catch (err) {
-    // Recognising the customer matters more than the merge; the guest's grant stays for a retry.
-    log.warn("guest merge failed", { partnerId, ...errorFields(err) });
-    return null;
-  }
+  return { ok: true as const, customer: true, session, list: { id: list.db_id, name: list.name } };
 }
 
 // ------------------------------------------------------------ the wishlist page
@@ -165,12 +140,20 @@ export async function removeCustomerItem(shop: StorefrontShop, userId: string, r
 
 /**
  * `POST /apps/wishlist/share {list}`: makes the customer's list public (as "My lists" does) and answers its share link.
- * Only a list the page shows (one with items of this shop): a joined account's other lists are not the shop's to publish.
+ * Only what is the store's to publish (docs/identity.md): the default list or a list made through this store,
+ * with items of this shop and none of any other. Any other list is shared on "My lists", by the shopper.
  */
 export async function shareCustomerList(shop: StorefrontShop, userId: string, token: unknown, lang: StorefrontLang) {
   if (typeof token !== "string" || !token || token.length > 100) throw badRequest("invalid_input", "list must be a list id");
-  const shown = await db.wishlist.count({ where: { shareToken: token, ownerId: userId, items: { some: itemsOfShop(shop) } } });
-  if (!shown) throw forbidden("forbidden", "Only your lists with products of this store are shared from here");
+  const shown = await db.wishlist.count({
+    where: {
+      shareToken: token,
+      ownerId: userId,
+      OR: [{ defaultKey: "default" }, { createdThroughPartnerId: shop.partnerId }],
+      items: { some: itemsOfShop(shop), none: { NOT: itemsOfShop(shop) } },
+    },
+  });
+  if (!shown) throw forbidden("forbidden", "Only your lists with products of this store alone are shared from here");
   await updateList(token, userId, { share_public: true });
   return { ok: true as const, url: shareUrlOf(lang, token) };
 }

@@ -9,7 +9,8 @@ import { ALLOWLIST_RULE_DATE, isKeyUsable } from "~/domains/keys/key-rules";
 import { effectiveRequestPlan, getPlan } from "~/domains/plans/plans";
 import { currentPeriod } from "~/domains/metering/usage";
 import { monthTotal } from "~/domains/metering/actions.sql.server";
-import { issueWidgetToken, newWidgetSessionId, WIDGET_TOKEN_MINUTES } from "./token.server";
+import { issueWidgetToken, WIDGET_TOKEN_MINUTES } from "./token.server";
+import { isWidgetSessionIdOf, newWidgetSessionId } from "./pairwise.server";
 import { originAllowed, originHost } from "./origin";
 
 
@@ -68,7 +69,8 @@ export async function initWidget({ publicKey, body: input }: InitRequest) {
   const total = await monthTotal(partner.id, currentPeriod(now).period);
   const limit = plan.includedActions;
   const requestPlan = effectiveRequestPlan(row.requestPlan, partner.plan);
-  const sid = input.sid !== undefined && /^[\w-]{16,64}$/.test(input.sid) ? input.sid : newWidgetSessionId();
+  // A page keeps its sid only when the server minted it for this partner: no page chooses one.
+  const sid = input.sid !== undefined && (await isWidgetSessionIdOf(partner.id, input.sid)) ? input.sid : await newWidgetSessionId(partner.id);
   const { token } = await issueWidgetToken({
     partnerId: partner.id,
     apiKeyId: row.id,

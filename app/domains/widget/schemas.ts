@@ -82,7 +82,11 @@ export const oauthPollSchema = z.union([
   z.object({ ok: z.literal(true), status: z.literal("complete"), session: bridgeSessionSchema }),
 ]);
 
-export const sessionStoreSchema = z.object({ ok: z.literal(true), sid: z.string() });
+export const sessionStoreSchema = z.object({
+  ok: z.literal(true),
+  sid: z.string(),
+  new_shop: z.boolean().describe("True when this is the first time the shopper lets this shop recognise them"),
+});
 /** What a shop page may hold: a partner-scoped shopper credential, never the account session or a refresh token. */
 export const shopperSessionSchema = z.object({
   access_token: z.string().describe("Partner-scoped shopper credential: only /widget/save and /widget/saved-products, with this partner's widget token"),
@@ -90,7 +94,7 @@ export const shopperSessionSchema = z.object({
   expires_in: z.number().int(),
   expires_at: z.number().int(),
   scope: z.literal("shopper"),
-  user: z.object({ id: z.string(), is_anonymous: z.boolean() }),
+  user: z.object({ id: z.string().describe("The shopper's pairwise id for this partner (never the account id)"), is_anonymous: z.boolean() }),
 });
 
 export const sessionRestoreSchema = z.object({

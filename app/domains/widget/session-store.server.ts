@@ -9,13 +9,17 @@
 //   POST /widget/session-store   {access_token, refresh_token?, sid} → {ok: true, sid}
 //   POST /widget/session-restore {sid} → {ok: true, session: <shopper session> | null}
 //
-// Store is called by the hosted dialog, which holds the account session: the
-// access token must be a live account token (a shopper credential is none),
-// and a refresh token, when sent, must belong to the same sign-in session
-// (it is checked, never kept). A grant is made only for a shopper who saved
-// through this partner or signed in moments ago (from its dialog). A sid
-// belongs to the partner that stored it: other partners' widgets neither
-// read it (restore answers session: null) nor overwrite it (403 forbidden).
+// Store is called by the hosted dialog, which holds the account session, after
+// the shopper saved there or chose to stay signed in there: that is their consent
+// for this shop (docs/identity.md), recorded as a ShopperConsent row naming the
+// shop's verified host. The access token must be a live account token (a shopper
+// credential is none), and a refresh token, when sent, must belong to the same
+// sign-in session (it is checked, never kept). The sid is the one in the widget
+// token the dialog was opened with (minted by the server for this partner, see
+// pairwise.server.ts); a body naming another is refused. A grant is made only
+// for a shopper who saved through this partner or signed in moments ago (from
+// its dialog), and lives only while the consent does: "Not on this shop"
+// (DELETE) and "Disconnect" on My lists end every grant and credential of the pair.
 // Grants are encrypted at rest, bound to partner and sid (crypto.server.ts),
 // and expire after REFRESH_TOKEN_TTL_DAYS unless stored again.
 //
@@ -29,11 +33,13 @@ import { isSessionLive } from "~/domains/identity/session-revocations.server";
 import { ApiError, badRequest, forbidden } from "~/lib/api/errors";
 import { log } from "~/lib/log.server";
 import { decryptJson, encryptJson } from "./crypto.server";
+import { endConsent, hasConsent, recordConsent } from "./consent.server";
+import { originHost } from "./origin";
 import { issueShopperToken } from "./shopper-token.server";
 import { withInternalError } from "./signin-bridge.server";
 import type { WidgetClaims } from "./token.server";
 
-type Widget = Pick<WidgetClaims, "partnerId" | "sid">;
+type Widget = Pick<WidgetClaims, "partnerId" | "sid" | "origin">;
 
 interface Grant {
   user_id: string;
@@ -61,6 +67,7 @@ export function storeSession(
     if (!identity || (identity.sessionId && !(await isSessionLive(identity.sessionId)))) {
       throw new ApiError(401, "invalid_access_token", "access_token is not a valid user token");
     }
+    if (sid !== widget.sid) throw forbidden("forbidden", "This is not the session id of the page's widget token");
     if (refreshToken !== undefined && !(await refreshTokenOfSession(refreshToken, identity.sessionId))) {
       throw badRequest("invalid_session", "refresh_token does not belong to the access token's session");
     }
@@ -73,8 +80,17 @@ export function storeSession(
       is_anonymous: identity.isAnonymous,
       expires_at: Math.floor(Date.now() / 1000) + env.REFRESH_TOKEN_TTL_DAYS * 86_400,
     };
+    const newShop = await recordConsent(identity.userId, widget.partnerId, originHost(widget.origin) ?? widget.origin);
     await writeGrant(widget.partnerId, sid, grant);
-    return { ok: true as const, sid };
+    return { ok: true as const, sid, new_shop: newShop };
+  });
+}
+
+/** `DELETE /widget/session-store` ("Not on this shop"): this shop no longer recognises the signed-in shopper. */
+export function withdrawConsent(widget: Widget, userId: string) {
+  return withInternalError("session-store", async () => {
+    await endConsent(userId, widget.partnerId, widget.sid);
+    return { ok: true as const };
   });
 }
 
@@ -110,7 +126,11 @@ async function writeGrant(partnerId: number, sid: string, grant: Grant): Promise
 
 /** `POST /widget/session-restore`, with the sid the route's schema checked. */
 export function restoreSession(widget: Widget, { sid }: { sid: string }) {
-  return withInternalError("session-restore", async () => ({ ok: true as const, session: await shopperSession(widget.partnerId, sid) }));
+  // Only the page's own sid (the one in its widget token) names its grant.
+  return withInternalError("session-restore", async () => ({
+    ok: true as const,
+    session: sid === widget.sid ? await shopperSession(widget.partnerId, sid) : null,
+  }));
 }
 
 /** The live grant of this partner's `sid` (null: none, another partner's, expired or its sign-in session ended; such a grant is deleted). */
@@ -122,9 +142,10 @@ export async function liveGrant(partnerId: number, sid: string): Promise<{ userI
     typeof grant.user_id === "string" &&
     typeof grant.expires_at === "number" &&
     grant.expires_at * 1000 > Date.now() &&
-    (!grant.session_id || (await isSessionLive(grant.session_id)));
+    (!grant.session_id || (await isSessionLive(grant.session_id))) &&
+    (await hasConsent(grant.user_id, partnerId));
   if (!live) {
-    // Expired, its sign-in session ended, or a full session stored by an earlier version: never handed out.
+    // Expired, its sign-in session ended, consent withdrawn, or a full session stored by an earlier version: never handed out.
     await db.widgetSession.deleteMany({ where: { sid, partnerId, sessionData: row.sessionData } });
     log.info("widget session grant dropped", { partnerId });
     return null;
@@ -134,14 +155,14 @@ export async function liveGrant(partnerId: number, sid: string): Promise<{ userI
 
 /** The shopper credential of a shopper for this partner's shop pages (the answer's `session`). */
 export async function shopperSessionOf(shopper: { userId: string; sessionId: string | null; isAnonymous: boolean }, partnerId: number) {
-  const { token, expiresIn, expiresAt } = await issueShopperToken({ ...shopper, partnerId });
+  const { token, expiresIn, expiresAt, subject } = await issueShopperToken({ ...shopper, partnerId });
   return {
     access_token: token,
     token_type: "bearer" as const,
     expires_in: expiresIn,
     expires_at: expiresAt,
     scope: "shopper" as const,
-    user: { id: shopper.userId, is_anonymous: shopper.isAnonymous },
+    user: { id: subject, is_anonymous: shopper.isAnonymous },
   };
 }
 

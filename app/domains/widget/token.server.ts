@@ -1,7 +1,6 @@
 // Widget tokens: what `POST /widget/init` hands the SDK for the other
 // /widget/* calls. ES256 JWTs from the same signer as user tokens but with
 // their own audience and `token_use`, so neither can stand in for the other.
-import { randomBytes } from "node:crypto";
 import { signToken, verifyToken } from "~/domains/identity/jwt.server";
 
 export const WIDGET_TOKEN_MINUTES = 10;
@@ -18,8 +17,6 @@ export interface WidgetClaims {
   /** Per-key request plan behind the X-RateLimit-* headers. */
   requestPlan: string;
 }
-
-export const newWidgetSessionId = () => randomBytes(16).toString("base64url");
 
 export async function issueWidgetToken(claims: WidgetClaims) {
   return signToken(

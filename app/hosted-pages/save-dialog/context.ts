@@ -29,6 +29,9 @@ export interface Placement {
   list: ListChoice;
 }
 
+/** What the saved screen says about the shop recognising the shopper (docs/identity.md, "Consent"). */
+export type ShopNotice = "new" | "withdrawn" | "declined" | null;
+
 export type Screen =
   | { name: "loading" }
   | { name: "no-context" }
@@ -92,6 +95,31 @@ export function rememberList(userId: string, list: number): void {
     localStorage.setItem(LAST_LIST_KEY, JSON.stringify({ user: userId, list }));
   } catch {
     /* no storage: the default list next time */
+  }
+}
+
+/** Shops (partner ids) where the shopper chose "Not on this shop", per user: the dialog grants them nothing until "Stay signed in". */
+const DECLINED_KEY = "wish:declined-shops";
+
+export function hasDeclined(userId: string, partnerId: number): boolean {
+  return declinedOf(userId).includes(partnerId);
+}
+
+export function setDeclined(userId: string, partnerId: number, declined: boolean): void {
+  const others = declinedOf(userId).filter((p) => p !== partnerId);
+  try {
+    localStorage.setItem(DECLINED_KEY, JSON.stringify({ user: userId, partners: declined ? [...others, partnerId] : others }));
+  } catch {
+    /* no storage: the next save asks again */
+  }
+}
+
+function declinedOf(userId: string): number[] {
+  try {
+    const stored = JSON.parse(localStorage.getItem(DECLINED_KEY) ?? "null");
+    return stored?.user === userId && Array.isArray(stored.partners) ? stored.partners.filter((p: unknown) => typeof p === "number") : [];
+  } catch {
+    return [];
   }
 }
 

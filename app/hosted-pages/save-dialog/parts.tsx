@@ -17,7 +17,39 @@ export function Heading({ dialog, children }: { dialog: SaveDialog; children: Re
 
 /** The product being saved, once the dialog knows it. */
 export function ProductBox({ dialog }: { dialog: SaveDialog }) {
-  return dialog.shown && <ProductSummary product={dialog.shown} lang={dialog.lang} t={dialog.t} />;
+  return (
+    dialog.shown && (
+      <>
+        <ProductSummary product={dialog.shown} lang={dialog.lang} t={dialog.t} />
+        {/* The shop by its verified host: where a save, and the recognition that follows it, happen. */}
+        {dialog.shopHost && <p className="muted shop-host">{dialog.t.onShop(dialog.shopHost)}</p>}
+      </>
+    )
+  );
+}
+
+/** After a save: which shop now recognises the shopper, with "Not on this shop" the first time (docs/identity.md). */
+export function ShopNotice({ dialog }: { dialog: SaveDialog }) {
+  const { t, shopNotice, shopHost, busy } = dialog;
+  if (!shopNotice) return null;
+  return (
+    <div className="notice" role="status">
+      {shopNotice === "new" && (
+        <>
+          <p>{t.shopRecognises(shopHost)}</p>
+          <button type="button" className="btn-link" disabled={busy} onClick={() => void dialog.notOnThisShop()}>
+            {t.notOnThisShop}
+          </button>
+        </>
+      )}
+      {shopNotice === "withdrawn" && <p>{t.shopForgets(shopHost)}</p>}
+      {shopNotice === "declined" && (
+        <button type="button" className="btn-link" disabled={busy} onClick={() => void dialog.stayOnShop()}>
+          {t.stayOnShop(shopHost)}
+        </button>
+      )}
+    </div>
+  );
 }
 
 function ProductSummary({ product, lang, t }: { product: Product; lang: Lang; t: Texts }) {

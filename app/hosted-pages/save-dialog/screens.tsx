@@ -1,6 +1,6 @@
 // The save dialog's screens, one component each; use-save-dialog.ts decides
 // which one is shown and does the work behind their buttons.
-import { AccountFooter, AlertOffer, AuthForm, ErrorAlert, Heading, NewListForm, ProductBox } from "./parts";
+import { AccountFooter, AlertOffer, AuthForm, ErrorAlert, Heading, NewListForm, ProductBox, ShopNotice } from "./parts";
 import type { Placement } from "./context";
 import type { SaveDialog } from "./use-save-dialog";
 
@@ -95,6 +95,7 @@ export function SavedScreen({ dialog, placement, already }: Props & { placement:
           {t.close}
         </button>
       </div>
+      <ShopNotice dialog={dialog} />
       <AlertOffer dialog={dialog} />
       <AccountFooter dialog={dialog} />
       {/* Last on the screen: when it goes, nothing above it moves under the shopper's pointer. */}

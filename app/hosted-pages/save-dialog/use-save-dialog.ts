@@ -7,7 +7,7 @@ import { ApiFailure, call, tell } from "../client";
 import { errorText, langOf, texts, type Lang } from "../i18n";
 import { currentSession, signIn, signOut, signUpGuest, type UserSession } from "../session";
 import { urlKey } from "~/sdk/url-key";
-import { counted, lastListOf, readContext, rememberList, type Context, type AlertOfferAnswer, type ListChoice, type Placement, type Product, type Screen } from "./context";
+import { counted, hasDeclined, lastListOf, readContext, rememberList, setDeclined, type Context, type AlertOfferAnswer, type ListChoice, type Placement, type Product, type Screen, type ShopNotice } from "./context";
 
 /** How long the confirmation of a one-click save stays before the dialog closes itself. */
 const AUTO_CLOSE_MS = 4000;
@@ -25,6 +25,7 @@ export function useSaveDialog() {
   const [error, setError] = useState<{ text: string; retry?: () => void } | null>(null);
   const [busy, setBusy] = useState(false);
   const [closing, setClosing] = useState(false);
+  const [shopNotice, setShopNotice] = useState<ShopNotice>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const t = texts(lang);
   // The alert offer (docs/alerts.md): asked of this page's own action with the site cookie, as soon as a shopper with an account arrives.
@@ -64,9 +65,20 @@ export function useSaveDialog() {
     return lists;
   }, []);
 
-  /** Lets the shop page recognise the shopper from now on (a partner-scoped grant, docs/storefront-protocol.md). */
-  const grant = useCallback(async (c: Context, s: UserSession) => {
-    await call("/widget/session-store", { body: { access_token: s.access_token, sid: c.claims.sid }, widgetToken: c.token });
+  /**
+   * Lets the shop page recognise the shopper from now on (a partner-scoped grant, docs/identity.md "Consent"):
+   * the save in this dialog, which names the shop, is the consent; the first time per shop the saved screen
+   * offers "Not on this shop". Nothing is granted to a shop the shopper declined, unless `stay`.
+   */
+  const grant = useCallback(async (c: Context, s: UserSession, stay = false) => {
+    const partner = c.claims.partnerId ?? 0;
+    if (!stay && hasDeclined(s.user.id, partner)) return setShopNotice("declined");
+    const { new_shop } = await call<{ new_shop: boolean }>("/widget/session-store", {
+      body: { access_token: s.access_token, sid: c.claims.sid },
+      widgetToken: c.token,
+    });
+    setDeclined(s.user.id, partner, false);
+    setShopNotice(new_shop ? "new" : null);
     tell(window.opener, c.claims.origin, { type: "session" });
   }, []);
 
@@ -282,6 +294,29 @@ export function useSaveDialog() {
       }
     });
 
+  /** "Not on this shop": the shop forgets the shopper (grant and consent end), and is granted nothing later. */
+  const notOnThisShop = () =>
+    run(async () => {
+      const c = ctx!;
+      try {
+        await withSession(session!, (s) => call("/widget/session-store", { method: "DELETE", widgetToken: c.token, accessToken: s.access_token }));
+        setDeclined(session!.user.id, c.claims.partnerId ?? 0, true);
+        setShopNotice("withdrawn");
+        tell(window.opener, c.claims.origin, { type: "session" });
+      } catch (err) {
+        fail(err, () => void notOnThisShop());
+      }
+    });
+
+  const stayOnShop = () =>
+    run(async () => {
+      try {
+        await withSession(session!, (s) => grant(ctx!, s, true));
+      } catch (err) {
+        fail(err, () => void stayOnShop());
+      }
+    });
+
   const leave = () =>
     run(async () => {
       if (session) await signOut(session);
@@ -314,6 +349,11 @@ export function useSaveDialog() {
     busy,
     closing,
     heading,
+    shopNotice,
+    /** The shop's host from the widget token (verified at init against the key's allow-list; every call re-checks the token). */
+    shopHost: ctx ? new URL(ctx.claims.origin).host : "",
+    notOnThisShop,
+    stayOnShop,
     /** What the alert offer shows: "off" offers, "pending" says to confirm, "on"/"none"/null (not known yet) nothing. */
     alertOffer: session && !session.user.is_anonymous ? (alerts.data?.offer ?? null) : null,
     alertError: alerts.data?.error ? errorText(t, lang, alerts.data.error) : null,
