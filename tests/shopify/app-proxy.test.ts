@@ -2,8 +2,8 @@
 // Shopify signs them reach /proxy/* over HTTP on the built server. Only valid,
 // fresh signatures of installed shops are served; a refused request changes
 // nothing. A signed-in customer is their linked shopper account: what they
-// save lands there, this browser's guest list is merged in, and the same
-// customer id at two shops is two people.
+// save lands there, nothing is ever merged into it from a page's id, and the
+// same customer id at two shops is two people.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -210,10 +210,12 @@ describe("signed-in customers", () => {
       customer: true,
       session: { access_token: expect.any(String), token_type: "bearer", scope: "shopper", user: { is_anonymous: true } },
       list: { id: expect.any(Number) },
-      merged: null,
     });
+    expect(s.body).not.toHaveProperty("merged");
     const link = await linkOf(shop.shop.id, customer);
-    expect(s.body.session.user.id).toBe(link!.userId);
+    // The shop sees its pairwise id of the shopper, never the account id.
+    expect(s.body.session.user.id).toMatch(/^ps_/);
+    expect(s.body.session.user.id).not.toBe(link!.userId);
 
     const w = await widget(shop);
     const saved = await save(shop, w, s.body.session.access_token, s.body.list.id, "Red {{ shop.name }} boot");
@@ -223,7 +225,8 @@ describe("signed-in customers", () => {
 
     // Another device: a new session request for the same customer is the same account.
     const again = await session(shop, customer);
-    expect(again.body.session.user.id).toBe(link!.userId);
+    expect(again.body.session.user.id).toBe(s.body.session.user.id);
+    expect(await linkOf(shop.shop.id, customer)).toMatchObject({ userId: link!.userId });
 
     const page = await proxied(shop, "", { customerId: customer, extra: { locale: "en" } });
     expect(page.status).toBe(200);
@@ -252,31 +255,33 @@ describe("signed-in customers", () => {
     expect(await db.listItem.findUnique({ where: { id: saved.body.item_id } })).toBeNull();
   });
 
-  it("merges this browser's guest list into the customer's account on sign-in", async () => {
+  it("a hostile store cannot absorb a guest who saved on its page: its proxy session with the page's sid moves nothing", async () => {
+    // The attacker's own store: the victim, a guest of APP_URL, saves there through the dialog,
+    // which grants the page (its widget session id) a credential.
     const shop = await newShop();
-    // A guest saves through the dialog, which grants the page (widget session id) its credential.
     const w = await widget(shop);
-    const guest = await api.anonymousUser();
-    const init = await api.post("/hosted/me/init", { token: guest.accessToken });
-    const stored = await api.post("/widget/session-store", { headers: { "x-widget-token": w.token }, body: { sid: w.sid, access_token: guest.accessToken } });
+    const victim = await api.anonymousUser();
+    const init = await api.post("/hosted/me/init", { token: victim.accessToken });
+    const private_ = await api.post("/hosted/me/lists", { token: victim.accessToken, body: { name: "Medical supplies" } });
+    const stored = await api.post("/widget/session-store", { headers: { "x-widget-token": w.token }, body: { sid: w.sid, access_token: victim.accessToken } });
     expect(stored.status, stored.text).toBe(200);
-    const guestSave = await save(shop, w, guest.accessToken, init.body.list.db_id, "Guest scarf");
+    const guestSave = await save(shop, w, victim.accessToken, init.body.list.db_id, "Guest scarf");
     expect(guestSave.status, guestSave.text).toBe(200);
 
-    // The guest signs in to the store: the widget asks the proxy with its sid.
-    const customer = customerId();
-    const s = await session(shop, customer, { sid: w.sid });
+    // The attacker posts the page's sid, signed for its own customer.
+    const attacker = customerId();
+    const s = await session(shop, attacker, { sid: w.sid });
     expect(s.status, s.text).toBe(200);
-    expect(s.body.merged).toMatchObject({ lists: 1, items: expect.any(Number) });
-    const link = await linkOf(shop.shop.id, customer);
+    expect(s.body).not.toHaveProperty("merged");
     const item = await db.listItem.findUnique({ where: { id: guestSave.body.item_id }, include: { wishlist: true } });
-    expect(item!.wishlist.ownerId).toBe(link!.userId);
-    const page = await proxied(shop, "", { customerId: customer });
-    expect(page.text).toContain("Guest scarf");
-    // The guest's credential ended with the move; asking again merges nothing.
-    const restored = await api.post("/widget/session-restore", { headers: { "x-widget-token": w.token }, body: { sid: w.sid } });
-    expect(restored.body.session).toBeNull();
-    expect((await session(shop, customer, { sid: w.sid })).body.merged).toBeNull();
+    expect(item!.wishlist.ownerId).toBe(victim.userId);
+    expect((await proxied(shop, "", { customerId: attacker })).text).not.toContain("Guest scarf");
+    // The victim's account is untouched: tokens work, lists are theirs and private.
+    expect((await api.get("/auth/user", { token: victim.accessToken })).status).toBe(200);
+    const lists = await api.post("/hosted/lists", { token: victim.accessToken, body: {} });
+    expect((lists.body.lists as Array<{ id: string }>).map((l) => l.id)).toEqual(expect.arrayContaining([init.body.list.id, private_.body.token]));
+    expect((await db.wishlist.findUnique({ where: { shareToken: private_.body.token } }))!.sharePublic).toBe(false);
+    expect(await db.user.findUnique({ where: { id: victim.userId }, select: { migratedAt: true } })).toEqual({ migratedAt: null });
   });
 
   it("never merges another customer's account that used this browser", async () => {
@@ -288,7 +293,7 @@ describe("signed-in customers", () => {
     // Even a grant naming the first customer's account (it cannot be stored for it: it has no sign-in session) is left alone.
     const second = customerId();
     const s2 = await session(shop, second, { sid: w.sid });
-    expect(s2.body.merged).toBeNull();
+    expect(s2.status).toBe(200);
     expect((await proxied(shop, "", { customerId: second })).text).not.toContain("lamp");
     expect((await proxied(shop, "", { customerId: first })).text).toContain("lamp");
   });
@@ -324,7 +329,7 @@ describe("joining a store wishlist with an account of ours", () => {
     const s = await session(shop, customer);
     const saved = await save(shop, await widget(shop), s.body.session.access_token, s.body.list.id, title);
     expect(saved.status, saved.text).toBe(200);
-    return { customer, storeUserId: s.body.session.user.id as string, itemId: saved.body.item_id as number };
+    return { customer, storeUserId: (await linkOf(shop.shop.id, customer))!.userId, itemId: saved.body.item_id as number };
   }
   /** The link token of the join page's address that `/apps/wishlist/link` answers. */
   async function linkToken(shop: Shop, customer: string) {
@@ -357,14 +362,15 @@ describe("joining a store wishlist with an account of ours", () => {
 
     // Store A recognises the account (no longer anonymous); its page shows its items and no offer.
     const sA = await session(a, atA.customer);
-    expect(sA.body.session.user).toEqual({ id: me.userId, is_anonymous: false });
+    expect(sA.body.session.user).toEqual({ id: expect.stringMatching(/^ps_/), is_anonymous: false });
     const pageA = await proxied(a, "", { customerId: atA.customer });
     expect(pageA.text).toContain("A kettle");
     expect(pageA.text).not.toContain('data-action="join"');
 
     // Shop B is joined the same way, once.
     expect((await join(me.accessToken, { link_token: await linkToken(b, atB.customer) })).status).toBe(200);
-    expect((await session(b, atB.customer)).body.session.user.id).toBe(me.userId);
+    expect((await session(b, atB.customer)).body.session.user.is_anonymous).toBe(false);
+    expect(await linkOf(b.shop.id, atB.customer)).toMatchObject({ userId: me.userId });
     const pageB = await proxied(b, "", { customerId: atB.customer });
     expect(pageB.text).toContain("B lamp");
     expect(pageB.text).not.toContain("A kettle");
@@ -393,6 +399,33 @@ describe("joining a store wishlist with an account of ours", () => {
     expect(await linkOf(a.shop.id, atA.customer)).toBeNull();
     expect((await db.user.findUnique({ where: { id: me.userId } }))!.deletedAt).toBeNull();
     expect(await linkOf(b.shop.id, atB.customer)).toMatchObject({ userId: me.userId });
+  });
+
+  it("a joined store can neither plant an item in the account's other lists nor publish any list holding other shops' items", async () => {
+    const [hostile, honest] = [await newShop(), await newShop()];
+    const me = await account();
+    // The shopper's private list, with a product of another shop, made on APP_URL.
+    const medical = await api.post("/hosted/me/lists", { token: me.accessToken, body: { name: "Medical supplies" } });
+    const honestWidget = await widget(honest);
+    expect((await save(honest, honestWidget, me.accessToken, medical.body.list.db_id, "Blood glucose strips")).status).toBe(200);
+    const atHostile = await customerWith(hostile, "Hostile candle");
+    expect((await join(me.accessToken, { link_token: await linkToken(hostile, atHostile.customer) })).status).toBe(200);
+
+    // A script on the hostile store's page holds the shopper credential the proxy mints.
+    const s = await session(hostile, atHostile.customer);
+    const w = await widget(hostile);
+    const planted = await save(hostile, w, s.body.session.access_token, medical.body.list.db_id, "Planted item");
+    expect(planted.status, planted.text).toBe(403);
+    expect(planted.body.error).toBe("invalid_wishlist");
+    const shareMedical = await proxied(hostile, "/share", { method: "POST", customerId: atHostile.customer, body: { list: medical.body.token } });
+    expect(shareMedical.status).toBe(403);
+    // The default list holds the hostile store's item and, once the shopper saves one there, another shop's: not the store's to publish.
+    const defaultList = await db.wishlist.findFirst({ where: { ownerId: me.userId, defaultKey: "default" } });
+    expect((await save(honest, honestWidget, me.accessToken, defaultList!.id, "Honest teapot")).status).toBe(200);
+    const shareDefault = await proxied(hostile, "/share", { method: "POST", customerId: atHostile.customer, body: { list: defaultList!.shareToken } });
+    expect(shareDefault.status).toBe(403);
+    const publicLists = await db.wishlist.count({ where: { ownerId: me.userId, sharePublic: true } });
+    expect(publicLists).toBe(0);
   });
 
   it("refuses a guest account, a forged or missing token, a spent token, a second customer of the same shop, and a store guest", async () => {
@@ -451,7 +484,9 @@ describe("compliance", () => {
     expect(saved.status).toBe(200);
     // The same id at another shop is another customer, untouched by this shop's requests.
     const other = await newShop();
-    const elsewhere = await session(other, customer);
+    await session(other, customer);
+    const accountId = (await linkOf(shop.shop.id, customer))!.userId;
+    const elsewhereId = (await linkOf(other.shop.id, customer))!.userId;
 
     expect((await deliver(shop, "customers/data_request", { shop_domain: shop.domain, customer: { id: Number(customer) }, data_request: { id: 1 } })).status).toBe(200);
     const request = await db.complianceRequest.findFirst({ where: { shopDomain: shop.domain, topic: "customers/data_request" } });
@@ -466,8 +501,8 @@ describe("compliance", () => {
     expect((await deliver(shop, "customers/redact", { shop_domain: shop.domain, customer: { id: Number(customer) }, orders_to_redact: [] })).status).toBe(200);
     expect(await linkOf(shop.shop.id, customer)).toBeNull();
     expect(await db.listItem.findUnique({ where: { id: saved.body.item_id } })).toBeNull();
-    expect((await db.user.findUnique({ where: { id: s.body.session.user.id } }))!.deletedAt).not.toBeNull();
-    expect(await linkOf(other.shop.id, customer)).toMatchObject({ userId: elsewhere.body.session.user.id });
+    expect((await db.user.findUnique({ where: { id: accountId } }))!.deletedAt).not.toBeNull();
+    expect(await linkOf(other.shop.id, customer)).toMatchObject({ userId: elsewhereId });
     // Signed in again later: a fresh, empty account.
     const again = await session(shop, customer);
     expect(again.body.session.user.id).not.toBe(s.body.session.user.id);

@@ -17,24 +17,30 @@ import { customerLink, forgetCustomer } from "~/domains/shop-customers/shop-cust
 import { forgetCustomerTriggers, forgetShopTriggers, triggersOfCustomer } from "~/domains/flow/triggers.server";
 import { alertDataOf, forgetAlertsOfShop } from "~/domains/alerts/alerts.server";
 import { forgetAlertsOfUser } from "~/domains/alerts/consent.server";
+import { itemsOfShop, type ShopScope } from "~/domains/customer-accounts/shop-items";
+import { pairwiseShopperId } from "~/domains/widget/pairwise.server";
 
-/** The customer's link to their shopper account and what that account saved from this shop, for a data request. */
-async function linkedAccountData(shopId: number | undefined, customerId: string | null) {
-  const link = shopId && customerId ? await customerLink(shopId, customerId) : null;
-  if (!link) return null;
+/**
+ * The customer's link to their shopper account and what that account saved from this shop, for a data request:
+ * never other shops' items of a joined account, and the shop's pairwise id of the account, never its own id.
+ */
+async function linkedAccountData(shop: ShopScope | null, customerId: string | null) {
+  const link = shop && customerId ? await customerLink(shop.id, customerId) : null;
+  if (!link || !shop) return null;
+  const shopId = shop.id;
   const items = await db.listItem.findMany({
-    where: { wishlist: { ownerId: link.userId } },
+    where: { wishlist: { ownerId: link.userId }, ...itemsOfShop(shop) },
     orderBy: { id: "asc" },
     take: 1000,
     select: { id: true, addedAt: true, ownTitle: true, wishlist: { select: { name: true } }, product: { select: { canonicalUrl: true } } },
   });
   return {
     customer_id: link.customerId,
-    account_id: link.userId,
+    account_id: await pairwiseShopperId(shop.partnerId, link.userId),
     linked_at: link.createdAt.toISOString(),
     saved_products: items.map((i) => ({ list: i.wishlist.name, url: i.product.canonicalUrl, title: i.ownTitle, saved_at: i.addedAt.toISOString() })),
     // The alert address and consent (docs/alerts.md), and the alerts this shop sent.
-    alerts: await alertDataOf(link.userId, shopId!),
+    alerts: await alertDataOf(link.userId, shopId),
   };
 }
 
@@ -94,7 +100,7 @@ export async function customerDataRequested(hook: PlatformWebhook): Promise<void
     : [];
   const dataRequestId = shopifyId(record(record(hook.payload).data_request).id);
   const shop = await findPlatformShop(hook.shop);
-  const shopCustomer = await linkedAccountData(shop?.id, customerId);
+  const shopCustomer = await linkedAccountData(shop, customerId);
   const attributedWhere = customerAttributedOrders(shop?.id, customerId, orderIds);
   const attributed = attributedWhere
     ? await db.attributedOrder.findMany({
