@@ -319,32 +319,69 @@ describe("widget.js on a Shopify store", () => {
     expect(console.errors).toEqual([]);
   });
 
-  it("a guest who signs in to the store finds this browser's guest saves in their account", async () => {
-    const { init, guest, me } = await storeGuest();
-    const saved = await api.post("/widget/save", {
-      token: guest.accessToken,
-      headers: { "x-widget-token": init.body.token, origin: store.origin },
-      body: { wishlistId: me.body.list.db_id, product: { url: `${store.origin}/products/guest-gloves`, title: "Guest gloves" }, siteDomain: "store.shop.test" },
-    });
-    expect(saved.status, saved.text).toBe(200);
-
-    const customer = String(nextCustomer++);
-    store.page(
-      "/products/any",
-      `<script>window.Shopify = { shop: "${SHOP_DOMAIN}" };</script><h1>Product</h1><button type="button" data-wish data-url="${store.origin}/products/guest-gloves">Save</button>
-<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}"></script>`,
-    );
+  it("one click on a hostile store's button hands it nothing of a guest's account: the page's sid, posted for the store's own customer, moves nothing", async () => {
+    // The victim: a guest of APP_URL (the cookie) with a private list, from an earlier visit elsewhere.
+    const victim = await api.anonymousUser();
+    const me = await api.post("/hosted/me/init", { token: victim.accessToken });
+    const medical = await api.post("/hosted/me/lists", { token: victim.accessToken, body: { name: "Medical supplies" } });
     const context = await browser.newContext();
     const console = watchConsole(context);
-    await context.addCookies([{ name: "customer", value: customer, url: store.origin }]);
-    await context.addInitScript(([sid, origin]) => location.origin === origin && localStorage.setItem("wish:sid", sid), [init.body.sid as string, store.origin] as const);
+    const app = await context.newPage();
+    await app.goto(`${server.url}/en/lists`);
+    const cookie = await app.evaluate(
+      (token) => fetch("/session/cookie", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ access_token: token }) }).then((r) => r.status),
+      victim.accessToken,
+    );
+    expect(cookie).toBe(200);
+
+    // The hostile store's product page (the store's own guest: no customer signed in).
+    store.page(
+      "/products/bait",
+      `<script>window.Shopify = { shop: "${SHOP_DOMAIN}" };</script><h1>Bait</h1><button type="button" data-wish data-url="${store.origin}/products/bait" data-title="Bait">Save</button>
+<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}" data-wish-customer="0"></script>`,
+    );
     const page = await context.newPage();
-    await page.goto(`${store.origin}/products/any`);
-    // The merged save shows as saved, read from the customer's own account.
+    await page.goto(`${store.origin}/products/bait`);
+    const [popup] = await Promise.all([page.waitForEvent("popup"), page.click("[data-wish]")]);
+    // One click saves; the dialog names the shop that will now recognise the shopper, and offers "Not on this shop".
+    await popup.getByRole("heading", { name: /^Saved to/ }).waitFor();
+    const host = new URL(store.origin).host;
+    await popup.getByText(`${host} will recognise you on this device`, { exact: false }).waitFor();
+    await popup.getByRole("button", { name: "Not on this shop" }).waitFor();
     await expect.poll(() => page.locator("[data-wish]").getAttribute("aria-pressed")).toBe("true");
-    const link = await db.shopCustomer.findUnique({ where: { shopId_customerId: { shopId: shop.id, customerId: customer } } });
-    const item = await db.listItem.findUnique({ where: { id: saved.body.item_id }, include: { wishlist: true } });
-    expect(item!.wishlist.ownerId).toBe(link!.userId);
+    // The consent notice at both widths, accessible.
+    for (const width of [375, 1280]) {
+      await popup.setViewportSize({ width, height: 800 });
+      await popup.screenshot({ path: path.join(screenshots, `dialog-shop-consent-${width}.png`), fullPage: true });
+      expect(await seriousA11yViolations(popup)).toEqual([]);
+    }
+
+    // The attacker's script reads the page's sid; its server posts it, signed for its own customer.
+    const sid = await page.evaluate(() => localStorage.getItem("wish:sid"));
+    expect(sid).toMatch(/^[\w-]{44}$/);
+    const attacker = String(nextCustomer++);
+    const query = signedProxyQuery({ shop: SHOP_DOMAIN, customerId: attacker }, SECRET);
+    const hijack = await fetch(`${server.url}/proxy/session?${query}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ sid }) });
+    expect(hijack.status).toBe(200);
+    expect(await hijack.json()).not.toHaveProperty("merged");
+
+    // The victim's account is untouched: their lists and items are theirs, private, and their session lives.
+    const link = await db.shopCustomer.findUnique({ where: { shopId_customerId: { shopId: shop.id, customerId: attacker } } });
+    expect(link!.userId).not.toBe(victim.userId);
+    const victimLists = await db.wishlist.findMany({ where: { ownerId: victim.userId }, include: { items: { include: { product: true } } } });
+    expect(victimLists.map((l) => l.id).sort()).toEqual([me.body.list.db_id, medical.body.list.db_id].sort());
+    expect(victimLists.flatMap((l) => l.items.map((i) => i.product.canonicalUrl))).toContain(`${store.origin}/products/bait`);
+    expect(victimLists.every((l) => !l.sharePublic)).toBe(true);
+    expect(await db.listItem.count({ where: { wishlist: { ownerId: link!.userId } } })).toBe(0);
+    expect((await api.get("/auth/user", { token: victim.accessToken })).status).toBe(200);
+
+    // "Not on this shop": the store's page loses the credential; the save stays in the account.
+    await popup.getByRole("button", { name: "Not on this shop" }).click();
+    await popup.getByText(`${host} no longer recognises you`, { exact: false }).waitFor();
+    await expect.poll(() => db.shopperConsent.count({ where: { userId: victim.userId, partnerId: shop.partnerId } })).toBe(0);
+    expect(await db.listItem.count({ where: { wishlist: { ownerId: victim.userId } } })).toBe(1);
+    await page.reload();
+    await expect.poll(() => page.locator("[data-wish]").getAttribute("aria-pressed")).not.toBe("true");
     await context.close();
     expect(console.errors).toEqual([]);
   });
