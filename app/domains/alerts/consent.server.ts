@@ -4,7 +4,7 @@
 // "My lists". The address is kept only while consent stands: withdrawing
 // deletes it together with the alerts recorded for the shopper and their
 // e-mails in the outbox.
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { transaction } from "~/db/sql.server";
@@ -32,11 +32,35 @@ type Purpose = "confirm" | "unsubscribe" | "reminders";
 const sign = (key: Buffer, purpose: Purpose, userId: string, email: string) =>
   createHmac("sha256", key).update(`alert-${purpose}:${userId}:${email.toLowerCase()}`).digest().subarray(0, 16).toString("base64url");
 
-const TOKEN = /^([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{22})$/;
+const TOKEN = /^([A-Za-z0-9_-]{40,200})\.([A-Za-z0-9_-]{22})$/;
 
-/** `<userId>.<signature>`: bound to the address, so a link for an earlier address does nothing. */
+/**
+ * `<account>.<signature>`: the account id encrypted (an e-mail link carries no user id, docs/identity.md),
+ * and a signature bound to the address, so a link for an earlier address does nothing.
+ */
 async function linkToken(purpose: Purpose, userId: string, email: string): Promise<string> {
-  return `${userId}.${sign(await getAlertLinkKey(), purpose, userId, email)}`;
+  return `${await sealId(userId, purpose)}.${sign(await getAlertLinkKey(), purpose, userId, email)}`;
+}
+
+async function sealId(userId: string, purpose: Purpose): Promise<string> {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", await getAlertLinkKey(), iv);
+  cipher.setAAD(Buffer.from(`alert-${purpose}`));
+  const sealed = Buffer.concat([cipher.update(userId, "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+}
+
+function openId(sealed: string, key: Buffer, purpose: Purpose): string | null {
+  const raw = Buffer.from(sealed, "base64url");
+  if (raw.length <= 28) return null;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(`alert-${purpose}`));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
+  } catch {
+    return null;
+  }
 }
 
 
@@ -58,7 +82,9 @@ const confirmUrl = (userId: string, email: string, lang: AlertLang) => linkUrl("
 async function consentOfToken(purpose: Purpose, token: string) {
   const match = TOKEN.exec(token.trim());
   if (!match) return undefined;
-  const consent = await db.alertConsent.findUnique({ where: { userId: match[1]! } });
+  const userId = openId(match[1]!, await getAlertLinkKey(), purpose);
+  if (!userId) return undefined;
+  const consent = await db.alertConsent.findUnique({ where: { userId } });
   if (!consent) return null;
   const expected = Buffer.from(sign(await getAlertLinkKey(), purpose, consent.userId, consent.email));
   const given = Buffer.from(match[2]!);
