@@ -21,6 +21,17 @@ export function itemsOfShop(shop: ShopScope): Prisma.ListItemWhereInput {
   };
 }
 
+/**
+ * The lists a store may publish for its customer (docs/identity.md): the default list or one made
+ * through its partner, holding items of this shop and none of any other shop.
+ */
+export function listsStoreMayPublish(shop: ShopScope): Prisma.WishlistWhereInput {
+  return {
+    OR: [{ defaultKey: "default" }, { createdThroughPartnerId: shop.partnerId }],
+    items: { some: itemsOfShop(shop), none: { NOT: itemsOfShop(shop) } },
+  };
+}
+
 /** `https://shop.example/products/<handle>` (any locale prefix) → the product handle, else null. */
 export function productHandle(url: string | null): string | null {
   if (!url) return null;

@@ -1,7 +1,7 @@
 // The customer account page "Wishlist": a signed-in customer's saved
 // products of one shop, removing one, and sharing the list that holds them.
 import { db } from "~/db.server";
-import { notFound } from "~/lib/api/errors";
+import { forbidden, notFound } from "~/lib/api/errors";
 import { parseItemId } from "~/domains/lists/access.server";
 import { itemInclude } from "~/domains/lists/items.server";
 import { updateList } from "~/domains/lists/lists.server";
@@ -11,7 +11,7 @@ import { wishRefSigner } from "~/domains/lists/wish-ref.server";
 import type { Locale } from "~/domains/products/localization";
 import { queueCustomerMirrors } from "./mirror-queue.server";
 import type { ShopCustomerIdentity } from "./session.server";
-import { itemsOfShop, type ShopScope } from "./shop-items";
+import { itemsOfShop, listsStoreMayPublish, type ShopScope } from "./shop-items";
 
 async function shopOf(customer: ShopCustomerIdentity) {
   return db.platformShop.findUniqueOrThrow({
@@ -81,6 +81,9 @@ export async function shareCustomerWishlist(customer: ShopCustomerIdentity, lang
   });
   if (!newest) throw notFound("not_found", "Nothing saved from this shop yet");
   const token = newest.wishlist.shareToken;
+  // A joined account's list with other shops' items is not the store's to publish (docs/identity.md).
+  const publishable = await db.wishlist.count({ where: { shareToken: token, ...listsStoreMayPublish(shop) } });
+  if (!publishable) throw forbidden("forbidden", "This list holds products of other shops: share it on My lists");
   await updateList(token, customer.userId, { share_public: true });
   return { ok: true as const, list_id: token, share_url: shareUrlOf(lang, token) };
 }

@@ -16,7 +16,7 @@ import { liveGrant, shopperSessionOf } from "~/domains/widget/session-store.serv
 import { ensureConsent } from "~/domains/widget/consent.server";
 import { badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
-import { itemsOfShop } from "~/domains/customer-accounts/shop-items";
+import { itemsOfShop, listsStoreMayPublish } from "~/domains/customer-accounts/shop-items";
 import { shopperOfCustomer } from "./shop-customers.server";
 
 export interface StorefrontShop {
@@ -145,14 +145,7 @@ export async function removeCustomerItem(shop: StorefrontShop, userId: string, r
  */
 export async function shareCustomerList(shop: StorefrontShop, userId: string, token: unknown, lang: StorefrontLang) {
   if (typeof token !== "string" || !token || token.length > 100) throw badRequest("invalid_input", "list must be a list id");
-  const shown = await db.wishlist.count({
-    where: {
-      shareToken: token,
-      ownerId: userId,
-      OR: [{ defaultKey: "default" }, { createdThroughPartnerId: shop.partnerId }],
-      items: { some: itemsOfShop(shop), none: { NOT: itemsOfShop(shop) } },
-    },
-  });
+  const shown = await db.wishlist.count({ where: { shareToken: token, ownerId: userId, ...listsStoreMayPublish(shop) } });
   if (!shown) throw forbidden("forbidden", "Only your lists with products of this store alone are shared from here");
   await updateList(token, userId, { share_public: true });
   return { ok: true as const, url: shareUrlOf(lang, token) };
