@@ -202,7 +202,14 @@ describe("removing and sharing", () => {
     expect(await db.listItem.findUnique({ where: { id: mine.ids[0] } })).not.toBeNull();
   });
 
-  it("shares the list holding the customer's items and answers its share page", async () => {
+  it("shares the list holding the customer's items and answers its share page, only when it is the store's to publish", async () => {
+    // The list also holds a product saved elsewhere, and it is no default list: not the store's to publish.
+    expect(await failure(apiWith(() => sessionToken()).share("de"))).toEqual({ status: 403, code: "forbidden" });
+    expect((await db.wishlist.findUnique({ where: { id: mine.list.id } }))!.sharePublic).toBe(false);
+    await db.listItem.delete({ where: { id: mine.ids[2] } });
+    expect(await failure(apiWith(() => sessionToken()).share("de"))).toEqual({ status: 403, code: "forbidden" });
+    // The customer's default list with this shop's items alone is.
+    await db.wishlist.update({ where: { id: mine.list.id }, data: { defaultKey: "default" } });
     const shared = await apiWith(() => sessionToken()).share("de");
     expect(shared.share_url).toBe(`${server.url}/de/list/${encodeURIComponent(mine.list.shareToken)}`);
     const publicList = await fetch(`${server.baseUrl}/hosted/public/lists/${encodeURIComponent(mine.list.shareToken)}`);
