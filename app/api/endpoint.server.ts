@@ -416,6 +416,11 @@ async function requireUser(request: ApiRequest, liveSession = false, shopperOf?:
 }
 
 /** 403 `forbidden` unless a valid widget token minted for this origin (or the service's own pages) is sent. */
+/** The widget token a user route may carry besides the user token (a list made in a shop's dialog); null without one. */
+export async function optionalWidget(request: ApiRequest): Promise<WidgetClaims | null> {
+  return request.headers.get("x-widget-token") ? requireWidget(request) : null;
+}
+
 async function requireWidget(request: ApiRequest): Promise<WidgetClaims> {
   const token = request.headers.get("x-widget-token");
   const widget = token ? await verifyWidgetToken(token) : null;

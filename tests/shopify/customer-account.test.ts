@@ -205,11 +205,11 @@ describe("removing and sharing", () => {
   it("shares the list holding the customer's items and answers its share page, only when it is the store's to publish", async () => {
     // The list also holds a product saved elsewhere, and it is no default list: not the store's to publish.
     expect(await failure(apiWith(() => sessionToken()).share("de"))).toEqual({ status: 403, code: "forbidden" });
-    expect((await db.wishlist.findUnique({ where: { id: mine.list.id } }))!.sharePublic).toBe(false);
+    expect((await db.wishlist.findUnique({ where: { shareToken: mine.list.shareToken } }))!.sharePublic).toBe(false);
     await db.listItem.delete({ where: { id: mine.ids[2] } });
     expect(await failure(apiWith(() => sessionToken()).share("de"))).toEqual({ status: 403, code: "forbidden" });
     // The customer's default list with this shop's items alone is.
-    await db.wishlist.update({ where: { id: mine.list.id }, data: { defaultKey: "default" } });
+    await db.wishlist.update({ where: { shareToken: mine.list.shareToken }, data: { defaultKey: "default" } });
     const shared = await apiWith(() => sessionToken()).share("de");
     expect(shared.share_url).toBe(`${server.url}/de/list/${encodeURIComponent(mine.list.shareToken)}`);
     const publicList = await fetch(`${server.baseUrl}/hosted/public/lists/${encodeURIComponent(mine.list.shareToken)}`);

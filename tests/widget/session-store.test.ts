@@ -375,5 +375,15 @@ describe("consent and what a shopper credential may do", () => {
     expect((await saveWith(w, user.accessToken, named.body.list.db_id, "mine")).status).toBe(200);
     const items = await api.get(`/hosted/lists/${named.body.token}/items`, { token: user.accessToken });
     expect(items.body.products.map((p: { title: string }) => p.title)).toEqual(["mine"]);
+    // A list made in this shop's dialog (with its widget token) is this shop's too.
+    const throughShop = await api.post("/hosted/me/lists", { token: user.accessToken, headers: { "x-widget-token": w.token }, body: { name: "From this shop" } });
+    expect(throughShop.status, throughShop.text).toBe(200);
+    expect((await saveWith(w, shopper, throughShop.body.list.db_id, "shop-list")).status).toBe(200);
+    // Another partner's widget token names another shop: its page may not save there.
+    const other = await partnerWidget();
+    await store(other.first, { access_token: user.accessToken });
+    const otherShopper = (await restore(other.first)).body.session.access_token as string;
+    expectError(await saveWith(other.first, otherShopper, throughShop.body.list.db_id, "elsewhere"), 403, "invalid_wishlist");
+    expectError(await api.post("/hosted/me/lists", { token: user.accessToken, headers: { "x-widget-token": "forged" }, body: { name: "x" } }), 403, "forbidden");
   });
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, optionalWidget, route } from "~/api/endpoint.server";
 import { createList } from "~/domains/lists/lists.server";
 import { hostedListSchema } from "~/domains/lists/schemas";
 import { objectBody } from "~/lib/api/schemas";
@@ -17,11 +17,12 @@ export const loader = endpoint({
     "user",
     {
       summary: "Create a list owned by the user",
+      description: "With the `X-Widget-Token` of a shop's save dialog, the list is made through that shop: the shop's page (its shopper credential) may save into it, and its store may publish it while it holds that shop's items alone.",
       body: createListBody,
       codes: { missing: { name: "missing_name" } },
       response: z.object({ ok: z.literal(true), list: hostedListSchema, token: z.string().describe("The new list's share token") }),
     },
-    ({ user, body }) => createList(user.userId, body),
+    async ({ user, body, request }) => createList(user.userId, body, (await optionalWidget(request))?.partnerId ?? null),
   ),
 });
 export const action = loader;

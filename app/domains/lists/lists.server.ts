@@ -67,9 +67,10 @@ export async function listsOfUser(userId: string) {
 }
 
 /** `POST /hosted/me/lists` (body checked by the route's schema: name trimmed and non-empty). */
-export async function createList(userId: string, input: { name: string; description?: string | null }) {
+/** `throughPartnerId`: made in that shop's save dialog; that shop's page may then save into it (docs/identity.md). */
+export async function createList(userId: string, input: { name: string; description?: string | null }, throughPartnerId: number | null = null) {
   const list = await db.wishlist.create({
-    data: { shareToken: newShareToken(), ownerId: userId, name: input.name, description: input.description ?? "" },
+    data: { shareToken: newShareToken(), ownerId: userId, name: input.name, description: input.description ?? "", createdThroughPartnerId: throughPartnerId },
     include: listInclude,
   });
   return { ok: true, list: await presentOne(list, "owner"), token: list.shareToken };

@@ -248,7 +248,8 @@ export function useSaveDialog() {
     run(async () => {
       try {
         const created = await withSession(session!, (s) =>
-          call<{ list: ListChoice }>("/hosted/me/lists", { body: { name }, accessToken: s.access_token }),
+          // With the widget token: a list made here is this shop's too (its page may save into it).
+          call<{ list: ListChoice }>("/hosted/me/lists", { body: { name }, accessToken: s.access_token, widgetToken: ctx!.token }),
         );
         setLists((all) => [created.list, ...all]);
         setChosen(created.list.db_id);
