@@ -77,7 +77,7 @@ const de = {
     other: (code: string) => `Etwas ist schiefgegangen (${code}). Bitte versuche es erneut.`,
   },
   // The join page's confirmation (/dialog/link)
-  joinConfirmTitle: "Wunschliste verbinden?",
+  joinConfirmTitle: "Bevor du verbindest",
   joinQuestion: (email: string, host: string) => `Deine Wunschliste mit dem Kundenkonto ${email} bei ${host} verbinden?`,
   joinQuestionUnknown: (name: string) => `Deine Wunschliste mit einem Kundenkonto von ${name} verbinden?`,
   joinStore: "Shop",
@@ -169,7 +169,7 @@ const en: typeof de = {
     other: (code: string) => `Something went wrong (${code}). Please try again.`,
   },
   // The join page's confirmation (/dialog/link)
-  joinConfirmTitle: "Join your wishlist?",
+  joinConfirmTitle: "Before you join",
   joinQuestion: (email: string, host: string) => `Join your wishlist with the customer account ${email} at ${host}?`,
   joinQuestionUnknown: (name: string) => `Join your wishlist with a customer account of ${name}?`,
   joinStore: "Store",

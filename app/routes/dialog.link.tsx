@@ -75,7 +75,8 @@ function Confirmation(props: { t: Texts; session: UserSession; preview: Preview;
           <dt>{t.joinStore}</dt>
           <dd>
             <span className="join-strong">{name}</span>
-            <span className="muted join-domains">{shop.host === shop.domain ? shop.host : `${shop.host} · ${shop.domain}`}</span>
+            <span className="muted join-domains">{shop.host}</span>
+            {shop.host === shop.domain ? null : <span className="muted join-domains">{shop.domain}</span>}
           </dd>
         </div>
         <div>
