@@ -645,7 +645,7 @@ function SignedIn({ page, confirmDelete }: { page: MyListsPage; confirmDelete: n
         </section>
       ) : null}
       <AlertsPanel page={page} />
-      <ConnectedShops lang={lang} />
+      <ConnectedShops lang={lang} connections={page.connections} />
     </>
   );
 }

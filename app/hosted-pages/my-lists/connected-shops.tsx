@@ -1,44 +1,28 @@
 // "Connected shops" on My lists (docs/identity.md, "Joins and merges"): the
-// shops joined with the account or allowed to recognise the shopper, with
-// Disconnect. It talks to the API with the page's account session
-// (`POST /session/token` → `GET /hosted/me/connections`,
+// shops joined with the account or allowed to recognise the shopper, from the
+// page's data (server-rendered), with Disconnect. Disconnect asks first, then
+// calls the API with the page's account session (`POST /session/token`,
 // `DELETE /hosted/me/connections/{partnerId}`), so it needs scripts; without
-// them it says so.
-import { useCallback, useEffect, useRef, useState } from "react";
+// them the list is shown and a line says so.
+import { useEffect, useRef, useState } from "react";
 import type { Connection } from "~/domains/shop-customers/connections.server";
 import { errorText, myListsTexts, type MyListsLang } from "~/domains/lists/my-lists-texts";
 import { ApiFailure, call } from "~/hosted-pages/client";
 import { currentSession } from "~/hosted-pages/session";
 
-type State = { status: "loading" } | { status: "failed" } | { status: "ready"; connections: Connection[] };
-
-async function accessToken(): Promise<string> {
-  const session = await currentSession();
-  if (!session) throw new ApiFailure(401, "unauthorized", "Not signed in");
-  return session.access_token;
-}
-
-export function ConnectedShops({ lang }: { lang: MyListsLang }) {
+export function ConnectedShops({ lang, connections }: { lang: MyListsLang; connections: Connection[] }) {
   const texts = myListsTexts(lang);
   const t = texts.connections;
-  const [state, setState] = useState<State>({ status: "loading" });
+  // The page's data, less what was disconnected here since it was loaded.
+  const [gone, setGone] = useState<number[]>([]);
   const [confirming, setConfirming] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ partner: number; text: string } | null>(null);
   const [said, setSaid] = useState("");
   const heading = useRef<HTMLHeadingElement>(null);
   const confirmYes = useRef<HTMLButtonElement>(null);
+  const shown = connections.filter((c) => !gone.includes(c.partner_id));
 
-  const load = useCallback(async () => {
-    try {
-      const token = await accessToken();
-      const { connections } = await call<{ connections: Connection[] }>("/hosted/me/connections", { accessToken: token });
-      setState({ status: "ready", connections });
-    } catch {
-      setState({ status: "failed" });
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
   // The question takes focus when it appears, so a keyboard or screen reader user lands on it.
   useEffect(() => {
     if (confirming !== null) confirmYes.current?.focus();
@@ -48,10 +32,12 @@ export function ConnectedShops({ lang }: { lang: MyListsLang }) {
     setBusy(true);
     setError(null);
     try {
-      await call(`/hosted/me/connections/${c.partner_id}`, { method: "DELETE", accessToken: await accessToken() });
+      const session = await currentSession();
+      if (!session) throw new ApiFailure(401, "unauthorized", "Not signed in");
+      await call(`/hosted/me/connections/${c.partner_id}`, { method: "DELETE", accessToken: session.access_token });
       setConfirming(null);
+      setGone((g) => [...g, c.partner_id]);
       setSaid(t.disconnected(c.name));
-      setState((s) => (s.status === "ready" ? { status: "ready", connections: s.connections.filter((x) => x.partner_id !== c.partner_id) } : s));
       heading.current?.focus();
     } catch (err) {
       setError({ partner: c.partner_id, text: errorText(lang, err instanceof ApiFailure ? err.code : "failed") });
@@ -60,9 +46,9 @@ export function ConnectedShops({ lang }: { lang: MyListsLang }) {
     }
   };
 
-  const date = new Intl.DateTimeFormat(texts.locale, { dateStyle: "long" });
+  const date = new Intl.DateTimeFormat(texts.locale, { dateStyle: "long", timeZone: "UTC" });
   return (
-    <section className="card ml-card ml-connections" aria-labelledby="connected-shops" aria-busy={state.status === "loading" || busy}>
+    <section className="card ml-card ml-connections" aria-labelledby="connected-shops" aria-busy={busy}>
       <h2 id="connected-shops" ref={heading} tabIndex={-1}>
         {t.heading}
       </h2>
@@ -70,22 +56,15 @@ export function ConnectedShops({ lang }: { lang: MyListsLang }) {
       <p role="status" className="ml-conn-said">
         {said}
       </p>
-      <noscript>
-        <p>{t.noScript}</p>
-      </noscript>
-      {state.status === "loading" ? <p className="muted ml-js-only">{t.loading}</p> : null}
-      {state.status === "failed" ? (
-        <div role="alert" className="alert">
-          <p className="ml-conn-line">{t.failed}</p>
-          <button type="button" className="btn" onClick={() => void load()}>
-            {t.retry}
-          </button>
-        </div>
+      {shown.length === 0 ? <p className="ml-conn-none">{t.none}</p> : null}
+      {shown.length > 0 ? (
+        <noscript>
+          <p>{t.noScript}</p>
+        </noscript>
       ) : null}
-      {state.status === "ready" && state.connections.length === 0 ? <p>{t.none}</p> : null}
-      {state.status === "ready" && state.connections.length > 0 ? (
+      {shown.length > 0 ? (
         <ul className="ml-conns">
-          {state.connections.map((c) => {
+          {shown.map((c) => {
             const asking = confirming === c.partner_id;
             const questionId = `conn-q-${c.partner_id}`;
             return (
@@ -103,7 +82,13 @@ export function ConnectedShops({ lang }: { lang: MyListsLang }) {
                     </ul>
                   </div>
                   {asking ? null : (
-                    <button type="button" className="btn ml-danger" aria-label={t.disconnectLabel(c.name)} disabled={busy} onClick={() => setConfirming(c.partner_id)}>
+                    <button
+                      type="button"
+                      className="btn ml-danger ml-js-only"
+                      aria-label={t.disconnectLabel(c.name)}
+                      disabled={busy}
+                      onClick={() => setConfirming(c.partner_id)}
+                    >
                       {t.disconnect}
                     </button>
                   )}
