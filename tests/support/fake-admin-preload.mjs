@@ -4,6 +4,7 @@
 // server's Admin API calls (https://<shop>.myshopify.com/admin/…) to the
 // fake Admin API of the test process at FAKE_SHOPIFY_ADMIN. Everything else
 // goes out as before.
+/* global URL, Request, Headers */
 const target = process.env.FAKE_SHOPIFY_ADMIN;
 const real = globalThis.fetch;
 if (target) {
