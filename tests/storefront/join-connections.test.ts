@@ -212,6 +212,18 @@ describe("Connected shops on My lists", () => {
       expect(await seriousA11yViolations(page)).toEqual([]);
     }
 
+    // Without scripts the list is the server's, and Disconnect (which needs them) takes no room.
+    const plain = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 900 } });
+    await plain.addCookies((await shopper.ctx.cookies()).filter((c) => c.name === "wish_user"));
+    const noScript = await plain.newPage();
+    await noScript.goto(`${server.url}/en/lists`);
+    const plainSection = noScript.getByRole("region", { name: "Connected shops" });
+    expect(await plainSection.locator("li.ml-conn").count()).toBe(2);
+    expect(await plainSection.getByRole("button", { name: /Disconnect/ }).count()).toBe(0);
+    // (Playwright's text matching skips <noscript>; the sentence is in the server's HTML.)
+    expect(await plainSection.locator("noscript").textContent()).toContain("Turn on JavaScript to disconnect a shop.");
+    await plain.close();
+
     // Disconnect asks first; "Keep connected" changes nothing.
     await linden.getByRole("button", { name: "Disconnect Linden & Co" }).click();
     await linden.getByText("Disconnect Linden & Co? It will no longer recognise you").waitFor();
