@@ -81,6 +81,25 @@ const de = {
     bad_product: "Dieses Produkt kann nicht gespeichert werden: seine Adresse fehlt oder ist ungültig.",
     other: (code: string) => `Etwas ist schiefgegangen (${code}). Bitte versuche es erneut.`,
   },
+  // The join page's confirmation (/dialog/link)
+  joinConfirmTitle: "Bevor du verbindest",
+  joinQuestion: (email: string, host: string) => `Deine Wunschliste mit dem Kundenkonto ${email} bei ${host} verbinden?`,
+  joinQuestionUnknown: (name: string) => `Deine Wunschliste mit einem Kundenkonto von ${name} verbinden?`,
+  joinStore: "Shop",
+  joinCustomer: "Kundenkonto",
+  joinCustomerUnknown: (name: string) => `ein Kundenkonto von ${name}`,
+  joinAccount: "Dein Konto",
+  joinMoves: "Was umzieht",
+  joinMovesText: (lists: number, items: number) =>
+    `${lists === 1 ? "1 Liste" : `${lists} Listen`} mit ${items === 1 ? "1 Produkt" : `${items} Produkten`}`,
+  joinMovesNothing: "Noch nichts gemerkt",
+  joinRecognise: (host: string) => `${host} erkennt dich danach mit diesem Konto. Unter „Verbundene Shops“ in „Meine Listen“ kannst du das jederzeit trennen.`,
+  joinWarning: (host: string) => `Verbinde nur, wenn du das gerade selbst bei ${host} angestoßen hast. Hat dir jemand diesen Link geschickt, brich ab.`,
+  joinConfirm: "Verbinden",
+  joinCancel: "Abbrechen",
+  joinCancelledTitle: "Nichts verbunden",
+  joinCancelled: "Deine Wunschliste wurde mit nichts verbunden. Du kannst dieses Fenster schließen.",
+  joinAlready: (host: string) => `Deine Wunschliste ist schon mit deinem Kundenkonto bei ${host} verbunden.`,
 };
 
 const en: typeof de = {
@@ -159,6 +178,24 @@ const en: typeof de = {
     bad_product: "This product cannot be saved: its address is missing or invalid.",
     other: (code: string) => `Something went wrong (${code}). Please try again.`,
   },
+  // The join page's confirmation (/dialog/link)
+  joinConfirmTitle: "Before you join",
+  joinQuestion: (email: string, host: string) => `Join your wishlist with the customer account ${email} at ${host}?`,
+  joinQuestionUnknown: (name: string) => `Join your wishlist with a customer account of ${name}?`,
+  joinStore: "Store",
+  joinCustomer: "Customer account",
+  joinCustomerUnknown: (name: string) => `a customer account of ${name}`,
+  joinAccount: "Your account",
+  joinMoves: "What moves",
+  joinMovesText: (lists: number, items: number) => `${lists === 1 ? "1 list" : `${lists} lists`} with ${items === 1 ? "1 product" : `${items} products`}`,
+  joinMovesNothing: "Nothing saved yet",
+  joinRecognise: (host: string) => `${host} will then recognise you by this account. You can disconnect it at any time under “Connected shops” on My lists.`,
+  joinWarning: (host: string) => `Only join if you just asked for this at ${host} yourself. If someone sent you this link, cancel.`,
+  joinConfirm: "Join",
+  joinCancel: "Cancel",
+  joinCancelledTitle: "Nothing joined",
+  joinCancelled: "Your wishlist was not joined with anything. You can close this window.",
+  joinAlready: (host: string) => `Your wishlist is joined with your customer account at ${host} already.`,
 };
 
 export type Texts = typeof de;

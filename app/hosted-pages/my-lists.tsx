@@ -6,6 +6,7 @@ import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import type { MyItem, MyList, MyListsPage } from "~/domains/lists/my-lists.server";
 import { errorText, myListsTexts, type DoneCode, type MyListsLang } from "~/domains/lists/my-lists-texts";
+import { ConnectedShops } from "./my-lists/connected-shops";
 
 export type ActionResult =
   | { ok: true; done: DoneCode; focus: string | null }
@@ -644,6 +645,7 @@ function SignedIn({ page, confirmDelete }: { page: MyListsPage; confirmDelete: n
         </section>
       ) : null}
       <AlertsPanel page={page} />
+      <ConnectedShops lang={lang} connections={page.connections} />
     </>
   );
 }

@@ -132,12 +132,15 @@ describe("the wishlist page /apps/wishlist", () => {
       await popup.screenshot({ path: path.join(screenshots, `join-dialog-${width}.png`), fullPage: true });
       expect(await seriousA11yViolations(popup)).toEqual([]);
     }
-    // No account yet: create one; the join follows.
+    // No account yet: create one; the confirmation follows, and the join only after it.
     await popup.getByRole("button", { name: "Create account" }).click();
     const email = `joiner-${Date.now()}@example.test`;
     await popup.getByLabel("E-mail").fill(email);
     await popup.getByLabel("Password").fill("correct horse battery");
     await popup.getByRole("button", { name: "Create account" }).click();
+    await popup.getByRole("heading", { name: "Before you join" }).waitFor();
+    expect(await popup.locator("dl.join-facts").textContent()).toContain("1 list with 1 product");
+    await popup.getByRole("button", { name: "Join", exact: true }).click();
     await popup.getByRole("heading", { name: "Joined" }).waitFor();
     expect(await popup.getByRole("status").textContent()).toContain("(1 product moved)");
     const account = await db.user.findFirst({ where: { email }, select: { id: true } });

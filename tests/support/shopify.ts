@@ -5,7 +5,11 @@
 // and the GraphQL the app sends, recording every call.
 import { setAbstractFetchFunc } from "@shopify/shopify-api/runtime";
 import { getHmac, RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
+import { createServer } from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { freshDatabaseUrl } from "./database.ts";
+import { freePort } from "./net.ts";
 
 export const API_KEY = "test-api-key-install";
 export const API_SECRET = "test-api-secret-install";
@@ -29,6 +33,8 @@ export interface FakeShop {
   flowTriggers: Array<{ handle: string; payload: Record<string, unknown> }>;
   /** The next this many flowTriggerReceive calls are throttled (the Admin API's THROTTLED error). */
   throttleFlowTriggers: number;
+  /** The shop's customers the Admin API's `customer(id:)` query knows, by numeric id. */
+  customers: Map<string, { email: string | null }>;
 }
 
 export interface GraphqlCall {
@@ -57,6 +63,7 @@ export class FakeAdminApi {
       products: new Map(),
       flowTriggers: [],
       throttleFlowTriggers: 0,
+      customers: new Map(),
     };
     this.shops.set(domain, shop);
     return shop;
@@ -126,6 +133,11 @@ export class FakeAdminApi {
       }
       shop.flowTriggers.push({ handle: String(variables?.handle), payload: (variables?.payload ?? {}) as Record<string, unknown> });
       return json({ data: { flowTriggerReceive: { userErrors: [] } } });
+    }
+    if (query.includes("customer(id:")) {
+      const id = /^gid:\/\/shopify\/Customer\/(\d+)$/.exec(String(variables?.id))?.[1];
+      const c = id ? shop.customers.get(id) : undefined;
+      return json({ data: { customer: c ? { email: c.email } : null } });
     }
     if (query.includes("product(id:")) {
       const id = /^gid:\/\/shopify\/Product\/(\d+)$/.exec(String(variables?.id))?.[1];
@@ -226,4 +238,29 @@ export async function settle<T>(run: () => Promise<T>): Promise<{ ok: true; valu
   } catch (thrown) {
     return { ok: false, thrown };
   }
+}
+
+/**
+ * The fake Admin API for a built server process (startServer): an HTTP
+ * server in this process answering what `api` answers, and the environment
+ * that makes the server send its Admin API calls there
+ * (fake-admin-preload.mjs). Pass `env` to startServer.
+ */
+export async function fakeAdminForServer(api: FakeAdminApi) {
+  const port = await freePort();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const shop = String(req.headers["x-fake-shop"] ?? "");
+      const answer = await api.handle(`https://${shop}${req.url ?? "/"}`, { method: req.method, body: Buffer.concat(chunks).toString("utf8") });
+      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "text/plain" }).end(await answer.text());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const preload = pathToFileURL(path.join(import.meta.dirname, "fake-admin-preload.mjs")).href;
+  return {
+    env: { FAKE_SHOPIFY_ADMIN: `http://127.0.0.1:${port}`, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import ${preload}`.trim() },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

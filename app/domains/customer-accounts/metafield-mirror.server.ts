@@ -37,7 +37,8 @@ export async function mirrorState(shopId: number, customerId: string) {
   });
   if (!shop || !shop.active) return null;
   const link = await db.shopCustomer.findUnique({ where: { shopId_customerId: { shopId, customerId } }, select: { userId: true } });
-  if (!link) return null;
+  // No link (the shopper disconnected the shop, or it forgot the customer): nothing is saved for them here.
+  if (!link) return { shopDomain: shop.domain, count: 0, savedAt: null, handles: [] };
   const where = { wishlist: { ownerId: link.userId }, ...itemsOfShop(shop) };
   const items = await db.listItem.findMany({
     where,
@@ -76,7 +77,7 @@ export function customerMirrorJob(adminFor: (shopDomain: string) => Promise<Admi
         select: { id: true },
       });
       const state = await mirrorState(p.shop_id, p.customer_id);
-      if (!state) throw new PermanentFailure("shop uninstalled or customer no longer linked");
+      if (!state) throw new PermanentFailure("shop uninstalled");
       const graphql = await adminFor(state.shopDomain);
       if (!graphql) throw new Error(`no Admin API session for ${state.shopDomain}`);
       const data = await adminQuery<{ metafieldsSet: { userErrors: Array<{ message: string }> } }>(graphql, METAFIELDS_SET, {

@@ -19,14 +19,21 @@ export async function queueCustomerMirrors(userId: string): Promise<void> {
   if (!env.SHOPIFY_API_KEY) return;
   try {
     const links = await db.shopCustomer.findMany({ where: { userId, shop: { active: true } }, select: { shopId: true, customerId: true } });
-    for (const link of links) {
-      await enqueue({
-        kind: CUSTOMER_METAFIELDS_KIND,
-        topic: mirrorTopic(link.shopId, link.customerId),
-        payload: { shop_id: link.shopId, customer_id: link.customerId },
-      });
-    }
+    for (const link of links) await enqueueMirror(link.shopId, link.customerId);
   } catch (err) {
     log.error("customer metafield mirror not queued", { userId, ...errorFields(err) });
+  }
+}
+
+const enqueueMirror = (shopId: number, customerId: string) =>
+  enqueue({ kind: CUSTOMER_METAFIELDS_KIND, topic: mirrorTopic(shopId, customerId), payload: { shop_id: shopId, customer_id: customerId } });
+
+/** One customer's mirror, also after their link ended (a disconnect): it then says that nothing is saved. */
+export async function queueCustomerMirror(shopId: number, customerId: string): Promise<void> {
+  if (!env.SHOPIFY_API_KEY) return;
+  try {
+    await enqueueMirror(shopId, customerId);
+  } catch (err) {
+    log.error("customer metafield mirror not queued", { shopId, ...errorFields(err) });
   }
 }

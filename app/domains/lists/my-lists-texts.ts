@@ -192,6 +192,23 @@ const de = {
     invalid_input: "Bitte prüfe deine Eingaben.",
     failed: "Das hat nicht geklappt. Bitte versuche es noch einmal.",
   },
+  // "Connected shops" (app/hosted-pages/my-lists/connected-shops.tsx)
+  connections: {
+    heading: "Verbundene Shops",
+    intro: "Shops, die dich erkennen: bei denen du dein Konto mit deinem Kundenkonto verbunden oder beim Merken zugestimmt hast. Trennst du einen Shop, erkennt er dich nicht mehr; deine Listen und Wünsche bleiben in deinem Konto.",
+    none: "Kein Shop ist mit deinem Konto verbunden.",
+    noScript: "Um einen Shop zu trennen, schalte JavaScript ein.",
+    since: (date: string) => `seit ${date}`,
+    joined: "Mit deinem Kundenkonto verbunden",
+    recognised: "Erkennt dich",
+    disconnect: "Trennen",
+    disconnectLabel: (name: string) => `${name} trennen`,
+    confirm: (name: string) => `${name} trennen? Der Shop erkennt dich dann nicht mehr, und dein Kundenkonto dort bekommt wieder eine eigene Wunschliste. Alles Gemerkte bleibt in deinem Konto.`,
+    confirmYes: "Ja, trennen",
+    keep: "Verbunden lassen",
+    disconnecting: "Wird getrennt …",
+    disconnected: (name: string) => `${name} ist getrennt.`,
+  },
 };
 
 type Texts = typeof de;
@@ -339,6 +356,23 @@ const en: Texts = {
     unauthorized: "You are no longer signed in. Please sign in again.",
     invalid_input: "Please check what you entered.",
     failed: "That did not work. Please try again.",
+  },
+  // "Connected shops" (app/hosted-pages/my-lists/connected-shops.tsx)
+  connections: {
+    heading: "Connected shops",
+    intro: "Shops that recognise you: where you joined your account with your customer account, or agreed to it when saving. Disconnect a shop and it no longer recognises you; your lists and wishes stay in your account.",
+    none: "No shop is connected with your account.",
+    noScript: "Turn on JavaScript to disconnect a shop.",
+    since: (date: string) => `since ${date}`,
+    joined: "Joined with your customer account",
+    recognised: "Recognises you",
+    disconnect: "Disconnect",
+    disconnectLabel: (name: string) => `Disconnect ${name}`,
+    confirm: (name: string) => `Disconnect ${name}? It will no longer recognise you, and your customer account there gets a wishlist of its own again. Everything you saved stays in your account.`,
+    confirmYes: "Yes, disconnect",
+    keep: "Keep connected",
+    disconnecting: "Disconnecting …",
+    disconnected: (name: string) => `${name} is disconnected.`,
   },
 };
 

@@ -7,6 +7,7 @@
 // The page's writes go straight to the API's domain functions
 // (updateList, deleteList, deleteItem, moveItem, updateItem,
 // inviteCollaborator, removeCollaborator), which check the caller's role.
+import { connectionsOf, type Connection } from "~/domains/shop-customers/connections.server";
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { isHttpUrl, safeImageUrl } from "~/lib/api/schemas";
@@ -70,6 +71,8 @@ export interface MyListsPage {
   owned: MyList[];
   shared: MyList[];
   occasions: { slug: string; title: string }[];
+  /** "Connected shops" (app/domains/shop-customers/connections.server.ts). */
+  connections: Connection[];
 }
 
 export const shareUrlOf = (lang: MyListsLang, token: string) =>
@@ -196,5 +199,6 @@ export async function myListsPage(identity: Identity, lang: MyListsLang, reveal:
     owned: all.filter((l) => l.role === "owner"),
     shared: all.filter((l) => l.role === "editor"),
     occasions: occasionList.occasions.map((o) => ({ slug: o.slug, title: o.title })),
+    connections: (await connectionsOf(identity.userId)).connections,
   };
 }

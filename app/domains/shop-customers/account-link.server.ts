@@ -20,7 +20,8 @@ import { noteRevokedSessionsOf, type Identity } from "~/domains/identity/identit
 import { signToken, verifyToken } from "~/domains/identity/jwt.server";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
-import { log } from "~/lib/log.server";
+import { errorFields, log } from "~/lib/log.server";
+import { adminQuery, type AdminGraphql } from "~/domains/shops/admin-graphql.server";
 import { isCustomerId, shopperOfCustomer } from "./shop-customers.server";
 import type { StorefrontLang, StorefrontShop } from "./storefront.server";
 
@@ -43,6 +44,108 @@ export async function linkOffer(shop: StorefrontShop, customerId: string, lang: 
   return { ok: true as const, url: `${new URL("/dialog/link", env.APP_URL).href}#${fragment}`, expires_at: expiresAt };
 }
 
+/** The shop's Admin API with its offline session (the route passes the Shopify app's), or null when there is none. */
+export type AdminFor = (shopDomain: string) => Promise<AdminGraphql | null>;
+
+/** `a•••@example.com`: enough to recognise one's own address, not enough to learn someone else's. */
+export function maskEmail(email: string): string | null {
+  const at = email.lastIndexOf("@");
+  if (at < 1 || at === email.length - 1) return null;
+  return `${email.slice(0, 1)}•••@${email.slice(at + 1)}`;
+}
+
+const CUSTOMER_EMAIL = `query WishlistJoinCustomer($id: ID!) { customer(id: $id) { email } }`;
+/** The join page waits this long for Shopify before it names the customer without their address. */
+const EMAIL_TIMEOUT_MS = 5_000;
+
+/** The customer's e-mail address from the shop's Admin API (write_customers), or null when it cannot be read. */
+async function customerEmail(adminFor: AdminFor | null, shopDomain: string, customerId: string): Promise<string | null> {
+  if (!adminFor) return null;
+  let timer: NodeJS.Timeout | undefined;
+  const read = (async () => {
+    const graphql = await adminFor(shopDomain);
+    if (!graphql) return null;
+    const data = await adminQuery<{ customer: { email: string | null } | null }>(graphql, CUSTOMER_EMAIL, { id: `gid://shopify/Customer/${customerId}` });
+    return data.customer?.email ?? null;
+  })();
+  try {
+    return await Promise.race([read, new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), EMAIL_TIMEOUT_MS)))]);
+  } catch (err) {
+    log.warn("join preview: customer e-mail not read", { shopDomain, ...errorFields(err) });
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+interface Offer {
+  shopId: number;
+  customerId: string;
+  storeUserId: string;
+  shop: { partnerId: number; domain: string; primaryDomain: string | null; name: string | null };
+  /** The account is joined with this customer already (a second click). */
+  done: boolean;
+}
+
+/** What a link token offers this account, with every refusal of the join (see linkShopCustomer). */
+async function offerOf(user: Identity, linkToken: string): Promise<Offer> {
+  if (user.isAnonymous) throw forbidden("account_required", "Sign in with your e-mail address to join your wishlists");
+  const claims = await verifyToken(linkToken, { use: "link", audience: AUDIENCE });
+  const shopId = claims?.shop;
+  const customerId = claims?.customer;
+  if (!claims || typeof shopId !== "number" || !isCustomerId(customerId)) {
+    throw badRequest("invalid_link", "The link has expired or is not valid; open it again from the store's wishlist page");
+  }
+  const storeUserId = claims.sub!;
+  const [link, shop] = await Promise.all([
+    db.shopCustomer.findUnique({ where: { shopId_customerId: { shopId, customerId } }, select: { userId: true, user: { select: { isAnonymous: true } } } }),
+    db.platformShop.findUnique({ where: { id: shopId }, select: { partnerId: true, domain: true, primaryDomain: true, name: true, active: true } }),
+  ]);
+  if (!link || !shop?.active) throw notFound("not_found", "The store no longer knows this customer");
+  const offer = { shopId, customerId, storeUserId, shop };
+  if (link.userId === user.userId) return { ...offer, done: true };
+  if (link.userId !== storeUserId || !link.user.isAnonymous) {
+    throw conflict("link_used", "This store's wishlist was joined with an account already");
+  }
+  const theirs = await db.shopCustomer.findUnique({ where: { shopId_userId: { shopId, userId: user.userId } }, select: { customerId: true } });
+  if (theirs) throw conflict("account_already_linked", "Your account is joined with another customer of this store");
+  return { ...offer, done: false };
+}
+
+export interface JoinPreview {
+  ok: true;
+  shop: { domain: string; host: string; name: string | null };
+  /** The store's customer account, its e-mail masked; null when the shop's Admin API did not tell it. */
+  customer: { email_masked: string | null };
+  /** What joins the account: the store account's lists and their items. */
+  moves: { lists: number; items: number };
+  /** True when this account is joined with this customer already. */
+  joined: boolean;
+}
+
+/**
+ * `POST /hosted/link-shop-customer/preview {link_token}`: what a join would
+ * do, for the confirmation on the join page, which names the store, the
+ * store's customer account and what moves before anything is joined (a
+ * forwarded link must be recognisable). Refuses what the join refuses.
+ */
+export async function previewLink(user: Identity, linkToken: string, adminFor: AdminFor | null): Promise<JoinPreview> {
+  const offer = await offerOf(user, linkToken);
+  const { shop } = offer;
+  const [email, lists, items] = await Promise.all([
+    customerEmail(adminFor, shop.domain, offer.customerId),
+    offer.done ? 0 : db.wishlist.count({ where: { ownerId: offer.storeUserId } }),
+    offer.done ? 0 : db.listItem.count({ where: { wishlist: { ownerId: offer.storeUserId } } }),
+  ]);
+  return {
+    ok: true,
+    shop: { domain: shop.domain, host: shop.primaryDomain ?? shop.domain, name: shop.name },
+    customer: { email_masked: email ? maskEmail(email) : null },
+    moves: { lists, items },
+    joined: offer.done,
+  };
+}
+
 export interface Joined {
   ok: true;
   shop_domain: string;
@@ -54,34 +157,19 @@ export interface Joined {
 /**
  * `POST /hosted/link-shop-customer {link_token}`: the signed-in account takes
  * over the store account named in the token and becomes the customer's
- * account at that shop. Refused for a guest account (403), an expired or
+ * account at that shop; the store then recognises the account (a
+ * ShopperConsent for the shop's partner, which "Connected shops" on My lists
+ * shows and undoes). The join page calls it only after the shopper confirmed
+ * what previewLink said. Refused for a guest account (403), an expired or
  * forged token (400), a token whose store account is no longer the
  * customer's (409: spent, or joined with another account), and an account
  * already joined with another customer of that shop (409).
  */
 export async function linkShopCustomer(user: Identity, linkToken: string): Promise<Joined> {
-  if (user.isAnonymous) throw forbidden("account_required", "Sign in with your e-mail address to join your wishlists");
-  const claims = await verifyToken(linkToken, { use: "link", audience: AUDIENCE });
-  const shopId = claims?.shop;
-  const customerId = claims?.customer;
-  if (!claims || typeof shopId !== "number" || !isCustomerId(customerId)) {
-    throw badRequest("invalid_link", "The link has expired or is not valid; open it again from the store's wishlist page");
-  }
-  const shopDomain = typeof claims.shop_domain === "string" ? claims.shop_domain : "";
-  const storeUserId = claims.sub!;
+  const { shopId, customerId, storeUserId, shop, done } = await offerOf(user, linkToken);
+  const shopDomain = shop.primaryDomain ?? shop.domain;
   const nothing: Moved = { lists: 0, memberships: 0, friendships: 0, items: 0 };
-
-  const link = await db.shopCustomer.findUnique({
-    where: { shopId_customerId: { shopId, customerId } },
-    select: { userId: true, user: { select: { isAnonymous: true } } },
-  });
-  if (!link) throw notFound("not_found", "The store no longer knows this customer");
-  if (link.userId === user.userId) return { ok: true, shop_domain: shopDomain, joined: false, moved: nothing };
-  if (link.userId !== storeUserId || !link.user.isAnonymous) {
-    throw conflict("link_used", "This store's wishlist was joined with an account already");
-  }
-  const theirs = await db.shopCustomer.findUnique({ where: { shopId_userId: { shopId, userId: user.userId } }, select: { customerId: true } });
-  if (theirs) throw conflict("account_already_linked", "Your account is joined with another customer of this store");
+  if (done) return { ok: true, shop_domain: shopDomain, joined: false, moved: nothing };
 
   const startedAt = new Date();
   let moved: Moved;
@@ -91,6 +179,12 @@ export async function linkShopCustomer(user: Identity, linkToken: string): Promi
         // The link first: of two joins at once, one re-points it and the other finds it gone and moves nothing.
         const { count } = await tx.shopCustomer.updateMany({ where: { shopId, customerId, userId: storeUserId }, data: { userId: user.userId } });
         if (count !== 1) throw conflict("link_used", "This store's wishlist was joined with an account already");
+        // Joining is consent for that store to recognise the account (docs/identity.md, "Consent").
+        await tx.shopperConsent.upsert({
+          where: { userId_partnerId: { userId: user.userId, partnerId: shop.partnerId } },
+          create: { userId: user.userId, partnerId: shop.partnerId, host: shopDomain },
+          update: {},
+        });
         return moveAccount(tx, storeUserId, user.userId);
       },
       { maxWait: 10_000, timeout: 30_000 },
