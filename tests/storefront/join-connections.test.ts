@@ -89,7 +89,7 @@ async function customerWith(store: Store, titles: string[]) {
     });
     expect(saved.status, saved.text).toBe(200);
   }
-  return { customer, storeUserId: s.session.user.id as string };
+  return { customer, storeUserId: (await linkOf(store, customer))!.userId };
 }
 
 /** A shopper with an account of ours (one product of their own), signed in on APP_URL in a fresh browser context. */
@@ -245,10 +245,11 @@ describe("Connected shops on My lists", () => {
     expect(mirror()?.get("wishlist_handles")?.value).toBe("[]");
     // The store's next signed request for the customer: a fresh store account of their own, empty.
     const next = await proxied(store, "/session", customer.customer);
-    expect(next.session.user.id).not.toBe(shopper.userId);
-    expect(next.session.user.id).not.toBe(customer.storeUserId);
+    const nextAccount = (await linkOf(store, customer.customer))!.userId;
+    expect(nextAccount).not.toBe(shopper.userId);
+    expect(nextAccount).not.toBe(customer.storeUserId);
     expect(next.session.user.is_anonymous).toBe(true);
-    expect(await itemsOf(next.session.user.id)).toBe(0);
+    expect(await itemsOf(nextAccount)).toBe(0);
     // Everything stays in the account.
     expect(await itemsOf(shopper.userId)).toBe(2);
 
