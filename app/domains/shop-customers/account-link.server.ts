@@ -15,7 +15,7 @@
 import { db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { env } from "~/env.server";
-import { moveAccount, type Moved } from "~/domains/identity/account-migration.server";
+import { moveAccount, NOTHING_MOVED, type Moved } from "~/domains/identity/account-migration.server";
 import { noteRevokedSessionsOf, type Identity } from "~/domains/identity/identity.server";
 import { signToken, verifyToken } from "~/domains/identity/jwt.server";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
@@ -69,7 +69,7 @@ export async function linkShopCustomer(user: Identity, linkToken: string): Promi
   }
   const shopDomain = typeof claims.shop_domain === "string" ? claims.shop_domain : "";
   const storeUserId = claims.sub!;
-  const nothing: Moved = { lists: 0, memberships: 0, friendships: 0, items: 0 };
+  const nothing: Moved = { ...NOTHING_MOVED };
 
   const link = await db.shopCustomer.findUnique({
     where: { shopId_customerId: { shopId, customerId } },
