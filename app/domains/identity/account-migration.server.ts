@@ -12,6 +12,7 @@ import { noteRevokedSessionsOf, verifyUserToken } from "./identity.server";
 import { isSessionLive } from "./session-revocations.server";
 import { moveConsumerData } from "~/domains/consumer/account.server";
 import { freeListName, mergeListItems } from "~/domains/lists/merge.server";
+import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
 
 export interface Moved {
   lists: number;
@@ -54,6 +55,8 @@ export async function migrateAnonymousToProvider(newUserId: string, anonymousAcc
         const moved = await db.$transaction((tx) => moveAccount(tx, oldUserId, newUserId), { maxWait: 10_000, timeout: 30_000 });
         // The poll would tell this instance within a second; this makes it immediate here.
         await noteRevokedSessionsOf(oldUserId, startedAt).catch((err) => log.warn("noting revoked sessions failed", errorFields(err)));
+        // The account's store customers (if any) see the moved items in their Shopify customer metafields.
+        if (moved.lists + moved.items + moved.duplicates > 0) await queueCustomerMirrors(newUserId);
         return moved;
       } catch (err) {
         if (attempt >= 2) throw err;

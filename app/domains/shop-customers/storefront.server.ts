@@ -65,7 +65,6 @@ async function mergeGuest(partnerId: number, sid: string, userId: string): Promi
   try {
     const moved = await migrateAnonymousToProvider(userId, token.access_token);
     log.info("guest merged into customer", { partnerId, lists: moved.lists, items: moved.items });
-    if (moved.items > 0) await queueCustomerMirrors(userId);
     return moved;
   } catch (err) {
     // Recognising the customer matters more than the merge; the guest's grant stays for a retry.
