@@ -11,6 +11,7 @@ import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers";
 import { accentStyle } from "~/hosted-pages/accent";
 import { ApiFailure, call, formatPrice, tell, widgetClaims } from "~/hosted-pages/client";
 import { errorText, langOf, texts } from "~/hosted-pages/i18n";
+import { lineOf, uniqueSaved, type CartLine, type Saved } from "~/hosted-pages/basket-lines";
 import designCss from "~/hosted-pages/design.css?url";
 import dialogCss from "~/hosted-pages/dialog.css?url";
 
@@ -38,38 +39,6 @@ export const headers: HeadersFunction = ({ loaderHeaders }) => {
   return { "Cache-Control": "no-store", ...(frameAncestors ? { [FRAME_ANCESTORS_HEADER]: frameAncestors } : {}) };
 };
 
-interface Saved {
-  item_id: number;
-  title: string | null;
-  url: string | null;
-  imageUrl: string | null;
-  price_minor: number | null;
-  currency: string | null;
-  variantId: string | null;
-  checkoutMeta: Record<string, unknown> | null;
-  wish_ref?: string;
-}
-
-interface CartLine {
-  variantId: string;
-  quantity: number;
-  /** The item's signed reference; the shop page's cart URL passes it on as a line-item property. */
-  ref?: string;
-}
-
-/** The checkout line of a saved product: its variant and quantity (default 1), or null without a variant. */
-function lineOf(p: Saved): CartLine | null {
-  const meta = p.checkoutMeta ?? {};
-  const variant = p.variantId ?? meta.variantId ?? meta.variant_id;
-  if (variant === undefined || variant === null || variant === "") return null;
-  const quantity = Number(meta.quantity);
-  return {
-    variantId: String(variant),
-    quantity: Number.isInteger(quantity) && quantity > 0 && quantity <= 999 ? quantity : 1,
-    ...(p.wish_ref ? { ref: p.wish_ref } : {}),
-  };
-}
-
 type State = { name: "waiting" } | { name: "signed-out" } | { name: "list"; products: Saved[] } | { name: "error"; code: string };
 
 export default function BasketDrawer() {
@@ -93,7 +62,7 @@ export default function BasketDrawer() {
       if (!accessToken) return setState({ name: "signed-out" });
       try {
         const { products } = await call<{ products: Saved[] }>("/widget/saved-products", { widgetToken: token, accessToken });
-        setState({ name: "list", products });
+        setState({ name: "list", products: uniqueSaved(products) });
       } catch (err) {
         setState({ name: "error", code: err instanceof ApiFailure ? err.code : "network" });
       }

@@ -157,6 +157,9 @@ describe("the save dialog's alert offer", () => {
 
     // The guest signs up in the dialog: the lists move along and the offer appears, in German.
     await guest.getByRole("button", { name: "Anmelden und Listen behalten" }).click();
+    await guest.getByRole("heading", { name: "Anmelden" }).waitFor();
+    await guest.getByRole("button", { name: "Konto erstellen" }).click(); // no account yet: switch to sign-up
+    await guest.getByRole("heading", { name: "Konto erstellen" }).waitFor();
     const email = `offer-de-${hex()}@shopper.test`;
     await guest.getByLabel("E-Mail").fill(email);
     await guest.getByLabel("Passwort").fill("a good password");

@@ -50,6 +50,8 @@ const invite = (owner: User, list: string, userId: string) =>
 const migrate = (caller: User, body: unknown, on: Api = api) =>
   on.post("/hosted/migrate-anonymous-to-provider", { token: caller.accessToken, body });
 
+const nothingMoved = { lists: 0, memberships: 0, friendships: 0, items: 0, duplicates: 0, renamed: 0 };
+
 const q = <T = any>(text: string, params: unknown[] = []) => sql<T>(api.server.databaseUrl, text, params);
 
 
@@ -83,22 +85,25 @@ describe("POST /hosted/migrate-anonymous-to-provider", () => {
 
     const res = await migrate(provider, { anonymous_access_token: anon.accessToken });
     expect(res.status).toBe(200);
-    // Memberships: friendsShared upgrades the provider's viewer row to editor (1); friendsPublic merges
-    // into the provider's equal row (0). Friendships: the provider already is the friend's friend, and
-    // anon's friendship with the provider would become a self-friendship, so none are new.
-    expect(res.body).toEqual({ ok: true, moved: { lists: 2, memberships: 1, friendships: 0, items: 3 } });
+    // Lists: anon's default list is folded into the provider's (1 list moves, not 2). Memberships:
+    // friendsShared upgrades the provider's viewer row to editor (1); friendsPublic merges into the
+    // provider's equal row (0). Friendships: the provider already is the friend's friend, and anon's
+    // friendship with the provider would become a self-friendship, so none are new.
+    expect(res.body).toEqual({ ok: true, moved: { lists: 1, memberships: 1, friendships: 0, items: 3, duplicates: 0, renamed: 0 } });
 
-    // Lists: now the provider's, updated_at kept, one default list (the provider's own).
+    // Lists: the named list is now the provider's, updated_at kept; one default list (the provider's own), holding anon's Socks.
     const lists = (await api.post("/hosted/lists", { token: provider.accessToken })).body.lists;
-    expect(lists.map((l: any) => l.id)).toEqual(expect.arrayContaining([providerDefault, anonDefault, anonPublic, friendsShared]));
+    expect(lists.map((l: any) => l.id).sort()).toEqual([providerDefault, anonPublic, friendsShared].sort());
     expect(lists.find((l: any) => l.id === anonPublic)).toMatchObject({ role: "owner", productCount: 1 });
+    expect(lists.find((l: any) => l.id === providerDefault)).toMatchObject({ role: "owner", productCount: 1 });
     expect(lists.find((l: any) => l.id === friendsShared)).toMatchObject({ role: "editor" });
     const moved = await q<{ id: number; updatedAt: unknown; defaultKey: string | null; shareToken: string }>(
       `SELECT id, "updatedAt", "defaultKey", "shareToken" FROM "Wishlist" WHERE id IN (${anonListsBefore.map(() => "?").join(",")}) ORDER BY id`,
       anonListsBefore.map((l) => l.id),
     );
-    expect(moved.map((l) => l.updatedAt)).toEqual(anonListsBefore.map((l) => l.updatedAt));
-    expect(moved.every((l) => l.defaultKey === null)).toBe(true);
+    expect(moved.map((l) => l.shareToken)).toEqual([anonPublic]);
+    expect(moved.map((l) => l.updatedAt)).toEqual(anonListsBefore.filter((l) => moved.some((m) => m.id === l.id)).map((l) => l.updatedAt));
+    expect(moved[0]!.defaultKey).toBeNull();
     const defaults = await q(`SELECT "shareToken" FROM "Wishlist" WHERE "ownerId" = ? AND "defaultKey" = 'default'`, [provider.userId]);
     expect(defaults).toEqual([{ shareToken: providerDefault }]);
     expect(await q(`SELECT id FROM "Wishlist" WHERE "ownerId" = ?`, [anon.userId])).toEqual([]);
@@ -148,7 +153,7 @@ describe("POST /hosted/migrate-anonymous-to-provider", () => {
     // Retry: answers ok, moves nothing, changes nothing.
     const retry = await migrate(provider, { anonymousAccessToken: anon.accessToken });
     expect(retry.status).toBe(200);
-    expect(retry.body).toEqual({ ok: true, moved: { lists: 0, memberships: 0, friendships: 0, items: 0 } });
+    expect(retry.body).toEqual({ ok: true, moved: nothingMoved });
     const [oldAgain] = await q<{ migratedAt: unknown }>(`SELECT "migratedAt" FROM "User" WHERE id = ?`, [anon.userId]);
     expect(oldAgain.migratedAt).toEqual(old.migratedAt);
     expect((await api.post("/hosted/lists", { token: provider.accessToken })).body.lists).toEqual(
@@ -165,7 +170,7 @@ describe("POST /hosted/migrate-anonymous-to-provider", () => {
 
     const provider = await providerUser();
     const res = await migrate(provider, { anonymous_access_token: anon.accessToken });
-    expect(res.body).toEqual({ ok: true, moved: { lists: 1, memberships: 1, friendships: 1, items: 0 } });
+    expect(res.body).toEqual({ ok: true, moved: { lists: 1, memberships: 1, friendships: 1, items: 0, duplicates: 0, renamed: 0 } });
 
     const [row] = await q(`SELECT "defaultKey" FROM "Wishlist" WHERE "shareToken" = ?`, [anonDefault]);
     expect(row.defaultKey).toBe("default");
@@ -192,7 +197,7 @@ describe("POST /hosted/migrate-anonymous-to-provider", () => {
     await createList(anon, "Mine");
     const res = await migrate(anon, { anonymous_access_token: anon.accessToken });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true, moved: { lists: 0, memberships: 0, friendships: 0, items: 0 } });
+    expect(res.body).toEqual({ ok: true, moved: nothingMoved });
     expect(await q(`SELECT "migratedAt" FROM "User" WHERE id = ?`, [anon.userId])).toEqual([{ migratedAt: null }]);
   });
 
@@ -253,6 +258,138 @@ describe("POST /hosted/migrate-anonymous-to-provider", () => {
     expect(await q(`SELECT "userId" FROM "Friendship" WHERE "userId" = ? OR "friendId" = ?`, [anon.userId, anon.userId])).toHaveLength(2);
     expect(await q(`SELECT "migratedAt" FROM "User" WHERE id = ?`, [anon.userId])).toEqual([{ migratedAt: null }]);
     expect((await api.get("/auth/user", { token: anon.accessToken })).status).toBe(200);
+  });
+});
+
+describe("merging into an account that has lists (docs/identity.md, Joins and merges)", () => {
+  const productUrl = (name: string) => `https://merge-${randomBytes(4).toString("hex")}.example.com/products/${name}`;
+  const saveUrl = async (user: User, wishlistId: number, url: string, extra: Record<string, unknown> = {}) => {
+    const res = await api.post("/hosted/save", { token: user.accessToken, body: { wishlistId, product: { url, title: url.split("/").pop(), ...extra } } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return { itemId: res.body.item_id as number, productId: res.body.product_id as number };
+  };
+  const init = async (user: User) => (await api.post("/hosted/me/init", { token: user.accessToken })).body.list as { id: string; db_id: number; name: string };
+  const listsOf = (userId: string) =>
+    q<{ id: number; name: string; defaultKey: string | null }>(`SELECT id, name, "defaultKey" FROM "Wishlist" WHERE "ownerId" = ? ORDER BY id`, [userId]);
+  const itemsOf = (userId: string) =>
+    q<{ id: number; wishlistId: number; productId: number }>(
+      `SELECT i.id, i."wishlistId", i."productId" FROM "ListItem" i JOIN "Wishlist" w ON w.id = i."wishlistId" WHERE w."ownerId" = ? ORDER BY i.id`,
+      [userId],
+    );
+  /** One default list, and (as these accounts save each product to one list only) no product twice in the account. */
+  async function expectNoDuplicates(userId: string) {
+    const lists = await listsOf(userId);
+    expect(lists.filter((l) => l.defaultKey === "default")).toHaveLength(1);
+    const products = (await itemsOf(userId)).map((i) => i.productId);
+    expect(new Set(products).size).toBe(products.length);
+  }
+
+  it("guest → new account: the guest's default list becomes the account's, nothing doubles", async () => {
+    const guest = await api.anonymousUser();
+    const guestDefault = await init(guest);
+    await saveUrl(guest, guestDefault.db_id, productUrl("kettle"));
+    const account = await providerUser();
+    const res = await migrate(account, { anonymous_access_token: guest.accessToken });
+    expect(res.body).toEqual({ ok: true, moved: { lists: 1, memberships: 0, friendships: 0, items: 1, duplicates: 0, renamed: 0 } });
+    expect(await listsOf(account.userId)).toEqual([{ id: guestDefault.db_id, name: guestDefault.name, defaultKey: "default" }]);
+    expect((await init(account)).id).toBe(guestDefault.id);
+    await expectNoDuplicates(account.userId);
+  });
+
+  it("guest → existing account with the same products: one default list, one item per product with the stronger facts, references re-pointed", async () => {
+    const [kettle, lamp, mug, book] = ["kettle", "lamp", "mug", "book"].map(productUrl);
+    // The guest saves first, so its kettle has the earlier added date.
+    const guest = await api.anonymousUser();
+    const guestDefault = await init(guest);
+    const guestKettle = await saveUrl(guest, guestDefault.db_id, kettle!, { priority: 1, metadata: { variantId: 4711, quantity: 2 } });
+    await saveUrl(guest, guestDefault.db_id, mug!);
+    const guestBirthday = await createList(guest, "Birthday");
+    const guestBirthdayId = (await q<{ id: number }>(`SELECT id FROM "Wishlist" WHERE "shareToken" = ?`, [guestBirthday]))[0]!.id;
+    await saveUrl(guest, guestBirthdayId, book!);
+    const bought = await api.put(`/hosted/lists/${guestDefault.id}/items/${guestKettle.itemId}`, { token: guest.accessToken, body: { purchased: true } });
+    expect(bought.status).toBe(200);
+
+    const account = await providerUser();
+    const accountDefault = await init(account);
+    const accountKettle = await saveUrl(account, accountDefault.db_id, kettle!, { priority: 3 });
+    await saveUrl(account, accountDefault.db_id, lamp!);
+    await createList(account, "Birthday");
+    expect(accountKettle.productId).toBe(guestKettle.productId);
+
+    // What refers to the guest's kettle: an order's confirmation (one order confirmed both items), an alert.
+    const order = `order-${randomBytes(4).toString("hex")}`;
+    for (const itemId of [guestKettle.itemId, accountKettle.itemId]) {
+      await q(`INSERT INTO "PurchaseConfirmation" ("shopDomain", "listItemId", "orderId") VALUES (?, ?, ?)`, ["merge.example.com", itemId, order]);
+    }
+    await q(`INSERT INTO "PurchaseConfirmation" ("shopDomain", "listItemId", "orderId") VALUES (?, ?, ?)`, ["merge.example.com", guestKettle.itemId, `${order}-2`]);
+    await q(`INSERT INTO "AlertSent" ("dedupKey", "userId", "listItemId", "kind", "title") VALUES (?, ?, ?, ?, ?)`, [
+      `merge-${order}`, guest.userId, guestKettle.itemId, "price_drop", "Kettle",
+    ]);
+    const [before] = await q<{ addedAt: unknown; purchasedAt: unknown }>(`SELECT "addedAt", "purchasedAt" FROM "ListItem" WHERE id = ?`, [guestKettle.itemId]);
+
+    const res = await migrate(account, { anonymous_access_token: guest.accessToken });
+    expect(res.status).toBe(200);
+    // Birthday moves (renamed); the guest's default folds into the account's; its kettle is a duplicate.
+    expect(res.body.moved).toMatchObject({ lists: 1, duplicates: 1, renamed: 1 });
+
+    const lists = await listsOf(account.userId);
+    expect(lists.map((l) => [l.name, l.defaultKey]).sort()).toEqual([
+      [accountDefault.name, "default"],
+      ["Birthday", null],
+      ["Birthday (2)", null],
+    ].sort());
+    expect(lists.find((l) => l.name === "Birthday (2)")!.id).toBe(guestBirthdayId);
+    expect(await q(`SELECT id FROM "Wishlist" WHERE id = ?`, [guestDefault.db_id])).toEqual([]);
+    await expectNoDuplicates(account.userId);
+
+    // The default list: kettle once (the account's item), lamp, mug.
+    const items = await api.get(`/hosted/lists/${accountDefault.id}/items`, { token: account.accessToken });
+    const urls = (items.body.products as Array<{ affiliateUrl: string }>).map((p) => p.affiliateUrl).sort();
+    expect(urls).toEqual([kettle, lamp, mug].sort());
+    const [kept] = await q<{ id: number; addedAt: unknown; priority: number; purchased: unknown; purchasedAt: unknown; variantId: string | null; addedByUserId: string }>(
+      `SELECT id, "addedAt", priority, purchased, "purchasedAt", "variantId", "addedByUserId" FROM "ListItem" WHERE "wishlistId" = ? AND "productId" = ?`,
+      [accountDefault.db_id, accountKettle.productId],
+    );
+    expect(kept).toMatchObject({ id: accountKettle.itemId, addedAt: before!.addedAt, priority: 1, purchasedAt: before!.purchasedAt, variantId: "4711", addedByUserId: account.userId });
+    expect(Boolean(kept!.purchased)).toBe(true);
+    expect(await q(`SELECT id FROM "ListItem" WHERE id = ?`, [guestKettle.itemId])).toEqual([]);
+    // Nothing that named the guest's kettle is lost: it names the kept item now, one confirmation per order.
+    const confirmations = await q<{ orderId: string }>(`SELECT "orderId" FROM "PurchaseConfirmation" WHERE "listItemId" = ? ORDER BY "orderId"`, [accountKettle.itemId]);
+    expect(confirmations.map((c) => c.orderId)).toEqual([order, `${order}-2`]);
+    expect(await q(`SELECT "listItemId" FROM "AlertSent" WHERE "dedupKey" = ?`, [`merge-${order}`])).toEqual([{ listItemId: accountKettle.itemId }]);
+
+    // A retry moves nothing and changes nothing.
+    const listsBefore = await listsOf(account.userId);
+    const itemsBefore = await itemsOf(account.userId);
+    expect((await migrate(account, { anonymous_access_token: guest.accessToken })).body).toEqual({ ok: true, moved: nothingMoved });
+    expect(await listsOf(account.userId)).toEqual(listsBefore);
+    expect(await itemsOf(account.userId)).toEqual(itemsBefore);
+  });
+
+  it("a second device's guest → the same account, asked twice at once and again: each product once, one default list", async () => {
+    const [scarf, hat] = ["scarf", "hat"].map(productUrl);
+    const account = await providerUser();
+    const accountDefault = await init(account);
+    await saveUrl(account, accountDefault.db_id, scarf!);
+    // The first device's guest was merged before; the second device's guest saved the same scarf and a hat.
+    const first = await api.anonymousUser();
+    await saveUrl(first, (await init(first)).db_id, scarf!);
+    expect((await migrate(account, { anonymous_access_token: first.accessToken })).body.moved).toMatchObject({ lists: 0, duplicates: 1 });
+    const second = await api.anonymousUser();
+    const secondDefault = await init(second);
+    await saveUrl(second, secondDefault.db_id, scarf!);
+    await saveUrl(second, secondDefault.db_id, hat!);
+
+    const results = await Promise.all([1, 2].map(() => migrate(account, { anonymous_access_token: second.accessToken })));
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    expect(results.reduce((sum, r) => sum + r.body.moved.duplicates, 0)).toBe(1);
+    expect(results.reduce((sum, r) => sum + r.body.moved.items, 0)).toBe(1); // the hat; the folded scarf is gone
+    expect((await migrate(account, { anonymous_access_token: second.accessToken })).body).toEqual({ ok: true, moved: nothingMoved });
+
+    expect(await listsOf(account.userId)).toEqual([{ id: accountDefault.db_id, name: accountDefault.name, defaultKey: "default" }]);
+    const items = await api.get(`/hosted/lists/${accountDefault.id}/items`, { token: account.accessToken });
+    expect((items.body.products as Array<{ affiliateUrl: string }>).map((p) => p.affiliateUrl).sort()).toEqual([hat, scarf].sort());
+    await expectNoDuplicates(account.userId);
   });
 });
 

@@ -354,7 +354,7 @@ describe("joining a store wishlist with an account of ours", () => {
     const tokenA = await linkToken(a, atA.customer);
     const joined = await join(me.accessToken, { link_token: tokenA });
     expect(joined.status, joined.text).toBe(200);
-    expect(joined.body).toEqual({ ok: true, shop_domain: a.domain, joined: true, moved: { lists: 1, memberships: 0, friendships: 0, items: 1 } });
+    expect(joined.body).toEqual({ ok: true, shop_domain: a.domain, joined: true, moved: { lists: 1, memberships: 0, friendships: 0, items: 1, duplicates: 0, renamed: 0 } });
     expect(await linkOf(a.shop.id, atA.customer)).toMatchObject({ userId: me.userId });
     expect((await db.user.findUnique({ where: { id: atA.storeUserId } }))!.migratedAt).not.toBeNull();
     // Clicked twice: nothing more moves.
@@ -374,11 +374,15 @@ describe("joining a store wishlist with an account of ours", () => {
     const pageB = await proxied(b, "", { customerId: atB.customer });
     expect(pageB.text).toContain("B lamp");
     expect(pageB.text).not.toContain("A kettle");
-    // Store B's page acts only on lists it shows: the account's list from shop A is not B's to share.
-    const listOfA = (await db.listItem.findUnique({ where: { id: atA.itemId }, include: { wishlist: true } }))!.wishlist;
-    const shareAtB = await proxied(b, "/share", { method: "POST", customerId: atB.customer, body: { list: listOfA.shareToken } });
+    // The two stores' default lists became the account's one default list.
+    expect(await db.wishlist.count({ where: { ownerId: me.userId, defaultKey: "default" } })).toBe(1);
+    expect(await db.wishlist.count({ where: { ownerId: me.userId } })).toBe(1);
+    // Store B's page acts only on lists it shows: a list of the account with only shop A's products is not B's to share.
+    const onlyA = await api.post("/hosted/me/lists", { token: me.accessToken, body: { name: "From A" } });
+    expect((await save(a, await widget(a), me.accessToken, onlyA.body.list.db_id, "A vase")).status).toBe(200);
+    const shareAtB = await proxied(b, "/share", { method: "POST", customerId: atB.customer, body: { list: onlyA.body.token } });
     expect(shareAtB.status, shareAtB.text).toBe(403);
-    expect((await db.wishlist.findUnique({ where: { id: listOfA.id } }))!.sharePublic).toBe(false);
+    expect((await db.wishlist.findUnique({ where: { shareToken: onlyA.body.token } }))!.sharePublic).toBe(false);
     // On APP_URL the account holds what was saved at both.
     const lists = await api.post("/hosted/lists", { token: me.accessToken, body: {} });
     expect(lists.status, lists.text).toBe(200);
@@ -426,6 +430,31 @@ describe("joining a store wishlist with an account of ours", () => {
     expect(shareDefault.status).toBe(403);
     const publicLists = await db.wishlist.count({ where: { ownerId: me.userId, sharePublic: true } });
     expect(publicLists).toBe(0);
+  });
+
+  it("a customer who saved what the account has saved too joins into one default list with each product once", async () => {
+    const shop = await newShop();
+    const atShop = await customerWith(shop, "Shared kettle");
+    const me = await account();
+    const mine = (await api.post("/hosted/me/init", { token: me.accessToken })).body.list as { id: string; db_id: number };
+    // The account saved the same product (and another) on that shop through the dialog.
+    const w = await widget(shop);
+    const kettle = await save(shop, w, me.accessToken, mine.db_id, "Shared kettle");
+    expect(kettle.status, kettle.text).toBe(200);
+    expect((await save(shop, w, me.accessToken, mine.db_id, "Own lamp")).status).toBe(200);
+
+    const joined = await join(me.accessToken, { link_token: await linkToken(shop, atShop.customer) });
+    expect(joined.status, joined.text).toBe(200);
+    expect(joined.body.moved).toMatchObject({ lists: 0, duplicates: 1 });
+
+    const lists = await db.wishlist.findMany({ where: { ownerId: me.userId }, include: { items: { include: { product: true } } } });
+    expect(lists.map((l) => [l.id, l.defaultKey])).toEqual([[mine.db_id, "default"]]);
+    const urls = lists[0]!.items.map((i) => i.product.canonicalUrl ?? "").sort();
+    expect(urls).toEqual([`${shop.origin}/products/own-lamp`, `${shop.origin}/products/shared-kettle`]);
+    expect(lists[0]!.items.find((i) => i.product.canonicalUrl?.endsWith("shared-kettle"))!.id).toBe(kettle.body.item_id);
+    // The store's page, now the account's, shows the kettle once.
+    const page = await proxied(shop, "", { customerId: atShop.customer });
+    expect(page.text.match(/Shared kettle/g)?.length).toBe(page.text.match(/Own lamp/g)?.length);
   });
 
   it("refuses a guest account, a forged or missing token, a spent token, a second customer of the same shop, and a store guest", async () => {

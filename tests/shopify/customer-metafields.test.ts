@@ -126,6 +126,22 @@ describe("customer metafield mirror", () => {
     expect(fake.customerMetafields.get(gid)?.get("wishlist_count")?.value).toBe("3");
   });
 
+  it("a guest's lists moving into the customer's account (sign-in on APP_URL) queue the mirror", async () => {
+    await deliverMirror();
+    const { signUp } = await import("~/domains/identity/identity.server");
+    const { migrateAnonymousToProvider } = await import("~/domains/identity/account-migration.server");
+    const guest = await signUp({});
+    const guestList = await db.wishlist.create({ data: { shareToken: randomBytes(18).toString("base64url"), ownerId: guest.user.id, name: "Guest's" } });
+    const product = await db.product.create({ data: { canonicalUrl: `https://${shop.host}/products/guest-${randomUUID()}` } });
+    await db.listItem.create({ data: { wishlistId: guestList.id, productId: product.id, addedByUserId: guest.user.id } });
+    const before = (await mirrorMessages()).length;
+    const moved = await migrateAnonymousToProvider(userId, guest.access_token);
+    expect(moved).toMatchObject({ lists: 1, items: 1 });
+    const messages = await mirrorMessages();
+    expect(messages.slice(before)).toEqual([expect.objectContaining({ topic: `${shop.id}:${customer}`, status: "pending" })]);
+    await deliverMirror();
+  });
+
   it("shoppers who are no shop's customer queue nothing", async () => {
     const before = (await mirrorMessages()).length;
     const { queueCustomerMirrors } = await import("~/domains/customer-accounts/mirror-queue.server");

@@ -170,6 +170,38 @@ describe("/dialog/save", () => {
     await first.context.close();
   });
 
+  it("a one-click save goes to the list saved to last, else the default list, never to the list only edited", async () => {
+    const address = email();
+    const account = await api.post("/auth/signup", { body: { email: address, password: "a good long password" } });
+    expect(account.status).toBe(200);
+    const token = account.body.access_token as string;
+    const own = await api.post("/hosted/me/init?lang=en", { token });
+    const holiday = await api.post("/hosted/me/lists", { token, body: { name: "Holiday" } });
+    // Edited after the default list: the lists now come newest first with Holiday on top.
+    expect((await api.put(`/hosted/lists/${holiday.body.token}`, { token, body: { description: "Beach" } })).status).toBe(200);
+
+    const w = await widgetFor();
+    const first = await openDialog(w.token, product());
+    await first.popup.getByRole("button", { name: "Sign in" }).click();
+    await first.popup.getByLabel("E-mail").fill(address);
+    await first.popup.getByLabel("Password").fill("a good long password");
+    await first.popup.getByRole("button", { name: "Sign in" }).first().click();
+    await first.popup.getByRole("heading", { name: "Saved to “My wishlist”" }).waitFor();
+    await stayOpen(first.popup);
+    await first.popup.getByRole("button", { name: "Change list" }).click();
+    await first.popup.getByLabel(/^Holiday/).check();
+    await first.popup.getByRole("button", { name: "Move to this list" }).click();
+    await first.popup.getByRole("heading", { name: "Saved to “Holiday”" }).waitFor();
+    await first.popup.close();
+
+    // Editing the default list afterwards (as on My lists) does not make it the list saved to last.
+    expect((await api.put(`/hosted/lists/${own.body.list.id}`, { token, body: { description: "Everything" } })).status).toBe(200);
+    const second = await openDialog(w.token, product(), "en-US", first.context);
+    await second.popup.getByRole("heading", { name: "Saved to “Holiday”" }).waitFor();
+    expect(first.console.errors).toEqual([]);
+    await first.context.close();
+  });
+
   it("a product already saved shows where, and can be removed; the page is told", async () => {
     const w = await widgetFor();
     const prod = product();
@@ -203,9 +235,8 @@ describe("/dialog/save", () => {
 
     const again = await openDialog(w.token, product(), "en-US", context);
     await again.popup.getByRole("heading", { name: /^Saved to/ }).waitFor();
+    // "Sign in and keep my lists" opens the sign-in form, not "Create account".
     await again.popup.getByRole("button", { name: "Sign in and keep my lists" }).click();
-    await again.popup.getByRole("heading", { name: "Create account" }).waitFor();
-    await again.popup.getByRole("button", { name: "Sign in", exact: true }).click(); // switch from "create account"
     await again.popup.getByRole("heading", { name: "Sign in" }).waitFor();
     await again.popup.getByLabel("E-mail").fill(address);
     await again.popup.getByLabel("Password").fill("another password");

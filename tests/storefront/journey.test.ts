@@ -9,12 +9,14 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import { apiFor, type Api } from "../support/api.ts";
 import { provisioner } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 
 let server: TestServer;
 let p: Awaited<ReturnType<typeof provisioner>>;
 let baskets: typeof import("~/domains/baskets/baskets.server");
+let api: Api;
 let browser: Browser;
 let shop: ShopServer;
 
@@ -24,6 +26,7 @@ beforeAll(async () => {
   // The server reads the shop's product pages (prefetch, save) on 127.0.0.1, which the fetch guard allows only for tests.
   server = await startServer({ FETCH_TEST_ALLOW_HOSTS: new URL(shop.origin("127.0.0.1")).host });
   p = await provisioner(server);
+  api = await apiFor(server);
   baskets = await import("~/domains/baskets/baskets.server");
 });
 afterAll(async () => {
@@ -37,9 +40,9 @@ const hex = () => randomBytes(3).toString("hex");
 const JOURNEY_TIMEOUT = 60_000;
 
 /** A partner whose shop page carries the documented snippet: four hearts (one with only a URL) and the basket button. */
-async function shopWithHearts() {
+async function shopWithHearts(host = HOST) {
   const partner = await p.partner("growth");
-  const key = (await p.key(partner.id, { domains: [HOST] })).key as string;
+  const key = (await p.key(partner.id, { domains: [host] })).key as string;
   const basket = await baskets.createBasketConfig(partner.id, { layout: "drawer", primaryColor: "#7a1f3d" });
   const product = (slug: string) => `https://${HOST}/products/${slug}-${hex()}`;
   const urls = { scarf: product("scarf"), hat: product("hat"), mug: product("mug") };
@@ -74,7 +77,7 @@ async function shopWithHearts() {
   })();
 </script></body></html>`,
   );
-  return { partner, key, url: shop.origin(HOST) + path, urls, gloves };
+  return { partner, key, url: shop.origin(host) + path, origin: shop.origin(host), host, urls, gloves };
 }
 
 /** A browser profile of one shopper, with an eye on every API answer it gets. */
@@ -196,6 +199,8 @@ describe("shopper journey through widget.js on a shop of another origin", () => 
     const fifth = await heart(page, "hat");
     await fifth.getByRole("heading", { name: "Schon in „Meine Wunschliste“ gemerkt" }).waitFor();
     await fifth.getByRole("button", { name: "Anmelden und Listen behalten" }).click();
+    await fifth.getByRole("heading", { name: "Anmelden" }).waitFor();
+    await fifth.getByRole("button", { name: "Konto erstellen" }).click(); // no account yet: switch to sign-up
     const email = await createAccount(fifth);
     await fifth.getByText(`Angemeldet als ${email}`).waitFor();
     const lists = await openMyLists(me.context, fifth);
@@ -267,6 +272,99 @@ describe("shopper journey through widget.js on a shop of another origin", () => 
     expect(await ownView.getByRole("button", { name: /Markierung aufheben/ }).count()).toBe(0);
     expect(await ownView.getByText("Gekauft", { exact: true }).count()).toBe(0);
 
+    await expectClean(me);
+    await me.context.close();
+  }, JOURNEY_TIMEOUT);
+
+  it("a guest saves on two shops, then signs in to an account that has one of the products: one default list, each product once, and the drawer adds each once", async () => {
+    const a = await shopWithHearts(`a-${hex()}.shop.test`);
+    const b = await shopWithHearts(`b-${hex()}.shop.test`);
+    // The account exists (made in English) and saved shop A's scarf before, through shop A's page.
+    const password = "a good long password";
+    const email = `merge-${hex()}@example.com`;
+    const account = await api.post("/auth/signup", { body: { email, password } });
+    expect(account.status).toBe(200);
+    const token = account.body.access_token as string;
+    const own = await api.post("/hosted/me/init?lang=en", { token });
+    expect(own.body.list.name).toBe("My wishlist");
+    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${a.key}`, origin: a.origin }, body: { origin: a.origin } });
+    expect(init.status).toBe(200);
+    const saved = await api.post("/widget/save", {
+      token,
+      headers: { "x-widget-token": init.body.token, origin: a.origin },
+      body: { wishlistId: own.body.list.db_id, product: { url: a.urls.scarf, title: "Wollschal", metadata: { variant_id: "901", quantity: 1 } }, siteDomain: a.host },
+    });
+    expect(saved.status).toBe(200);
+
+    // On this device a guest saves the scarf and the hat on shop A, the mug on shop B.
+    const me = await shopper();
+    const pageA = await me.context.newPage();
+    await pageA.goto(a.url);
+    const first = await heart(pageA, "scarf");
+    await first.getByRole("button", { name: "Als Gast fortfahren" }).click();
+    await first.getByRole("heading", { name: "Gespeichert in „Meine Wunschliste“" }).waitFor();
+    await first.close();
+    const second = await heart(pageA, "hat");
+    await second.getByRole("heading", { name: "Gespeichert in „Meine Wunschliste“" }).waitFor();
+    await second.close();
+    const pageB = await me.context.newPage();
+    await pageB.goto(b.url);
+    const third = await heart(pageB, "mug");
+    await third.getByRole("heading", { name: "Gespeichert in „Meine Wunschliste“" }).waitFor();
+    await stayOpen(third);
+
+    // "Sign in and keep my lists" opens sign-in; the guest signs in to the existing account.
+    await third.getByRole("button", { name: "Anmelden und Listen behalten" }).click();
+    await third.getByRole("heading", { name: "Anmelden" }).waitFor();
+    for (const width of [375, 1280]) {
+      await third.setViewportSize({ width, height: 720 });
+      await third.screenshot({ path: `tests/screenshots/dialog-keep-lists-signin-${width}.png` });
+    }
+    await third.getByLabel("E-Mail").fill(email);
+    await third.getByLabel("Passwort").fill(password);
+    await third.getByRole("button", { name: "Anmelden" }).first().click();
+    await third.getByText(`Angemeldet als ${email}`).waitFor();
+    await third.getByRole("heading", { name: "Schon in „My wishlist“ gemerkt" }).waitFor();
+
+    // My lists: the account's one default list, each product once.
+    const lists = await openMyLists(me.context, third);
+    await lists.getByRole("heading", { name: "My wishlist" }).waitFor();
+    expect(await lists.locator(".ml-list").count()).toBe(1);
+    expect(await lists.getByText("Meine Wunschliste").count()).toBe(0);
+    expect((await lists.locator(".ml-item-title").allTextContents()).map((t) => t.replace(/\(.*\)/, "").trim()).sort()).toEqual(["Becher", "Mütze", "Wollschal"]); // without "(opens a new tab)"
+    for (const width of [375, 1280]) {
+      await lists.setViewportSize({ width, height: 900 });
+      await lists.screenshot({ path: `tests/screenshots/my-lists-merged-${width}.png`, fullPage: true });
+    }
+    await third.close();
+
+    // Shop A recognises the account once its dialog is opened again (the guest's grant ended with the move).
+    await pageA.reload();
+    const again = await heart(pageA, "scarf");
+    await again.getByRole("heading", { name: "Schon in „My wishlist“ gemerkt" }).waitFor();
+    // The dialog grants the page after showing where the scarf is: closed only once the page knows the account.
+    await expect.poll(() => pressed(pageA, "hat"), { timeout: 15_000 }).toBe("true");
+    await again.close();
+
+    // The drawer lists the scarf and the hat once each, and "Add all" adds each once.
+    await pageA.getByRole("button", { name: "Meine Wunschliste" }).click();
+    const drawer = pageA.frameLocator(`iframe[src^="${server.url}/dialog/basket"]`);
+    await drawer.getByText("Mütze").waitFor();
+    expect(await drawer.getByText("Wollschal").count()).toBe(1);
+    for (const width of [375, 1280]) {
+      await pageA.setViewportSize({ width, height: 760 });
+      await pageA.screenshot({ path: `tests/screenshots/drawer-merged-${width}.png` });
+    }
+    shop.page("/cart/add", "<!doctype html><html lang=\"de\"><head><title>Warenkorb</title></head><body><h1>Warenkorb</h1></body></html>");
+    const before = shop.requests.length;
+    await Promise.all([pageA.waitForURL(/\/cart\/add\?/), drawer.getByRole("button", { name: "Alle in den Warenkorb" }).click()]);
+    const added = () =>
+      shop.requests
+        .slice(before)
+        .filter((r) => r.startsWith("/cart/add"))
+        .map((r) => new URL(r, a.origin).searchParams.get("id"))
+        .sort();
+    await expect.poll(added).toEqual(["901", "902"]);
     await expectClean(me);
     await me.context.close();
   }, JOURNEY_TIMEOUT);

@@ -5,6 +5,7 @@ import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { badRequest } from "~/lib/api/errors";
 import { objectBody } from "~/lib/api/schemas";
 import { migrateAnonymousToProvider } from "~/domains/identity/account-migration.server";
+import { movedSchema } from "~/domains/identity/schemas";
 
 // `anonymous_access_token` (alias `anonymousAccessToken`): absent, blank or not a string is 400 missing_data.
 const migrateBody = objectBody(
@@ -20,17 +21,12 @@ export const loader = endpoint({
     "user",
     {
       summary: "Move an anonymous account's lists, memberships, friends and items to the signed-in user",
-      description: "Body `{anonymous_access_token}`. Everything moves in one transaction; safe to retry (a retry after a completed migration answers ok with nothing moved).",
+      description: "Body `{anonymous_access_token}`. Everything moves in one transaction; safe to retry (a retry after a completed migration answers ok with nothing moved). The two default lists become one (the caller's), a product in both keeps one item, a moved list whose name the caller uses already is renamed (\"Birthday (2)\").",
       body: migrateBody,
       codes: { missing: missingData, invalid: missingData },
       response: z.object({
         ok: z.literal(true),
-        moved: z.object({
-          lists: z.number().int(),
-          memberships: z.number().int(),
-          friendships: z.number().int(),
-          items: z.number().int(),
-        }),
+        moved: movedSchema,
       }),
       errors: { missing_data: 400, old_user_not_anonymous: 400, old_user_not_found: 404, migration_failed: 500 },
     },

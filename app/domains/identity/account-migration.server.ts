@@ -1,21 +1,31 @@
 // An anonymous user signs in with a provider: the new account takes over the
 // anonymous one's lists, items, follows and friendships (SPEC 4.2,
-// `POST /hosted/migrate-anonymous-to-provider`). Everything moves in one
-// transaction, and every step only moves what is still on the old account, so
-// a retry after success (or a concurrent duplicate) moves nothing.
+// `POST /hosted/migrate-anonymous-to-provider`), merged as docs/identity.md
+// ("Joins and merges") says: one default list, one item per product and list.
+// Everything moves in one transaction, and every step only moves what is still
+// on the old account, so a retry after success (or a concurrent duplicate)
+// moves nothing.
 import { db, type Prisma } from "~/db.server";
 import { ApiError, badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
 import { noteRevokedSessionsOf, verifyUserToken } from "./identity.server";
 import { isSessionLive } from "./session-revocations.server";
 import { moveConsumerData } from "~/domains/consumer/account.server";
+import { freeListName, mergeListItems } from "~/domains/lists/merge.server";
+import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
 
 export interface Moved {
   lists: number;
   memberships: number;
   friendships: number;
   items: number;
+  /** Items of a product the account's list held already, folded into its item (the default lists' merge). */
+  duplicates: number;
+  /** Moved lists renamed because the account had a list of that name ("Birthday (2)"). */
+  renamed: number;
 }
+
+export const NOTHING_MOVED: Readonly<Moved> = { lists: 0, memberships: 0, friendships: 0, items: 0, duplicates: 0, renamed: 0 };
 
 const rank: Record<string, number> = { viewer: 1, editor: 2 };
 
@@ -24,7 +34,7 @@ export async function migrateAnonymousToProvider(newUserId: string, anonymousAcc
   const identity = await verifyUserToken(anonymousAccessToken);
   if (!identity) throw unauthorized("Invalid anonymous access token");
   const oldUserId = identity.userId;
-  const nothing: Moved = { lists: 0, memberships: 0, friendships: 0, items: 0 };
+  const nothing: Moved = { ...NOTHING_MOVED };
   if (oldUserId === newUserId) return nothing;
 
   try {
@@ -45,6 +55,8 @@ export async function migrateAnonymousToProvider(newUserId: string, anonymousAcc
         const moved = await db.$transaction((tx) => moveAccount(tx, oldUserId, newUserId), { maxWait: 10_000, timeout: 30_000 });
         // The poll would tell this instance within a second; this makes it immediate here.
         await noteRevokedSessionsOf(oldUserId, startedAt).catch((err) => log.warn("noting revoked sessions failed", errorFields(err)));
+        // The account's store customers (if any) see the moved items in their Shopify customer metafields.
+        if (moved.lists + moved.items + moved.duplicates > 0) await queueCustomerMirrors(newUserId);
         return moved;
       } catch (err) {
         if (attempt >= 2) throw err;
@@ -64,17 +76,38 @@ export async function moveAccount(tx: Prisma.TransactionClient, oldUserId: strin
   // other, and the later one reads what the earlier one left (nothing) instead of moving it twice.
   await tx.user.update({ where: { id: oldUserId }, data: { updatedAt: new Date() }, select: { id: true } });
 
-  // Lists. A user has at most one default list: if both have one, the new user's stays the default.
+  // Lists. The two default lists become one: the new user's stays, the old one's items join it and
+  // the old default list goes. Named lists move whole, renamed only where a name is taken.
   const newDefault = await tx.wishlist.findFirst({ where: { ownerId: newUserId, defaultKey: "default" }, select: { id: true } });
-  const lists = await tx.wishlist.findMany({ where: { ownerId: oldUserId }, select: { id: true, defaultKey: true, updatedAt: true } });
+  const lists = await tx.wishlist.findMany({
+    where: { ownerId: oldUserId },
+    select: { id: true, name: true, defaultKey: true, updatedAt: true },
+    orderBy: { id: "asc" },
+  });
+  const names = (await tx.wishlist.findMany({ where: { ownerId: newUserId }, select: { name: true } })).map((l) => l.name);
+  let duplicates = 0;
+  let renamed = 0;
+  const movedListIds: number[] = [];
   for (const list of lists) {
+    if (list.defaultKey === "default" && newDefault) {
+      const merge = await mergeListItems(tx, list.id, newDefault.id);
+      duplicates += merge.duplicates;
+      // Its followers and collaborators were given this list, not the account's default: they go with it.
+      await tx.wishlist.delete({ where: { id: list.id }, select: { id: true } });
+      if (merge.moved + merge.duplicates > 0) await tx.wishlist.update({ where: { id: newDefault.id }, data: { updatedAt: new Date() }, select: { id: true } });
+      continue;
+    }
+    const name = freeListName(list.name, names);
+    names.push(name);
+    if (name !== list.name) renamed++;
     await tx.wishlist.update({
       where: { id: list.id },
       // updatedAt is kept: the lists did not change, only their owner's account did.
-      data: { ownerId: newUserId, defaultKey: newDefault ? null : list.defaultKey, updatedAt: list.updatedAt },
+      data: { ownerId: newUserId, name, updatedAt: list.updatedAt },
+      select: { id: true },
     });
+    movedListIds.push(list.id);
   }
-  const movedListIds = lists.map((l) => l.id);
   // The new user may have followed or edited a list they now own.
   if (movedListIds.length > 0) {
     await tx.wishlistMember.deleteMany({ where: { wishlistId: { in: movedListIds }, userId: newUserId } });
@@ -129,7 +162,7 @@ export async function moveAccount(tx: Prisma.TransactionClient, oldUserId: strin
     friends.add(userId === newUserId ? friendId : userId);
   }
 
-  // Who added an item or created a manual product.
+  // Who added an item or created a manual product (after the merge: a folded duplicate is not counted).
   const items = await tx.listItem.updateMany({ where: { addedByUserId: oldUserId }, data: { addedByUserId: newUserId } });
   await tx.product.updateMany({ where: { createdByUserId: oldUserId }, data: { createdByUserId: newUserId } });
 
@@ -140,5 +173,5 @@ export async function moveAccount(tx: Prisma.TransactionClient, oldUserId: strin
   await tx.authSession.updateMany({ where: { userId: oldUserId, revokedAt: null }, data: { revokedAt: new Date() } });
   await tx.user.updateMany({ where: { id: oldUserId, migratedAt: null }, data: { migratedAt: new Date() } });
 
-  return { lists: lists.length, memberships, friendships: friends.size, items: items.count };
+  return { lists: movedListIds.length, memberships, friendships: friends.size, items: items.count, duplicates, renamed };
 }

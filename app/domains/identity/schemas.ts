@@ -28,3 +28,13 @@ export const sessionSchema = z.object({
 
 /** A public JSON Web Key of the token signer. */
 export const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
+
+/** What an account migration or a store customer's join moved (account-migration.server.ts Moved). */
+export const movedSchema = z.object({
+  lists: z.number().int().describe("Lists that moved to the account (a default list folded into the account's is not counted)"),
+  memberships: z.number().int(),
+  friendships: z.number().int(),
+  items: z.number().int().describe("Items the moved account had added, now the account's"),
+  duplicates: z.number().int().describe("Items of a product the account's default list held already, folded into its item"),
+  renamed: z.number().int().describe("Moved lists renamed because the account had a list of that name"),
+});

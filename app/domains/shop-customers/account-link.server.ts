@@ -15,7 +15,7 @@
 import { db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { env } from "~/env.server";
-import { moveAccount, type Moved } from "~/domains/identity/account-migration.server";
+import { moveAccount, NOTHING_MOVED, type Moved } from "~/domains/identity/account-migration.server";
 import { noteRevokedSessionsOf, type Identity } from "~/domains/identity/identity.server";
 import { signToken, verifyToken } from "~/domains/identity/jwt.server";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
@@ -168,7 +168,7 @@ export interface Joined {
 export async function linkShopCustomer(user: Identity, linkToken: string): Promise<Joined> {
   const { shopId, customerId, storeUserId, shop, done } = await offerOf(user, linkToken);
   const shopDomain = shop.primaryDomain ?? shop.domain;
-  const nothing: Moved = { lists: 0, memberships: 0, friendships: 0, items: 0 };
+  const nothing: Moved = { ...NOTHING_MOVED };
   if (done) return { ok: true, shop_domain: shopDomain, joined: false, moved: nothing };
 
   const startedAt = new Date();

@@ -53,16 +53,15 @@ export function useSaveDialog() {
     }
   }, []);
 
-  // The shopper's lists, creating the default list for a new shopper.
+  // The shopper's lists and which is the default one (init makes it for a new shopper).
   const loadLists = useCallback(async (c: Context, s: UserSession) => {
-    const get = () => call<{ lists: ListChoice[] }>("/widget/lists", { body: {}, widgetToken: c.token, accessToken: s.access_token });
-    let { lists } = await get();
-    if (lists.length === 0) {
-      await call(`/hosted/me/init?lang=${langOf(c.locale)}`, { body: {}, accessToken: s.access_token });
-      ({ lists } = await get());
-    }
-    setLists(lists);
-    return lists;
+    const [{ lists }, init] = await Promise.all([
+      call<{ lists: ListChoice[] }>("/widget/lists", { body: {}, widgetToken: c.token, accessToken: s.access_token }),
+      call<{ list: ListChoice }>(`/hosted/me/init?lang=${langOf(c.locale)}`, { body: {}, accessToken: s.access_token }),
+    ]);
+    const all = lists.some((l) => l.db_id === init.list.db_id) ? lists : [init.list, ...lists];
+    setLists(all);
+    return { lists: all, defaultId: init.list.db_id };
   }, []);
 
   /**
@@ -117,7 +116,7 @@ export function useSaveDialog() {
       // In parallel with the save, so the saved screen has its offer (or none) at once.
       if (!s.user.is_anonymous && s.user.email) askAlerts({ intent: "alerts-status" }, { method: "post", action: "/dialog/save" });
       try {
-        const all = await withSession(s, (fresh) => loadLists(c, fresh));
+        const { lists: all, defaultId } = await withSession(s, (fresh) => loadLists(c, fresh));
         const saved = await call<{ products: Array<{ item_id: number; wishlist_id: number; url: string | null; source_partner_id: number | null }> }>(
           "/widget/saved-products",
           { widgetToken: c.token, accessToken: s.access_token },
@@ -131,8 +130,9 @@ export function useSaveDialog() {
           if (match.source_partner_id === c.claims.partnerId) await grant(c, s).catch(() => undefined);
           return;
         }
+        // The list saved to last, else the default list: never merely the list edited last (lists come newest first).
         const last = lastListOf(s.user.id);
-        await saveTo(c, s, all.find((l) => l.db_id === last) ?? all[0]);
+        await saveTo(c, s, all.find((l) => l.db_id === last) ?? all.find((l) => l.db_id === defaultId)!);
       } catch (err) {
         setScreen({ name: "failed" });
         fail(err, () => void arrive(c, s));
@@ -237,6 +237,9 @@ export function useSaveDialog() {
             body: { anonymous_access_token: guest.access_token },
             accessToken: next.access_token,
           });
+          // The guest's last save stays the last save (a merged default list is the account's default then).
+          const last = lastListOf(guest.user.id);
+          if (last !== null) rememberList(next.user.id, last);
         }
         await arrive(ctx!, next);
       } catch (err) {
@@ -374,7 +377,7 @@ export function useSaveDialog() {
     openAuth: (mode: "signin" | "signup") => (setError(null), setScreen({ name: "auth", mode })),
     backToWelcome: () => (setError(null), setScreen({ name: "welcome" })),
     /** A guest's way to an account that keeps the lists. */
-    keepLists: () => (setClosing(false), setScreen({ name: "auth", mode: "signup" })),
+    keepLists: () => (setClosing(false), setScreen({ name: "auth", mode: "signin" })),
     changeList: (placement: Placement) => (setError(null), setChosen(placement.list.db_id), setScreen({ name: "pick", placement })),
     backToSaved: (placement: Placement) => setScreen({ name: "saved", placement, already: true }),
   };
