@@ -245,6 +245,9 @@ const schema = z
      * (comma-separated, e.g. https://sdk.example.com); every other origin gets 403.
      */
     ANALYTICS_ALLOWED_ORIGINS: z.string().optional(),
+    /** Analytics events recorded per client address (IPv4, IPv6 /64) and minute, and per UTC day; beyond them events are accepted and dropped. */
+    ANALYTICS_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+    ANALYTICS_EVENTS_PER_DAY: z.coerce.number().int().min(1).max(10_000_000).default(2000),
     /** Image proxy: largest image passed through (bytes) and the in-memory cache of recent images (bytes in all). */
     IMAGE_PROXY_MAX_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(5_000_000),
     IMAGE_PROXY_CACHE_BYTES: z.coerce.number().int().min(0).max(1_000_000_000).default(32_000_000),
