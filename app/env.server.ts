@@ -163,6 +163,14 @@ const schema = z
     SAVES_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
     /** Saves counted as actions per partner, client address (IPv4, IPv6 /64) and hour, whatever accounts it uses. */
     SAVES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(30),
+    /**
+     * On plans that pause at their limit (Free), saves counted per month: per partner and shopper account,
+     * per shopper account over all such partners, and per partner and client address, so that a few
+     * addresses or accounts cannot use up a shop's month.
+     */
+    SAVES_PER_SHOPPER_MONTH: z.coerce.number().int().min(1).max(1_000_000).default(20),
+    SAVES_PER_ACCOUNT_MONTH: z.coerce.number().int().min(1).max(1_000_000).default(60),
+    SAVES_PER_ADDRESS_MONTH: z.coerce.number().int().min(1).max(1_000_000).default(10),
     /** How often old request-counter minute windows and usage dedup keys are pruned. */
     PRUNE_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
     /** How often the outbox worker looks for e-mails and webhooks to deliver. */
