@@ -198,6 +198,8 @@ const schema = z
     RESCRAPE_HOST_DAILY_CAP: z.coerce.number().int().min(1).max(100_000).default(200),
     /** Failed reads in a row after which a product is given up on until it is newly saved to a list. */
     RESCRAPE_MAX_FAILURES: z.coerce.number().int().min(1).max(20).default(5),
+    /** Scraped products enrolled for the scheduled re-read per shopper who would be told (the rest wait until one of theirs leaves). */
+    RESCRAPE_PRODUCTS_PER_SHOPPER: z.coerce.number().int().min(1).max(100_000).default(50),
 
     /** Which proxies may name the client in X-Forwarded-For (see trustedProxies above). */
     TRUSTED_PROXIES: trustedProxies,
