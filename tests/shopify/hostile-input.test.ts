@@ -229,6 +229,18 @@ describe("hostile input signed as Shopify signs it", () => {
       if (res.location) expect(new URL(res.location, server.url).origin).toBe(server.url);
       expect(res.text).not.toContain("evil.example");
     }
+    // Shopify's auth pages with a `shop` or `host` that is no shop's: 4xx too.
+    for (const [path, query] of [
+      ["/auth/exit-iframe", { shop: "evil.example", host, exitIframe: "/app" }],
+      ["/auth/exit-iframe", { shop: shopDomain, host: "not-base64!", exitIframe: "/app" }],
+      ["/auth/session-token", { shop: "x".repeat(3000), host: "a" }],
+      ["/auth", { shop: "\u0000", embedded: "1" }],
+      ["/auth/callback", { shop: "evil.example", code: "1", hmac: "x", state: "y", timestamp: "1" }],
+    ] as const) {
+      const res = await fetch(`${server.url}${path}?${new URLSearchParams(query as Record<string, string>)}`, { redirect: "manual", headers: { "user-agent": BROWSER } }).then(answer);
+      expect(res.status, `${path} ${JSON.stringify(query).slice(0, 80)}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+      if (res.location) expect(new URL(res.location, server.url).origin, res.location).toBe(server.url);
+    }
     // A trusted destination still renders the exit page (App Bridge redirects from inside the admin).
     const trusted = await exit(`https://admin.shopify.com/store/${shopDomain.split(".")[0]}/apps/x`);
     expect(trusted.status).toBeLessThan(400);
