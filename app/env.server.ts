@@ -163,6 +163,14 @@ const schema = z
     SAVES_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
     /** Saves counted as actions per partner, client address (IPv4, IPv6 /64) and hour, whatever accounts it uses. */
     SAVES_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(30),
+    /**
+     * On plans that pause at their limit (Free), saves counted per month: per partner and shopper account,
+     * per shopper account over all such partners, and per partner and client address, so that a few
+     * addresses or accounts cannot use up a shop's month.
+     */
+    SAVES_PER_SHOPPER_MONTH: z.coerce.number().int().min(1).max(1_000_000).default(20),
+    SAVES_PER_ACCOUNT_MONTH: z.coerce.number().int().min(1).max(1_000_000).default(60),
+    SAVES_PER_ADDRESS_MONTH: z.coerce.number().int().min(1).max(1_000_000).default(10),
     /** How often old request-counter minute windows and usage dedup keys are pruned. */
     PRUNE_INTERVAL_MS: z.coerce.number().int().min(50).max(3_600_000).default(60_000),
     /** How often the outbox worker looks for e-mails and webhooks to deliver. */
@@ -190,6 +198,8 @@ const schema = z
     RESCRAPE_HOST_DAILY_CAP: z.coerce.number().int().min(1).max(100_000).default(200),
     /** Failed reads in a row after which a product is given up on until it is newly saved to a list. */
     RESCRAPE_MAX_FAILURES: z.coerce.number().int().min(1).max(20).default(5),
+    /** Scraped products enrolled for the scheduled re-read per shopper who would be told (the rest wait until one of theirs leaves). */
+    RESCRAPE_PRODUCTS_PER_SHOPPER: z.coerce.number().int().min(1).max(100_000).default(50),
 
     /** Which proxies may name the client in X-Forwarded-For (see trustedProxies above). */
     TRUSTED_PROXIES: trustedProxies,
@@ -245,6 +255,9 @@ const schema = z
      * (comma-separated, e.g. https://sdk.example.com); every other origin gets 403.
      */
     ANALYTICS_ALLOWED_ORIGINS: z.string().optional(),
+    /** Analytics events recorded per client address (IPv4, IPv6 /64) and minute, and per UTC day; beyond them events are accepted and dropped. */
+    ANALYTICS_EVENTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+    ANALYTICS_EVENTS_PER_DAY: z.coerce.number().int().min(1).max(10_000_000).default(2000),
     /** Image proxy: largest image passed through (bytes) and the in-memory cache of recent images (bytes in all). */
     IMAGE_PROXY_MAX_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(5_000_000),
     IMAGE_PROXY_CACHE_BYTES: z.coerce.number().int().min(0).max(1_000_000_000).default(32_000_000),

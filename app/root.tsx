@@ -1,6 +1,5 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches, useRouteError } from "@remix-run/react";
 import type { LinksFunction } from "@remix-run/node";
-import { analyticsPageTokenOrNull } from "~/domains/analytics/page-token.server";
 import { useNonce } from "~/lib/http/nonce";
 
 type Params = Record<string, string | undefined>;
@@ -32,16 +31,23 @@ function useFramed(): boolean {
 // Every page names its icon, so browsers do not ask for a favicon.ico the app does not have.
 export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
-/** Every page of the service carries the credential its analytics events need (POST /analytics/track). */
-export const loader = async () => ({ analyticsToken: await analyticsPageTokenOrNull() });
+
+function pageAnalyticsToken(matches: ReturnType<typeof useMatches>): string | null {
+  for (const match of [...matches].reverse()) {
+    const token = (match.data as { analyticsToken?: unknown } | null | undefined)?.analyticsToken;
+    if (typeof token === "string") return token;
+  }
+  return null;
+}
 
 export function Layout({ children }: { children: React.ReactNode }) {
   // Remix's inline scripts run under the page's CSP only with its nonce.
   const nonce = useNonce();
   const lang = usePageLang();
   const framed = useFramed();
-  // Absent on error pages whose root loader did not run.
-  const analyticsToken = useRouteLoaderData<typeof loader>("root")?.analyticsToken;
+  // A page with a partner's context (its route's loader signs the token for that partner) carries the
+  // credential its analytics events need (POST /analytics/track); pages without one carry none.
+  const analyticsToken = pageAnalyticsToken(useMatches());
   return (
     <html lang={lang}>
       <head>

@@ -3,7 +3,10 @@
 // shopify.authenticate.admin. The result is memoised per Request, so the
 // layout (app.tsx) and the child route's loader share one authentication,
 // one shop lookup and one subscription check.
+import { InvalidHostError, InvalidShopError, ShopifyError } from "@shopify/shopify-api";
 import { db } from "~/db.server";
+import { errorResponse } from "~/http/error-reply.server";
+import { badRequest } from "~/lib/api/errors";
 import { BILLING_IS_TEST, shopify, type Shopify } from "~/shopify.server";
 import { provisionShop } from "~/domains/shops/provisioning.server";
 import { fetchActiveSubscriptions, syncSubscription } from "~/domains/shops/subscription.server";
@@ -20,11 +23,30 @@ export interface AdminContext {
   partnerId: number;
 }
 
+/** shopifyApp's exit-iframe page under authPathPrefix "/auth" (app/shopify.server.ts). */
+const EXIT_IFRAME_PATH = "/auth/exit-iframe";
+
 const authentications = new WeakMap<Request, Promise<AdminAuth>>();
 const contexts = new WeakMap<Request, Promise<AdminContext>>();
 
 function findShop(domain: string) {
   return db.platformShop.findUnique({ where: { domain }, include: { partner: true } });
+}
+
+/**
+ * The library throws plain errors (a 500) for requests it refuses to act on:
+ * an exit-iframe destination it does not trust (`/auth/exit-iframe?exitIframe=`
+ * anywhere but the app, the Shopify admin or a shop's /admin), or a `shop` or
+ * `host` parameter that is no shop's. Those are the request's fault: 400.
+ */
+function refuseBadInput(err: unknown, request: Request): never {
+  if (err instanceof InvalidShopError || err instanceof InvalidHostError) {
+    throw errorResponse(badRequest("invalid_shop", "The shop or host parameter is not a Shopify shop's"), request);
+  }
+  if (err instanceof ShopifyError && new URL(request.url).pathname === EXIT_IFRAME_PATH) {
+    throw errorResponse(badRequest("invalid_destination", "The exit-iframe destination is not the app or the Shopify admin"), request);
+  }
+  throw err;
 }
 
 /**
@@ -35,7 +57,7 @@ function findShop(domain: string) {
 export function authenticateAdmin(request: Request): Promise<AdminAuth> {
   let auth = authentications.get(request);
   if (!auth) {
-    auth = shopify ? shopify.authenticate.admin(request) : Promise.reject(shopifyOffResponse());
+    auth = shopify ? shopify.authenticate.admin(request).catch((err) => refuseBadInput(err, request)) : Promise.reject(shopifyOffResponse());
     authentications.set(request, auth);
   }
   return auth;

@@ -46,3 +46,19 @@ export function AlertLinkPage({ lang, title, text, button, tone }: AlertLinkPage
     </main>
   );
 }
+
+/** The way out to a page no installed shop speaks for: its address as a plain link, no redirect, no referrer. */
+export function AlertLeavePage({ lang, title, text, label, url }: { lang: AlertLang; title: string; text: string; label: string; url: string }) {
+  return (
+    <main lang={lang} style={{ maxWidth: "32rem", margin: "0 auto", padding: "var(--space-6) var(--space-4)" }}>
+      <h1 style={{ fontSize: "var(--text-xl)" }}>{title}</h1>
+      <p>{text}</p>
+      <p>
+        {label}{" "}
+        <a href={url} rel="noopener noreferrer nofollow" style={{ overflowWrap: "anywhere" }}>
+          {url}
+        </a>
+      </p>
+    </main>
+  );
+}

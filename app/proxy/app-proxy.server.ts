@@ -9,6 +9,7 @@
 // the query, so a refused request changes nothing. Bodies are JSON only (415
 // otherwise: a form post from another site cannot reach a write) and small
 // (413). The storefront's `logged_in_customer_id` is trusted only after 2.
+import { InvalidShopError } from "@shopify/shopify-api";
 import type { PlatformShop } from "~/db.server";
 import { findPlatformShop } from "~/domains/shops/platform-webhooks.server";
 import { isCustomerId } from "~/domains/shop-customers/shop-customers.server";
@@ -26,7 +27,9 @@ export const PROXY_MAX_AGE_SECONDS = 90;
 /** The largest body a proxy route reads: its requests carry an id or two. */
 export const PROXY_MAX_BODY_BYTES = 4096;
 
-const MYSHOPIFY_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+const MYSHOPIFY_DOMAIN = /^[a-z0-9][a-z0-9-]{0,62}\.myshopify\.com$/;
+/** Parameters Shopify adds to every proxied request that the app reads: each once, or the request is not as Shopify sent it (a repeated `timestamp` or `signature` fails the checks above). */
+const SHOPIFY_PARAMS = ["shop", "logged_in_customer_id", "path_prefix"] as const;
 
 export interface ProxyRequest {
   shop: Pick<PlatformShop, "id" | "partnerId" | "domain" | "primaryDomain">;
@@ -62,7 +65,14 @@ export async function verifyProxyRequest(request: Request): Promise<ProxyRequest
   } catch (err) {
     // The library answers a bad or missing signature with an empty 400.
     if (err instanceof Response) throw refused();
+    // A signed `shop` that is no shop's domain (blank, say): the library throws while looking up its session.
+    if (err instanceof InvalidShopError) throw notFound("shop_not_found", "This store has not installed the app");
     throw err;
+  }
+  // Shopify signs a repeated key's values joined by commas, so a storefront URL that adds its own
+  // `logged_in_customer_id` or `shop` before Shopify's is still signed: a second value is never Shopify's alone.
+  for (const key of SHOPIFY_PARAMS) {
+    if (url.searchParams.getAll(key).length > 1) throw badRequest("repeated_parameter", `${key} appears more than once`);
   }
   const domain = (url.searchParams.get("shop") ?? "").toLowerCase();
   const shop = MYSHOPIFY_DOMAIN.test(domain)

@@ -6,6 +6,7 @@
 import { json, type HeadersFunction, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { analyticsPageTokenOrNull } from "~/domains/analytics/page-token.server";
 import { basketDrawer } from "~/domains/baskets/baskets.server";
 import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers";
 import { accentStyle } from "~/hosted-pages/accent";
@@ -29,7 +30,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!drawer) throw new Response("Not found", { status: 404 });
   const { id, primaryColor } = drawer.basket;
   return json(
-    { id, primaryColor: /^#[0-9a-f]{3,8}$/i.test(primaryColor ?? "") ? primaryColor : null, lang: langOf(url.searchParams.get("locale")) },
+    {
+      id,
+      primaryColor: /^#[0-9a-f]{3,8}$/i.test(primaryColor ?? "") ? primaryColor : null,
+      lang: langOf(url.searchParams.get("locale")),
+      // The drawer's analytics events count for its basket's partner only (root.tsx writes the token into the page).
+      analyticsToken: await analyticsPageTokenOrNull(drawer.partnerId),
+    },
     { headers: { [FRAME_ANCESTORS_HEADER]: drawer.frameAncestors } },
   );
 }

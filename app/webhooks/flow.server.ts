@@ -9,9 +9,11 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { json } from "@remix-run/node";
 import type { AdminGraphql } from "~/domains/shops/admin-graphql.server";
 import { errorResponse } from "~/http/error-reply.server";
-import { ApiError, notFound, unauthorized } from "~/lib/api/errors";
+import { ApiError, badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { env } from "~/env.server";
 import { shopify } from "~/shopify.server";
+
+const MYSHOPIFY_DOMAIN = /^[a-z0-9][a-z0-9-]{0,62}\.myshopify\.com$/;
 
 const notPost = () => new ApiError(405, "method_not_allowed", "Shopify Flow sends POST", {}, { Allow: "POST" });
 const badSignature = () => unauthorized("The request's HMAC signature does not match");
@@ -55,15 +57,22 @@ export interface FlowAction {
 export async function receiveFlowAction(request: Request, run: (action: FlowAction) => Promise<unknown>): Promise<Response> {
   try {
     if (!shopify) throw notFound("not_found", "The Shopify app is not configured on this server");
+    if (request.method !== "POST") throw notPost();
     const rawBody = await request.clone().text();
+    if (!signedByShopify(rawBody, request.headers.get("x-shopify-hmac-sha256"))) throw badSignature();
+    // The library reads `shopify_domain` of whatever JSON it gets (null, an array, a number…) and throws
+    // TypeErrors on what Flow never sends: only an object naming a myshopify domain goes on.
+    const body = jsonOf(rawBody);
+    const domain = body && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>).shopify_domain : undefined;
+    if (typeof domain !== "string" || !MYSHOPIFY_DOMAIN.test(domain)) {
+      throw badRequest("invalid_payload", "An action request is a JSON object naming the shop's myshopify domain in shopify_domain");
+    }
     let verified;
     try {
       verified = await shopify.authenticate.flow(request);
     } catch (err) {
       if (!(err instanceof Response)) throw err;
-      if (err.status === 405) throw notPost();
-      // The library answers 400 both to a bad signature and to a shop without an offline session.
-      if (!signedByShopify(rawBody, request.headers.get("x-shopify-hmac-sha256"))) throw badSignature();
+      // The signature was checked above: the library's 400 here means a shop without an offline session.
       throw notFound("unknown_shop", "The shop has not installed the app");
     }
     const payload = (verified.payload ?? {}) as Record<string, unknown>;

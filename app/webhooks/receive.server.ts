@@ -31,7 +31,8 @@ const notAShop = () => badRequest("invalid_webhook", "X-Shopify-Shop-Domain is n
 
 async function verified(request: Request): Promise<PlatformWebhook> {
   if (!shopify) throw notFound("not_found", "The Shopify app is not configured on this server");
-  // The headers are not signed, the body is: its digest is what a replay cannot change.
+  // The headers (topic, shop, webhook and event ids) are not signed, the body is: its digest alone is
+  // what a replay cannot change, so it is the delivery's identity whatever topic or ids come with it.
   const rawBody = await request.clone().text();
   try {
     const hook = await shopify.authenticate.webhook(request);
@@ -41,7 +42,7 @@ async function verified(request: Request): Promise<PlatformWebhook> {
       topic,
       shop: hook.shop.toLowerCase(),
       webhookId: hook.webhookId,
-      payloadDigest: createHash("sha256").update(`${topic}\n`).update(rawBody).digest("hex"),
+      payloadDigest: createHash("sha256").update(rawBody).digest("hex"),
       payload: hook.payload,
       graphql: hook.admin?.graphql as AdminGraphql | undefined,
     };

@@ -1,6 +1,9 @@
-// POST /analytics/track (SPEC 7.4): own pages only (the token they carry, from
-// an own origin), key ownership, payload codes, no rate-limit headers (SPEC
-// 8.3); GET /partner/analytics reads the per-day counts the merchant admin charts.
+// POST /analytics/track (SPEC 7.4): own pages only (from an own origin, with the
+// partner's credential the page holds: the page token of a page in that
+// partner's context, or its widget token), for that partner only; key
+// ownership, payload codes, a per-client bound (never 429), no rate-limit
+// headers (SPEC 8.3); GET /partner/analytics reads the per-day counts the
+// merchant admin charts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { startServer, type TestServer } from "../support/server.ts";
@@ -19,17 +22,29 @@ interface Shop {
 }
 let shopA: Shop;
 let shopB: Shop;
-/** The credential a page of the service carries. */
+/** The credential a page of shop A's context carries (its basket drawer). */
 let pageToken: string;
+/** The daily bound of recorded events per client address this server runs with. */
+const PER_DAY = 60;
 
-/** The analytics token written into the page at `path`. */
-async function tokenOfPage(path: string, init: RequestInit = {}): Promise<string> {
-  const res = await fetch(server.url + path, init);
+/** The analytics token written into the page at `path`, or null when it carries none. */
+async function tokenOfPageOrNull(path: string): Promise<string | null> {
+  const res = await fetch(server.url + path);
   const html = await res.text();
   expect(res.status, path).toBe(200);
-  const token = /<meta name="wish-analytics-token" content="([^"]+)"/.exec(html)?.[1];
+  return /<meta name="wish-analytics-token" content="([^"]+)"/.exec(html)?.[1] ?? null;
+}
+async function tokenOfPage(path: string): Promise<string> {
+  const token = await tokenOfPageOrNull(path);
   expect(token, `${path} carries no analytics token`).toBeTruthy();
   return token!;
+}
+
+/** The basket drawer of the partner: a page in its context. */
+async function drawerPath(owner: PortalUser): Promise<string> {
+  const basket = await api.post("/partner/baskets", { token: owner.accessToken, body: {} });
+  expect(basket.status, basket.text).toBe(201);
+  return `/dialog/basket?config=${basket.body.basket.id}`;
 }
 
 async function shop(): Promise<Shop> {
@@ -41,11 +56,11 @@ async function shop(): Promise<Shop> {
 }
 
 beforeAll(async () => {
-  server = await startServer({ ANALYTICS_ALLOWED_ORIGINS: `${PAGES}, https://other.intake.example` });
+  server = await startServer({ ANALYTICS_ALLOWED_ORIGINS: `${PAGES}, https://other.intake.example`, ANALYTICS_EVENTS_PER_DAY: String(PER_DAY) });
   api = await apiFor(server);
   shopA = await shop();
   shopB = await shop();
-  pageToken = await tokenOfPage("/dialog/save");
+  pageToken = await tokenOfPage(await drawerPath(shopA.owner));
 });
 
 afterAll(async () => {
@@ -84,7 +99,7 @@ describe("POST /analytics/track", () => {
     expectError(await track(body, { "x-analytics-token": pageToken }), 403, "forbidden");
   });
 
-  it("403 forbidden without the token the service's own pages carry, whatever Origin a script sets; every page carries one", async () => {
+  it("403 forbidden without the token the service's own pages carry, whatever Origin a script sets; pages without a partner carry none", async () => {
     const body = { partnerId: shopA.partnerId, event: "scripted" };
     const before = await sql<{ n: number | string }>(server.databaseUrl, `SELECT COUNT(*) AS n FROM "AnalyticsEvent" WHERE event = 'scripted'`);
     expectError(await track(body, { origin: server.url }), 403, "forbidden");
@@ -103,17 +118,46 @@ describe("POST /analytics/track", () => {
     const after = await sql<{ n: number | string }>(server.databaseUrl, `SELECT COUNT(*) AS n FROM "AnalyticsEvent" WHERE event = 'scripted'`);
     expect(Number(after[0]!.n)).toBe(Number(before[0]!.n));
 
-    // The pages: the dialogs, "My lists" and a share page each carry a token that is accepted.
+    // Pages without a partner's context carry no token at all.
     const owner = await api.anonymousUser();
     const list = await api.post("/hosted/me/lists", { token: owner.accessToken, body: { name: "Shared" } });
     expect((await api.put(`/hosted/lists/${list.body.token}`, { token: owner.accessToken, body: { share_public: true } })).status).toBe(200);
-    const basket = await api.post("/partner/baskets", { token: shopA.owner.accessToken, body: {} });
-    expect(basket.status, basket.text).toBe(201);
-    for (const path of ["/dialog/save", `/dialog/basket?config=${basket.body.basket.id}`, "/en/lists", `/de/list/${list.body.token}`]) {
-      const token = await tokenOfPage(path);
-      const res = await track(body, { origin: server.url, "x-analytics-token": token });
-      expect(res.status, `${path}: ${res.text}`).toBe(201);
-    }
+    for (const path of ["/dialog/save", "/en/lists", `/de/list/${list.body.token}`]) expect(await tokenOfPageOrNull(path), path).toBeNull();
+  });
+
+  it("an event counts only for the partner whose token the page holds: another partner is 403 forbidden_key_mismatch", async () => {
+    const before = await sql<{ n: number | string }>(server.databaseUrl, `SELECT COUNT(*) AS n FROM "AnalyticsEvent" WHERE "partnerId" = ?`, [shopB.partnerId]);
+    // Shop A's drawer token, for shop B.
+    expectError(await track({ partnerId: shopB.partnerId, event: "forged" }), 403, "forbidden_key_mismatch");
+    // A page token that names no partner (the old page-wide kind) is no credential.
+    process.env.DATABASE_URL = server.databaseUrl;
+    process.env.APP_URL = server.url;
+    const { signToken } = await import("~/domains/identity/jwt.server");
+    const pageWide = await signToken({}, { use: "page", subject: "page", audience: "analytics", ttlSeconds: 600 });
+    expectError(await track({ partnerId: shopB.partnerId, event: "forged" }, { origin: server.url, "x-analytics-token": pageWide.token }), 403, "forbidden");
+    // Shop A's widget token, for shop B, with or without a page token.
+    const widgetA = await widgetToken(shopA.key);
+    expectError(await track({ partnerId: shopB.partnerId, event: "forged" }, { origin: server.url, "x-widget-token": widgetA }), 403, "forbidden_key_mismatch");
+    const after = await sql<{ n: number | string }>(server.databaseUrl, `SELECT COUNT(*) AS n FROM "AnalyticsEvent" WHERE "partnerId" = ?`, [shopB.partnerId]);
+    expect(Number(after[0]!.n)).toBe(Number(before[0]!.n));
+
+    // Each partner's own pages: its drawer, and a share page of a list saved through its widget; and its widget token alone.
+    expect((await track({ partnerId: shopB.partnerId, event: "opened" }, { origin: server.url, "x-analytics-token": await tokenOfPage(await drawerPath(shopB.owner)) })).status).toBe(201);
+    const shopper = await api.anonymousUser();
+    const init = await api.post("/hosted/me/init", { token: shopper.accessToken });
+    const listToken = init.body.list.id as string;
+    const saved = await api.post("/widget/save", {
+      token: shopper.accessToken,
+      headers: { "x-widget-token": widgetA, origin: "http://localhost:5173" },
+      body: { wishlistId: init.body.list.db_id, product: { url: `https://shop-a.example/products/p-${Date.now()}`, title: "Lamp" } },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    expect((await api.put(`/hosted/lists/${listToken}`, { token: shopper.accessToken, body: { share_public: true } })).status).toBe(200);
+    const shareToken = await tokenOfPage(`/en/list/${listToken}`);
+    expect((await track({ partnerId: shopA.partnerId, event: "share_view" }, { origin: server.url, "x-analytics-token": shareToken })).status).toBe(201);
+    expectError(await track({ partnerId: shopB.partnerId, event: "share_view" }, { origin: server.url, "x-analytics-token": shareToken }), 403, "forbidden_key_mismatch");
+    const byWidget = await track({ partnerId: shopA.partnerId, event: "widget_open" }, { origin: server.url, "x-widget-token": widgetA });
+    expect(byWidget.status, byWidget.text).toBe(201);
   });
 
   it("payload codes: partner_required, invalid_partner_id, invalid_payload", async () => {
@@ -127,7 +171,8 @@ describe("POST /analytics/track", () => {
     expectError(await track({ partnerId: shopA.partnerId, event: "x", properties: { big: "x".repeat(5000) } }), 400, "invalid_payload");
     expectError(await track({ partnerId: shopA.partnerId, apiKeyId: "key", event: "x" }), 400, "invalid_payload");
     expectError(await track([1, 2]), 400, "invalid_payload");
-    expectError(await track({ partnerId: 987654321, event: "x" }), 404, "not_found");
+    // A partner the page's token does not name.
+    expectError(await track({ partnerId: 987654321, event: "x" }), 403, "forbidden_key_mismatch");
   });
 
   it("key checks: api_key_not_found, forbidden_key_not_owned, forbidden_key_mismatch", async () => {
@@ -152,8 +197,9 @@ describe("POST /analytics/track", () => {
 describe("GET /partner/analytics", () => {
   it("counts per day and event over the window, every day listed", async () => {
     const owner = await shop();
+    const ownToken = await tokenOfPage(await drawerPath(owner.owner));
     for (const event of ["open", "open", "saved"]) {
-      expect((await track({ partnerId: owner.partnerId, event })).status).toBe(201);
+      expect((await track({ partnerId: owner.partnerId, event }, { origin: server.url, "x-analytics-token": ownToken })).status).toBe(201);
     }
     const res = await api.get("/partner/analytics?days=7", { token: owner.owner.accessToken });
     expect(res.status, res.text).toBe(200);
@@ -178,5 +224,32 @@ describe("GET /partner/analytics", () => {
     const loner = await emailUser(api, "loner");
     expectError(await api.get("/partner/analytics", { token: loner.accessToken }), 404, "no_partner");
     expectError(await api.get("/partner/analytics"), 401, "unauthorized");
+  });
+});
+
+describe("the per-client bound", () => {
+  it("records at most ANALYTICS_EVENTS_PER_DAY events a day per client address, counted atomically; the rest are accepted and dropped", async () => {
+    const day = () => new Date().toISOString().slice(0, 10);
+    const usedToday = async (d: string) =>
+      Number((await sql<{ uses: number | string }>(server.databaseUrl, `SELECT uses FROM "UsageDedup" WHERE "dedupKey" = ?`, [`analytics:d:127.0.0.1:${d}`]))[0]?.uses ?? 0);
+    const start = day();
+    const used = await usedToday(start);
+    expect(used).toBeLessThan(PER_DAY);
+    // More than the rest of the day's bound, all at once.
+    const answers = await Promise.all(Array.from({ length: PER_DAY - used + 15 }, (_, i) => track({ partnerId: shopA.partnerId, event: `burst_${i % 3}` })));
+    for (const res of answers) expect(res.status, res.text).toBe(201);
+    const recorded = answers.filter((r) => r.body.id > 0);
+    const dropped = answers.filter((r) => r.body.dropped === true);
+    expect(dropped.every((r) => r.body.id === 0)).toBe(true);
+    expect(recorded.length + dropped.length).toBe(answers.length);
+    // (Across a UTC midnight the new day has a bound of its own; then only the upper bound holds.)
+    if (day() === start) {
+      expect(recorded).toHaveLength(PER_DAY - used);
+      expect(await usedToday(start)).toBe(PER_DAY);
+    } else {
+      expect(recorded.length).toBeLessThanOrEqual(2 * PER_DAY);
+    }
+    const stored = await sql<{ n: number | string }>(server.databaseUrl, `SELECT COUNT(*) AS n FROM "AnalyticsEvent" WHERE event LIKE 'burst_%'`);
+    expect(Number(stored[0]!.n)).toBe(recorded.length);
   });
 });

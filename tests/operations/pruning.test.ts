@@ -49,6 +49,8 @@ beforeAll(async () => {
   const keys: string[] = [];
   for (let i = 0; i < 1100; i++) keys.push(`('view:1:old${i}:1', 1, '${timestamp(3 * DAY + i * 1000)}')`);
   keys.push(`('share:1:yesterday', 1, '${timestamp(DAY + HOUR)}')`, `('view:1:now:1', 1, '${timestamp(0)}')`);
+  // The Free plan's monthly shares (`month:…`) stay for the month: one from three days ago stays, one from 33 days ago goes.
+  keys.push(`('month:saveaddr:1:203.0.113.9:recent', 1, '${timestamp(3 * DAY)}')`, `('month:saveaddr:1:203.0.113.9:old', 1, '${timestamp(33 * DAY)}')`);
   await sql(databaseUrl, `INSERT INTO "UsageDedup" ("dedupKey", "partnerId", "createdAt") VALUES ${keys.join(", ")}`);
 
   dataDir = mkdtempSync(path.join(tmpdir(), "prune-media-"));
@@ -85,9 +87,9 @@ describe("pruning", () => {
     await expectIndexedBatches("ApiKeyRequestCounter", 1200);
   });
 
-  it("deletes usage dedup keys older than two days, keeps younger ones", async () => {
-    await until("two dedupe keys", async () => (await dedupKeys()).length === 2, Boolean, { timeoutMs: 20_000 });
-    expect(await dedupKeys()).toEqual(["share:1:yesterday", "view:1:now:1"]);
+  it("deletes usage dedup keys older than two days (a month's keys older than 32), keeps younger ones", async () => {
+    await until("three dedupe keys", async () => (await dedupKeys()).length === 3, Boolean, { timeoutMs: 20_000 });
+    expect(await dedupKeys()).toEqual(["month:saveaddr:1:203.0.113.9:recent", "share:1:yesterday", "view:1:now:1"]);
     await expectIndexedBatches("UsageDedup", 1100);
   });
 });

@@ -190,6 +190,25 @@ describe("verification", () => {
     expect(truthy(after!.active)).toBe(false);
   });
 
+  it("a signed body replayed under another topic (the topic header is not signed either) is a duplicate, with its webhook id or a new one", async () => {
+    const s = await installedShop();
+    // shop/update and app/uninstalled both carry the Shop resource: a captured shop/update body is a valid app/uninstalled body.
+    const payload = { id: 78, name: "Brand", domain: s.primary, updated_at: new Date().toISOString() };
+    const id = randomUUID();
+    expect((await deliver("shop/update", "shop/update", s.domain, payload, { id })).body).toEqual({ ok: true });
+    for (const replayId of [id, randomUUID()]) {
+      const replay = await deliver("app/uninstalled", "app/uninstalled", s.domain, payload, { id: replayId });
+      expect(replay.status, replay.text).toBe(200);
+      expect(replay.body, replayId === id ? "same webhook id" : "new webhook id").toEqual({ ok: true, duplicate: true });
+    }
+    const [row] = await db<{ active: unknown }>(`SELECT active FROM "PlatformShop" WHERE id = ?`, [s.shop.id]);
+    expect(truthy(row!.active)).toBe(true);
+    // The same holds between any two topics: a product body replayed as the other product topic is processed once.
+    const product = { id: 9_300_001, title: "Lamp", handle: `lamp-${suffix()}`, status: "active", updated_at: new Date().toISOString(), variants: [] };
+    expect((await deliver("products/create", "products/create", s.domain, product)).body).toEqual({ ok: true });
+    expect((await deliver("products/update", "products/update", s.domain, product)).body).toEqual({ ok: true, duplicate: true });
+  });
+
   it("a body over WEBHOOK_MAX_BODY_BYTES (5 MiB) is refused 413 before the HMAC check, even correctly signed; just under it is processed", async () => {
     const s = await installedShop();
     const padded = (bytes: number) => {

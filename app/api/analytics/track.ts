@@ -1,7 +1,9 @@
 // `POST /analytics/track` (SPEC 7.4): events from the service's own pages only; no rate-limit headers (SPEC 8.3).
 import { z } from "zod";
 import { endpoint, json, route } from "~/api/endpoint.server";
-import { requireOwnPage, trackEvent } from "~/domains/analytics/analytics.server";
+import { trackEvent } from "~/domains/analytics/analytics.server";
+import { saverAddress } from "~/domains/metering/actions.server";
+import { clientAddress } from "~/lib/api/client-address";
 
 const numericId = z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/).transform(Number)]);
 
@@ -21,23 +23,32 @@ export const loader = endpoint({
     {
       summary: "Record an analytics event for a partner (from the service's own pages only)",
       description:
-        "Accepted only with `X-Analytics-Token`, the token the service writes into its own pages (`<meta name=\"wish-analytics-token\">`), " +
-        "and when `Origin` is APP_URL's origin or listed in ANALYTICS_ALLOWED_ORIGINS (else 403 `forbidden`). " +
-        "`apiKeyId` must belong to `partnerId` (`forbidden_key_not_owned`); an `X-Widget-Token` sent along must be of that partner and key (`forbidden_key_mismatch`). No rate-limit headers.",
+        "Accepted only from `Origin` APP_URL's origin or one listed in ANALYTICS_ALLOWED_ORIGINS, with the partner's credential the page holds: " +
+        "`X-Analytics-Token`, the token a page of that partner's context carries (`<meta name=\"wish-analytics-token\">`), or the partner's `X-Widget-Token` (else 403 `forbidden`). " +
+        "A credential of another partner, or a widget token of another key than `apiKeyId`, is 403 `forbidden_key_mismatch`; `apiKeyId` must belong to `partnerId` (`forbidden_key_not_owned`). " +
+        "Each client address records at most ANALYTICS_EVENTS_PER_MINUTE events a minute and ANALYTICS_EVENTS_PER_DAY a day; beyond them the event is answered `{ok: true, id: 0, dropped: true}` and not recorded. No rate-limit headers.",
       body: trackBody,
       codes: {
         missing: { partnerId: "partner_required" },
         invalid: { partnerId: "invalid_partner_id", "": "invalid_payload", apiKeyId: "invalid_payload", event: "invalid_payload", properties: "invalid_payload" },
       },
-      response: z.object({ ok: z.literal(true), id: z.number().int() }),
+      response: z.object({
+        ok: z.literal(true),
+        id: z.number().int().describe("The event's id; 0 when it was dropped"),
+        dropped: z.literal(true).optional().describe("Present when the client's per-minute or per-day bound was reached: the event was not recorded"),
+      }),
       status: 201,
       errors: { forbidden: 403, not_found: 404, api_key_not_found: 404, forbidden_key_not_owned: 403, forbidden_key_mismatch: 403 },
     },
-    async ({ request, body }) => {
-      await requireOwnPage(request.headers.get("origin"), request.headers.get("x-analytics-token"));
+    async ({ request, body, context }) => {
       const result = await trackEvent(
         { partnerId: body.partnerId, apiKeyId: body.apiKeyId ?? undefined, event: body.event, properties: body.properties },
-        request.headers.get("x-widget-token"),
+        {
+          origin: request.headers.get("origin"),
+          pageToken: request.headers.get("x-analytics-token"),
+          widgetToken: request.headers.get("x-widget-token"),
+          address: saverAddress(clientAddress(context)),
+        },
       );
       return json(result, { status: 201 });
     },

@@ -49,6 +49,10 @@ export interface AlertTexts {
   remindersOffDoneText: string;
   /** The Buy-now link of an alert e-mail that names no alert (forged, or the alert was deleted). */
   buyLinkInvalidText: string;
+  /** The Buy-now link of a product page no installed shop speaks for: we show the address instead of redirecting. */
+  leaveTitle: string;
+  leaveText: (host: string) => string;
+  leaveLinkLabel: string;
 }
 
 const de: AlertTexts = {
@@ -93,6 +97,10 @@ const de: AlertTexts = {
   remindersOffDoneTitle: "Erinnerungen abbestellt",
   remindersOffDoneText: "Du erhältst keine Erinnerungen mehr. Preis- und Verfügbarkeitsalarme bleiben an, falls du sie eingeschaltet hast.",
   buyLinkInvalidText: "Dieser Link ist ungültig oder nicht mehr gültig. Das Produkt findest du im Shop oder in deinen Listen.",
+  leaveTitle: "Du verlässt diese Seite",
+  leaveText: (host) =>
+    `Dieser Link führt zu ${host}, einer Seite, die wir nicht betreiben und nicht prüfen. Sieh dir die Adresse an, bevor du weitergehst, und gib dort nur Daten ein, wenn du dem Shop vertraust.`,
+  leaveLinkLabel: "Weiter zu:",
 };
 
 const en: AlertTexts = {
@@ -137,6 +145,10 @@ const en: AlertTexts = {
   remindersOffDoneTitle: "Reminders stopped",
   remindersOffDoneText: "You won't get reminders any more. Price and stock alerts stay on if you turned them on.",
   buyLinkInvalidText: "This link is invalid or no longer valid. You can find the product in the shop or on your lists.",
+  leaveTitle: "You are leaving this site",
+  leaveText: (host) =>
+    `This link leads to ${host}, a site we don't run or check. Look at the address before you go on, and only enter your details there if you trust the shop.`,
+  leaveLinkLabel: "Continue to:",
 };
 
 export const alertTexts = (lang: AlertLang): AlertTexts => (lang === "de" ? de : en);

@@ -10,6 +10,7 @@ import { createHmac } from "node:crypto";
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { getAlertLinkKey } from "~/domains/secrets/secrets.server";
+import { canonicalUrl } from "~/domains/products/canonical-url";
 import type { AlertLang } from "./alert-texts";
 
 const CLICK_KEY = /^[A-Za-z0-9_-]{22}$/;
@@ -42,15 +43,51 @@ const isWebAddress = (url: string) => {
   }
 };
 
+/** Where an alert link leads: straight there, or only through our interstitial page (docs/alerts.md "Clicks"). */
+export interface AlertLinkTarget {
+  url: string;
+  /** The address is an installed shop's, or the product's own page as its shop's webhooks recorded it. */
+  trusted: boolean;
+}
+
+/** Our own parameters on a product address (the variant and the signed reference); what is left is the product's page. */
+function withoutOwnParams(url: string): string | null {
+  try {
+    const u = new URL(url);
+    u.searchParams.delete("variant");
+    u.searchParams.delete("wish_ref");
+    return canonicalUrl(u.toString());
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether a redirect to `url` speaks for a shop that is installed now: its
+ * host is an active shop's myshopify or primary domain, or it is the alert's
+ * product's own page and that product was recorded by an active shop's
+ * webhooks. A scraped page says nothing about who runs it (anyone can price
+ * a page and save it), so it never earns a redirect on our domain.
+ */
+async function isTrustedTarget(url: string, listItemId: number): Promise<boolean> {
+  const host = new URL(url).hostname.toLowerCase();
+  const shop = await db.platformShop.findFirst({ where: { active: true, OR: [{ domain: host }, { primaryDomain: host }] }, select: { id: true } });
+  if (shop) return true;
+  const item = await db.listItem.findUnique({ where: { id: listItemId }, select: { product: { select: { canonicalUrl: true, sourceShopId: true } } } });
+  const product = item?.product;
+  if (!product?.canonicalUrl || product.sourceShopId === null || withoutOwnParams(url) !== product.canonicalUrl) return false;
+  return (await db.platformShop.count({ where: { id: product.sourceShopId, active: true } })) > 0;
+}
+
 /**
  * The product address an alert link leads to, or null for a token we did not
  * hand out (or whose alert is gone). `count`: record the click, once per alert.
  */
-export async function followAlertLink(token: string, count: boolean, now = new Date()): Promise<string | null> {
+export async function followAlertLink(token: string, count: boolean, now = new Date()): Promise<AlertLinkTarget | null> {
   if (!CLICK_KEY.test(token)) return null;
-  const alert = await db.alertSent.findUnique({ where: { clickKey: token }, select: { id: true, buyUrl: true } });
+  const alert = await db.alertSent.findUnique({ where: { clickKey: token }, select: { id: true, buyUrl: true, listItemId: true } });
   if (!alert?.buyUrl || !isWebAddress(alert.buyUrl)) return null;
   // Only the first click writes: repeated clicks and forwarded e-mails leave the record as it is.
   if (count) await db.alertSent.updateMany({ where: { id: alert.id, clickedAt: null }, data: { clickedAt: now } });
-  return alert.buyUrl;
+  return { url: alert.buyUrl, trusted: await isTrustedTarget(alert.buyUrl, alert.listItemId) };
 }

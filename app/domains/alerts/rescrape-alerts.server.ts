@@ -4,6 +4,9 @@
 // (docs/alerts.md, "Scraped products"):
 // - only products that a shopper with confirmed alert consent saved and has
 //   not marked purchased are read; nobody else would be told;
+// - at most RESCRAPE_PRODUCTS_PER_SHOPPER products enrolled per shopper, and
+//   a tick's reads shared round-robin by shopper, so one shopper saving many
+//   pages neither takes the budget nor delays everyone else's;
 // - at most RESCRAPE_PER_TICK products per tick, each at most once per
 //   RESCRAPE_INTERVAL_MS: claiming a product moves its due time one
 //   interval ahead in one conditional update, so two processes never read
@@ -36,8 +39,10 @@ const LOW_WINDOW_MS = 30 * DAY_MS;
 const HOST_HOLD_MS = 2 * 60_000;
 /** Hosts read at once in one tick (each host one read at a time). */
 const HOSTS_AT_ONCE = 4;
-/** Saved products enrolled per tick at most. */
+/** Saved products looked at for enrolment per tick at most. */
 const ENROL_PER_TICK = 200;
+/** Due products looked at per product a tick reads: enough to find other shoppers' products behind one shopper's. */
+const CANDIDATES_PER_READ = 10;
 
 /** A save whose shopper would be told: not purchased, its list's owner confirmed alert consent. */
 const ALERTABLE_SAVE = { purchased: false, wishlist: { owner: { alertConsent: { confirmedAt: { not: null } } } } };
@@ -53,21 +58,59 @@ const hostOf = (url: string) => {
   }
 };
 
-/** Gives new readable products their schedule row, due now (the first read only records what the page says). */
-async function enrol(now: Date): Promise<void> {
+/** Where the last enrolment scan stopped: the next tick goes on from there, so products skipped for a full shopper never block later ones. */
+let enrolCursor = 0;
+
+/** The shoppers who would be told about a product: owners of its alertable saves, earliest save first. */
+const shoppersOf = (items: { wishlist: { ownerId: string } }[]) => [...new Set(items.map((i) => i.wishlist.ownerId))];
+
+/** How many enrolled products (not given up) a shopper would be told about. */
+const enrolledFor = (userId: string) =>
+  db.productRescrape.count({ where: { gaveUpAt: null, product: { items: { some: { ...ALERTABLE_SAVE, wishlist: { ownerId: userId } } } } } });
+
+/**
+ * Gives new readable products their schedule row, due now (the first read
+ * only records what the page says), while one of the shoppers who would be
+ * told has fewer than RESCRAPE_PRODUCTS_PER_SHOPPER enrolled products: one
+ * shopper saving many pages cannot take the deployment's reads. A product
+ * left out is enrolled once a shopper of it has room (another shopper saves
+ * it, or one of theirs is purchased or given up).
+ */
+export async function enrol(now: Date): Promise<void> {
   const fresh = await db.product.findMany({
-    where: { ...READABLE_PRODUCT, rescrape: null },
-    select: { id: true, canonicalUrl: true, items: { where: ALERTABLE_SAVE, orderBy: { id: "asc" }, take: 1, select: { market: true } } },
+    where: { ...READABLE_PRODUCT, rescrape: null, id: { gt: enrolCursor } },
+    select: {
+      id: true,
+      canonicalUrl: true,
+      items: { where: ALERTABLE_SAVE, orderBy: { id: "asc" }, select: { market: true, wishlist: { select: { ownerId: true } } } },
+    },
     orderBy: { id: "asc" },
     take: ENROL_PER_TICK,
   });
+  enrolCursor = fresh.length < ENROL_PER_TICK ? 0 : fresh.at(-1)!.id;
+  const room = new Map<string, number>();
+  const hasRoom = async (userId: string) => {
+    const left = room.get(userId) ?? env.RESCRAPE_PRODUCTS_PER_SHOPPER - (await enrolledFor(userId));
+    room.set(userId, left);
+    return left > 0;
+  };
   for (const p of fresh) {
     const host = p.canonicalUrl ? hostOf(p.canonicalUrl) : null;
     if (!host) continue;
+    let sponsor: string | null = null;
+    for (const userId of shoppersOf(p.items)) {
+      if (await hasRoom(userId)) {
+        sponsor = userId;
+        break;
+      }
+    }
+    if (!sponsor) continue;
     // The market of the first save that would be told: its price and currency are followed.
     const market = p.items[0]?.market ?? "";
     try {
       await db.productRescrape.create({ data: { productId: p.id, host, market, dueAt: now } });
+      // Every shopper of the product now has it enrolled.
+      for (const userId of shoppersOf(p.items)) if (room.has(userId)) room.set(userId, room.get(userId)! - 1);
     } catch (err) {
       if (!isUniqueViolation(err)) throw err; // another process enrolled it
     }
@@ -95,10 +138,11 @@ export async function claimDue(now: Date, limit: number, holder = instanceId): P
   const due = await db.productRescrape.findMany({
     where: { dueAt: { lte: now }, gaveUpAt: null, product: READABLE_PRODUCT },
     orderBy: [{ dueAt: "asc" }, { productId: "asc" }],
-    take: limit * 3,
+    take: limit * CANDIDATES_PER_READ,
+    include: { product: { select: { items: { where: ALERTABLE_SAVE, orderBy: { id: "asc" }, take: 1, select: { wishlist: { select: { ownerId: true } } } } } } },
   });
   const claimed: Claimed[] = [];
-  for (const row of due) {
+  for (const { product: _product, ...row } of roundRobin(due, (r) => r.product.items[0]?.wishlist.ownerId ?? "")) {
     if (claimed.length >= limit) break;
     const { count } = await db.productRescrape.updateMany({
       where: { productId: row.productId, dueAt: { lte: now }, gaveUpAt: null },
@@ -107,6 +151,27 @@ export async function claimDue(now: Date, limit: number, holder = instanceId): P
     if (count === 1) claimed.push(row);
   }
   return claimed;
+}
+
+/**
+ * The rows in turns by shopper (the product's earliest alertable saver): each
+ * shopper's most overdue product, then each one's next, and so on; shoppers
+ * in the order of their most overdue product. A shopper with many due
+ * products gets one read per turn, like everyone else.
+ */
+export function roundRobin<T>(rows: T[], shopperOf: (row: T) => string): T[] {
+  const queues = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = shopperOf(row);
+    const queue = queues.get(key);
+    if (queue) queue.push(row);
+    else queues.set(key, [row]);
+  }
+  const out: T[] = [];
+  for (let turn = 0; out.length < rows.length; turn++) {
+    for (const queue of queues.values()) if (turn < queue.length) out.push(queue[turn]!);
+  }
+  return out;
 }
 
 /** Puts a claimed product back, due at `dueAt` (its host was busy or over its daily cap). */

@@ -1,19 +1,22 @@
-// Analytics events the service's own pages (hosted dialog, SDK pages) report
-// for a partner (SPEC 7.4), and the per-day counts the merchant admin charts.
-// An event is accepted only with the page token those pages carry
-// (page-token.server.ts) and from one of the service's origins.
+// Analytics events the service's own pages (share pages, the basket drawer,
+// the save dialog) report for a partner (SPEC 7.4), and the per-day counts
+// the merchant admin charts.
 //
-// Key checks, in order: an `apiKeyId` must exist (404 `api_key_not_found`)
-// and belong to `partnerId` (403 `forbidden_key_not_owned`). When the page
-// also sends its widget token (`X-Widget-Token`), the token is the context
-// the event happened in: its partner and key must be the ones the body names
-// (403 `forbidden_key_mismatch`), so one shop's page cannot report events
-// for another shop's key.
+// An event is recorded only for the partner whose credential its page holds:
+// the page token a page of that partner's context carries (page-token.server.ts:
+// a share page names its list's partner, the drawer its basket's) or the
+// partner's widget token (`X-Widget-Token`, which the dialog and a shop's page
+// hold). Naming another partner (or another key than the widget token's) is
+// 403 `forbidden_key_mismatch`; no credential, or one of ours from another
+// origin, is 403 `forbidden`. Each client (address unit) has
+// ANALYTICS_EVENTS_PER_MINUTE and ANALYTICS_EVENTS_PER_DAY recorded events;
+// beyond them an event is accepted and dropped (SPEC 8.2: never 429).
 import { db } from "~/db.server";
 import { appOrigin, env } from "~/env.server";
 import { forbidden, notFound } from "~/lib/api/errors";
 import { verifyWidgetToken } from "~/domains/widget/token.server";
-import { isAnalyticsPageToken } from "./page-token.server";
+import { claimEvent } from "./analytics.sql.server";
+import { analyticsTokenPartner } from "./page-token.server";
 
 const allowedOrigins = new Set(
   [appOrigin, ...(env.ANALYTICS_ALLOWED_ORIGINS ?? "").split(",")]
@@ -28,15 +31,8 @@ const allowedOrigins = new Set(
     }),
 );
 
-/**
- * 403 `forbidden` unless the request comes from one of the service's own
- * pages: the page token they carry, sent from one of the service's origins.
- */
-export async function requireOwnPage(origin: string | null, pageToken: string | null): Promise<void> {
-  if (!origin || !allowedOrigins.has(origin) || !(await isAnalyticsPageToken(pageToken))) {
-    throw forbidden("forbidden", "Analytics events are accepted from the service's own pages only (X-Analytics-Token)");
-  }
-}
+const notOwnPage = () => forbidden("forbidden", "Analytics events are accepted from the service's own pages only, with the partner's page or widget token");
+const mismatch = () => forbidden("forbidden_key_mismatch", "The page's token was issued for another partner or key");
 
 export interface TrackInput {
   partnerId: number;
@@ -45,27 +41,43 @@ export interface TrackInput {
   properties?: Record<string, unknown>;
 }
 
+/** What the event's page holds and where it comes from. */
+export interface TrackContext {
+  origin: string | null;
+  pageToken: string | null;
+  widgetToken: string | null;
+  /** The client's address unit (IPv4, or IPv6 /64). */
+  address: string;
+}
+
 const dayOf = (date: Date) => date.toISOString().slice(0, 10);
 
-export async function trackEvent(input: TrackInput, widgetToken: string | null) {
+export async function trackEvent(input: TrackInput, context: TrackContext, now = new Date()) {
+  if (!context.origin || !allowedOrigins.has(context.origin)) throw notOwnPage();
+  const pagePartner = await analyticsTokenPartner(context.pageToken);
+  const widget = context.widgetToken ? await verifyWidgetToken(context.widgetToken) : null;
+  if (context.widgetToken && !widget) throw forbidden("forbidden", "Invalid X-Widget-Token");
+  if (pagePartner === null && !widget) throw notOwnPage();
+  if (pagePartner !== null && pagePartner !== input.partnerId) throw mismatch();
+  let apiKeyId = input.apiKeyId ?? null;
+  if (widget && (widget.partnerId !== input.partnerId || (apiKeyId !== null && widget.apiKeyId !== apiKeyId))) throw mismatch();
+
   const partner = await db.partner.findUnique({ where: { id: input.partnerId }, select: { id: true } });
   if (!partner) throw notFound("not_found", `No partner with id ${input.partnerId}`);
-  let apiKeyId = input.apiKeyId ?? null;
   if (apiKeyId !== null) {
     const key = await db.apiKey.findUnique({ where: { id: apiKeyId }, select: { partnerId: true } });
     if (!key) throw notFound("api_key_not_found", `No API key with id ${apiKeyId}`);
     if (key.partnerId !== input.partnerId) throw forbidden("forbidden_key_not_owned", "This API key belongs to another partner");
   }
-  if (widgetToken) {
-    const claims = await verifyWidgetToken(widgetToken);
-    if (!claims) throw forbidden("forbidden", "Invalid X-Widget-Token");
-    if (claims.partnerId !== input.partnerId || (apiKeyId !== null && claims.apiKeyId !== apiKeyId)) {
-      throw forbidden("forbidden_key_mismatch", "The widget token was issued for another partner or key");
-    }
-    apiKeyId = claims.apiKeyId;
-  }
-  const now = new Date();
+  if (widget) apiKeyId = widget.apiKeyId;
+
   const day = dayOf(now);
+  const minute = Math.floor(now.getTime() / 60_000);
+  const allowed =
+    (await claimEvent(`analytics:m:${context.address}:${minute}`, input.partnerId, env.ANALYTICS_EVENTS_PER_MINUTE)) &&
+    (await claimEvent(`analytics:d:${context.address}:${day}`, input.partnerId, env.ANALYTICS_EVENTS_PER_DAY));
+  if (!allowed) return { ok: true as const, id: 0, dropped: true as const };
+
   const [row] = await db.$transaction([
     db.analyticsEvent.create({
       data: { partnerId: input.partnerId, apiKeyId, event: input.event, properties: (input.properties ?? undefined) as never, createdAt: now },

@@ -283,5 +283,5 @@ export async function basketDrawer(publicId: string | undefined) {
   let frameAncestors = [...hosts].map((h) => `${h}:*`).join(" ");
   if (lists.length === 0) frameAncestors = "'none'"; // no key can start a widget session
   else if (lists.some((l) => l.length === 0)) frameAncestors = "*";
-  return { basket: publicView(row, getPlan(row.partner.plan)?.webhooks ?? false), frameAncestors };
+  return { basket: publicView(row, getPlan(row.partner.plan)?.webhooks ?? false), frameAncestors, partnerId: row.partnerId };
 }

@@ -40,7 +40,8 @@ export interface FlowActionRequest {
 export async function addProductToCustomerWishlist(request: FlowActionRequest) {
   const customerId = shopifyId(request.properties.customer_id);
   const productId = shopifyId(request.properties.product_id);
-  if (!customerId || !productId) throw badRequest("invalid_input", "properties.customer_id and properties.product_id must be Shopify ids");
+  // Shopify's ids are positive: 0 (or 00…) names nothing, and would cost an Admin API call to learn it.
+  if (!customerId || !productId || /^0+$/.test(customerId) || /^0+$/.test(productId)) throw badRequest("invalid_input", "properties.customer_id and properties.product_id must be Shopify ids");
   const shop = await db.platformShop.findUnique({
     where: { domain: request.shopDomain },
     select: { id: true, partnerId: true, domain: true, primaryDomain: true, active: true },

@@ -163,7 +163,8 @@ export async function sharePage(args: {
     spoiler: isOwner ? (hideMarks ? "hidden" : "revealed") : null,
     preview: await linkPreview(detail, entries.map((e) => e.p.imageUrl), args.lang),
     accent: shopAccent(basket?.primaryColor),
-    analyticsToken: await analyticsPageTokenOrNull(),
+    // The list's one partner is the page's context: events from this page count for it alone.
+    analyticsToken: await analyticsPageTokenOrNull(partnerId),
   };
   return { page, newViewerId: viewer?.newViewerId ?? null };
 }

@@ -37,8 +37,10 @@ export const VIEWS_PER_ADDRESS = 3;
 /**
  * Counted saves are bounded per partner, saver and window (SAVES_PER_USER)
  * and per partner, client address and window (SAVES_PER_ADDRESS: anonymous
- * accounts are free to make, so the address bounds what they can add). Saves
- * beyond either still succeed; they are not actions.
+ * accounts are free to make, so the address bounds their bursts). On plans
+ * that pause at their limit, also per month: per partner and saver, per saver
+ * and per partner and address (claimMonthShares). Saves beyond any bound
+ * still succeed; they are not actions.
  */
 export const SAVE_WINDOW_MS = 60 * 60 * 1000;
 
@@ -122,6 +124,9 @@ export async function saveMeter(partnerId: number | null) {
         counted =
           claimed.length === 2 &&
           (yield* claimAddressSave(`saveaddr:${partnerId}:${saver.address}:${window}`, partnerId, env.SAVES_PER_ADDRESS)) > 0;
+        // A plan that pauses at its limit must not be paused by a few sources: each shopper of the
+        // partner, each shopper over all such partners and each address has a share of the month.
+        if (counted && cap !== null) counted = yield* claimMonthShares(partnerId, saver, currentPeriod(now).period);
       }
       // Not an action: nothing to count, and only a capped plan has to be asked whether it is paused.
       if (!counted && cap === null) return null;
@@ -139,6 +144,21 @@ export async function saveMeter(partnerId: number | null) {
     },
     committed: () => rememberQueued(queued),
   };
+}
+
+/**
+ * Claims one of the month's counted saves of the partner and shopper
+ * (SAVES_PER_SHOPPER_MONTH), of the shopper over every paused-at-limit
+ * partner (SAVES_PER_ACCOUNT_MONTH) and of the partner and address
+ * (SAVES_PER_ADDRESS_MONTH), in that order: true when all three had one
+ * left. Keys start with `month:` so pruning keeps them past the month.
+ */
+function* claimMonthShares(partnerId: number, saver: Saver, period: string): Op<boolean> {
+  return (
+    (yield* claimAddressSave(`month:savepair:${partnerId}:${saver.userId}:${period}`, partnerId, env.SAVES_PER_SHOPPER_MONTH)) > 0 &&
+    (yield* claimAddressSave(`month:saveacct:${saver.userId}:${period}`, partnerId, env.SAVES_PER_ACCOUNT_MONTH)) > 0 &&
+    (yield* claimAddressSave(`month:saveaddr:${partnerId}:${saver.address}:${period}`, partnerId, env.SAVES_PER_ADDRESS_MONTH)) > 0
+  );
 }
 
 /** The partner that supplied the most recently added item of the list (SPEC 8: attribution). */

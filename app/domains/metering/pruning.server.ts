@@ -20,6 +20,8 @@ export const PRUNE_BATCH = 500;
 const MINUTE_WINDOWS_KEPT_MS = 60 * 60_000;
 /** Dedup keys older than this go: well past the longest window a key serves (one UTC day). */
 export const DEDUP_KEYS_KEPT_MS = 2 * 86_400_000;
+/** Keys of a calendar month's bounds (`month:…`) are kept past the longest month. */
+export const MONTH_KEYS_KEPT_MS = 32 * 86_400_000;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -64,13 +66,20 @@ export async function pruneRequestCounters(now = new Date()): Promise<number> {
 /** `YYYY-MM-DD HH:MM:SS` (UTC): how the databases' CURRENT_TIMESTAMP default writes `createdAt`. */
 const sqlTimestamp = (d: Date) => d.toISOString().slice(0, 19).replace("T", " ");
 
-/** Deletes usage dedup keys older than DEDUP_KEYS_KEPT_MS, oldest first; returns how many. */
+/**
+ * Deletes usage dedup keys older than DEDUP_KEYS_KEPT_MS, oldest first, and
+ * the month's keys (`month:…`, the Free plan's monthly shares) older than
+ * MONTH_KEYS_KEPT_MS; returns how many.
+ */
 export async function pruneUsageDedup(now = new Date()): Promise<number> {
   const cutoff = sqlTimestamp(new Date(now.getTime() - DEDUP_KEYS_KEPT_MS));
+  const monthCutoff = sqlTimestamp(new Date(now.getTime() - MONTH_KEYS_KEPT_MS));
   return inBatches(
     () => db.$executeRaw`
       DELETE FROM "UsageDedup" WHERE "dedupKey" IN (
-        SELECT "dedupKey" FROM "UsageDedup" WHERE "createdAt" < ${cutoff} ORDER BY "createdAt" LIMIT ${PRUNE_BATCH})`,
+        SELECT "dedupKey" FROM "UsageDedup"
+        WHERE "createdAt" < ${cutoff} AND ("dedupKey" NOT LIKE 'month:%' OR "createdAt" < ${monthCutoff})
+        ORDER BY "createdAt" LIMIT ${PRUNE_BATCH})`,
   );
 }
 

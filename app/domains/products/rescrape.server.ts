@@ -31,13 +31,16 @@ export async function rescrapeItem(token: string | undefined, rawItemId: string 
       productType: p.product_type,
       tags: p.tags,
     });
-    await db.product.update({ where: { id: item.product.id }, data: { lastScrapedAt: new Date() } });
+    await db.product.updateMany({ where: { id: item.product.id }, data: { lastScrapedAt: new Date() } });
     // Asked to refresh from the page: the item shows what the page says from now on.
-    await db.listItem.update({
+    // (updateMany: the item may have been deleted while the page was read.)
+    await db.listItem.updateMany({
       where: { id: item.id },
       data: { ownTitle: null, ownDescription: null, ownImageUrl: null, ownPriceMinor: null, ownCurrency: null },
     });
   }
-  const fresh = await db.listItem.findUniqueOrThrow({ where: { id: item.id }, include: itemInclude });
+  // Deleted (or moved off the list) during the read: gone, as for any other request about it.
+  const fresh = await db.listItem.findFirst({ where: { id: item.id, wishlistId: list.id }, include: itemInclude });
+  if (!fresh) throw notFound("not_found", "Item not found in this list");
   return { ok: result.success, result, item: hostedProduct(fresh, locale) };
 }

@@ -12,7 +12,7 @@ export interface PlatformWebhook {
   /** The shop's `<store>.myshopify.com` domain, from the signed request. */
   shop: string;
   webhookId: string;
-  /** SHA-256 (hex) of the topic and the raw body: the delivery's identity that the HMAC covers. */
+  /** SHA-256 (hex) of the raw body: the delivery's identity, the only part the HMAC covers (not the topic, shop or ids). */
   payloadDigest: string;
   payload: unknown;
   /** The shop's Admin API, when the app holds an offline session for it. */
@@ -29,7 +29,7 @@ let lastPrune = 0;
 /**
  * Records the delivery; false when it was processed before (or is being
  * processed now), by its webhook id or by its signed payload (the same body
- * resent under another id).
+ * resent under another id, topic or shop header).
  */
 export async function claimDelivery(hook: PlatformWebhook): Promise<boolean> {
   try {

@@ -28,8 +28,9 @@ const PREVIEW_REDIRECT_HASH = `'sha256-${createHash("sha256").update(PREVIEW_RED
 /** Share pages: the address carries the share token. */
 const sharePage = (pathname: string) => /^\/[a-z]{2}\/list(\/|$)/.test(pathname);
 
-/** Pages whose address carries a secret (share tokens, widget tokens): the address must not leak as a Referer. */
-const carriesToken = (pathname: string) => sharePage(pathname) || /^\/dialog(\/|$)/.test(pathname) || linkPreview(pathname);
+/** Pages whose address carries a secret (share tokens, widget tokens, an alert's click key): the address must not leak as a Referer. */
+const carriesToken = (pathname: string) =>
+  sharePage(pathname) || /^\/dialog(\/|$)/.test(pathname) || linkPreview(pathname) || pathname === "/alerts/buy";
 
 /** "My lists" shows share links and posts its own forms: like share pages, nothing of it goes to other sites. */
 const myListsPage = (pathname: string) => /^\/[a-z]{2}\/lists(\/|\.|$)/.test(pathname);
