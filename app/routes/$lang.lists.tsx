@@ -158,7 +158,7 @@ async function perform(form: PageForm, identity: Identity | null, lang: MyListsL
       // Double opt-in: a new address gets a confirmation link; alerts start once it is followed.
       // The reminder box is a choice of its own, unticked by default; it rides on the same consent.
       return {
-        done: (await requestAlerts(requireUser(identity), form.email, lang, { reminders: form.reminders === "yes" })) === "on" ? "alerts-on" : "alerts-pending",
+        done: (await requestAlerts(requireUser(identity), form.email, lang, { reminders: form.reminders === "yes", clientAddress: address })) === "on" ? "alerts-on" : "alerts-pending",
         focus: "alerts",
       };
     case "alerts-off":

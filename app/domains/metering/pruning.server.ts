@@ -1,7 +1,8 @@
 // Deletes metering rows that only serve a short window: request-counter
 // minute windows (only the current minute is read) and usage dedup keys (a
 // share counts once per UTC day, a view once per 10-minute window), and
-// sign-in throttle rows past their reset window (a day); and creator-media
+// sign-in throttle rows past their reset window (a day), and the e-mail
+// quota's counts of days before yesterday; and creator-media
 // uploads nobody finalised within a day, with their stored bytes. Every
 // statement deletes at most PRUNE_BATCH rows found through an index range,
 // and the job yields to the event loop between statements, so a backlog of
@@ -14,6 +15,7 @@ import { minuteWindow } from "./request-counter.server";
 import { THROTTLE_ROWS_KEPT_MS } from "~/domains/identity/sign-in-throttle.server";
 import { pruneAbandonedUploads } from "~/domains/media/creator-media.server";
 import { pruneAlertDays } from "~/domains/alerts/alerts.server";
+import { pruneEmailQuota } from "~/domains/identity/email-quota.server";
 
 export const PRUNE_BATCH = 500;
 /** Minute windows older than this go. */
@@ -106,6 +108,7 @@ export function prune(): Promise<void> {
       ["SignInThrottle", pruneSignInThrottle],
       ["MediaUpload", pruneMediaUploads],
       ["AlertDay", pruneAlertDays],
+      ["EmailQuota", pruneEmailQuota],
     ] as const) {
       try {
         const deleted = await job();
