@@ -215,6 +215,12 @@ async function setPassword(
   await noteRevokedSessionsOf(user.id, at);
 }
 
+/** What My lists' account settings show. */
+export async function accountSettingsOf(userId: string) {
+  const user = await userById(userId);
+  return user ? { email: user.email, isAnonymous: user.isAnonymous, displayName: user.displayName } : null;
+}
+
 /** Drops used and expired links (the prune job). */
 export async function pruneAccountTokens(now = new Date()): Promise<number> {
   const { count } = await db.accountToken.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 86_400_000) } } });
