@@ -4,9 +4,9 @@
 import type { Occasion, User, Wishlist } from "~/db.server";
 import { exec, fields, one, statement, type RowOf } from "~/db/sql.server";
 
-// What the public view of a list shows; the member's view adds the default-list marker.
+// What the public view of a list shows; the member's view adds the default-list marker and the partner a list was created through.
 const PUBLIC_COLUMNS = ["id", "shareToken", "ownerId", "name", "description", "imagePath", "sharePublic", "occasionSlug", "createdAt", "updatedAt"] as const;
-const LIST = fields<Wishlist>()(...PUBLIC_COLUMNS, "defaultKey");
+const LIST = fields<Wishlist>()(...PUBLIC_COLUMNS, "defaultKey", "createdThroughPartnerId");
 
 export type ListWithMember = RowOf<typeof LIST> & { memberRole: string | null };
 
