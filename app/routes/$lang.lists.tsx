@@ -53,6 +53,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const site = await siteSession(readCookie(request, SITE_COOKIE));
   const page = site ? await myListsPage(site.identity, lang, reveal) : null;
   const settings = site ? await accountSettingsOf(site.identity.userId) : null;
+  // The cookie names the address of its sign-in; a confirmed change of address shows at once.
+  if (page && settings) page.account.email = settings.email;
   const headers: Record<string, string> = { "Cache-Control": PRIVATE };
   if (site?.renewed) headers["Set-Cookie"] = setCookie(SITE_COOKIE, site.renewed);
   return json({ lang, page, done, reveal, confirmDelete, settings }, { headers });

@@ -215,7 +215,34 @@ describe("My lists: your account", () => {
     await shot(confirm, "confirm-email-done-en-1280");
     expect(await seriousA11yViolations(confirm)).toEqual([]);
     expect((await api.post("/auth/token?grant_type=password", { body: { email: next, password: PASSWORD } })).status).toBe(200);
+    // My lists names the new address at once, in the same sign-in.
+    await openLists(page);
+    await page.getByText(`Signed in as ${next}`).waitFor();
     await ctx.close();
+  });
+
+  it("changing the password needs the current one; the other browser is signed out, this one stays", async () => {
+    const eva = await signUp("eva");
+    const other = await signedIn(eva.email);
+    const { ctx, page } = await signedIn(eva.email, PASSWORD, 375, "de");
+    await page.getByLabel("Aktuelles Passwort").fill("not my password");
+    await page.getByLabel("Neues Passwort").fill(NEW_PASSWORD);
+    await page.getByRole("button", { name: "Passwort ändern" }).click();
+    await page.getByRole("alert").getByText("Das aktuelle Passwort stimmt nicht.").waitFor();
+    await page.locator("#settings-current-password").scrollIntoViewIfNeeded();
+    await shot(page, "change-password-error-de-375");
+    await page.getByLabel("Aktuelles Passwort").fill(PASSWORD);
+    await page.getByLabel("Neues Passwort").fill(NEW_PASSWORD);
+    await page.getByRole("button", { name: "Passwort ändern" }).click();
+    await page.getByText("Dein Passwort ist geändert. Alle anderen Anmeldungen sind beendet.").waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await openLists(page, "de");
+    await page.locator("#account-settings").waitFor();
+    await openLists(other.page);
+    await other.page.locator("#sign-in-email").waitFor();
+    expect((await api.post("/auth/token?grant_type=password", { body: { email: eva.email, password: NEW_PASSWORD } })).status).toBe(200);
+    await ctx.close();
+    await other.ctx.close();
   });
 
   it("the display name is what the share page and the link preview show, never a part of the e-mail address", async () => {
