@@ -229,9 +229,12 @@ export function ConfirmEmailPage({ lang }: { lang: AccountLang }) {
               {accountErrorText(lang, state.error)}
             </p>
           ) : null}
-          <button type="button" className="btn-primary" onClick={confirm} disabled={!ready || state.phase === "busy"} aria-busy={state.phase === "busy"}>
-            {t.confirmButton}
-          </button>
+          {/* A used or expired link stays so: no button to press again. */}
+          {state.error === "otp_expired" ? null : (
+            <button type="button" className="btn-primary" onClick={confirm} disabled={!ready || state.phase === "busy"} aria-busy={state.phase === "busy"}>
+              {t.confirmButton}
+            </button>
+          )}
         </>
       )}
     </Page>

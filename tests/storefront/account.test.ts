@@ -173,6 +173,13 @@ describe("forgotten password", () => {
       await page.getByText("Dieser Link ist abgelaufen oder wurde schon benutzt.").waitFor();
       await shot(page, `reset-no-token-de-${width}`);
       expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.goto(`${server.url}/de/account/confirm-email#token=unknown-token`);
+      await page.getByRole("heading", { name: "Neue E-Mail-Adresse bestätigen" }).waitFor();
+      await shot(page, `confirm-email-de-${width}`);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Adresse bestätigen" }).click();
+      await page.getByRole("alert").getByText("Dieser Link ist abgelaufen oder wurde schon benutzt. Fordere einen neuen an.").waitFor();
+      await shot(page, `confirm-email-used-de-${width}`);
       await ctx.close();
     }
   });
