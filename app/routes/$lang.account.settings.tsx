@@ -18,7 +18,7 @@ import type { SettingsDone, SettingsResult } from "~/hosted-pages/my-lists/accou
 const forms = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("display-name"), display_name: z.string().max(1000).default("") }),
   z.object({ intent: z.literal("change-password"), current_password: z.string().max(1024).default(""), password: z.string().max(1024).default("") }),
-  z.object({ intent: z.literal("change-email"), email: z.string().max(1000).default("") }),
+  z.object({ intent: z.literal("change-email"), email: z.string().max(1000).default(""), current_password: z.string().max(1024).default("") }),
   z.object({ intent: z.literal("delete-account"), confirm: z.literal("yes", { message: "confirm_required" }) }),
 ]);
 
@@ -59,7 +59,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         done = "password-changed";
         break;
       case "change-email":
-        await updateUser(identity, { email: form.email, lang }, clientAddress(context));
+        await updateUser(identity, { email: form.email, current_password: form.current_password, lang }, clientAddress(context));
         done = "email-pending";
         break;
       case "delete-account":

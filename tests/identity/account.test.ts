@@ -226,18 +226,27 @@ describe("PUT /auth/user", () => {
     expect(cleared.body.user_metadata).toEqual({});
   });
 
-  it("changing the address mails the new one; the link switches it once; taken addresses are 422, or 409 when taken meanwhile", async () => {
+  it("changing the address needs the current password and mails the new one; the link switches it once; taken addresses are 422, or 409 when taken meanwhile", async () => {
     const a = await account("old");
     const taken = await account("taken");
-    const invalid = await api.put("/auth/user", { token: a.access, body: { email: "nope" }, headers: from() });
+    const invalid = await api.put("/auth/user", { token: a.access, body: { email: "nope", current_password: PASSWORD }, headers: from() });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error).toBe("invalid_email");
-    const exists = await api.put("/auth/user", { token: a.access, body: { email: taken.email }, headers: from() });
+    const exists = await api.put("/auth/user", { token: a.access, body: { email: taken.email, current_password: PASSWORD }, headers: from() });
     expect(exists.status).toBe(422);
     expect(exists.body.error).toBe("email_exists");
 
     const next = address("new");
-    const asked = await api.put("/auth/user", { token: a.access, body: { email: next, lang: "en" }, headers: from() });
+    // A stolen session must not change the address: the current password is needed.
+    const without = await api.put("/auth/user", { token: a.access, body: { email: next }, headers: from() });
+    expect(without.status).toBe(400);
+    expect(without.body.error).toBe("current_password_required");
+    const wrong = await api.put("/auth/user", { token: a.access, body: { email: next, current_password: "not it at all" }, headers: from() });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toBe("invalid_credentials");
+    await emailsSettled(server.databaseUrl);
+    expect(smtp.to(next)).toEqual([]);
+    const asked = await api.put("/auth/user", { token: a.access, body: { email: next, lang: "en", current_password: PASSWORD }, headers: from() });
     expect(asked.status).toBe(200);
     expect(asked.body.email).toBe(a.email);
     expect(asked.body.new_email).toBe(next);
@@ -253,7 +262,7 @@ describe("PUT /auth/user", () => {
 
     // Someone signs up with the address before the link is opened.
     const raced = address("raced");
-    expect((await api.put("/auth/user", { token: a.access, body: { email: raced }, headers: from() })).status).toBe(200);
+    expect((await api.put("/auth/user", { token: a.access, body: { email: raced, current_password: PASSWORD }, headers: from() })).status).toBe(200);
     const racedLink = await linkTokenTo(raced, "confirm-email");
     const squatter = await api.post("/auth/signup", { body: { email: raced, password: PASSWORD }, headers: from() });
     expect(squatter.status).toBe(200);
@@ -267,7 +276,7 @@ describe("PUT /auth/user", () => {
     const answers = [];
     for (let i = 0; i < RECIPIENT_CAP + 1; i++) {
       const a = await account("asker");
-      answers.push(await api.put("/auth/user", { token: a.access, body: { email: target }, headers: from() }));
+      answers.push(await api.put("/auth/user", { token: a.access, body: { email: target, current_password: PASSWORD }, headers: from() }));
     }
     expect(answers.slice(0, RECIPIENT_CAP).map((r) => r.status)).toEqual(Array(RECIPIENT_CAP).fill(200));
     expect(answers.at(-1)!.status).toBe(429);

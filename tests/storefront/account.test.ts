@@ -191,6 +191,7 @@ describe("My lists: your account", () => {
     const next = newEmail("ben-new");
     const { ctx, page } = await signedIn(ben.email);
     await page.getByLabel("New e-mail address").fill(next);
+    await page.locator("#settings-email-password").fill(PASSWORD);
     await page.getByRole("button", { name: "Send the confirmation link" }).click();
     await page.getByText("Almost there: open the link we sent to the new address.").waitFor();
     const link = await linkTo(next, "confirm-email", 1);

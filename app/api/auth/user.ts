@@ -23,16 +23,17 @@ export const loader = endpoint({
     {
       summary: "Change the password, the e-mail address or the display name",
       description:
-        "Any of: `password` (with `current_password`, unless the token's session came from a recovery link; every other sign-in " +
-        "session of the account ends, with its cookies and refresh tokens), `email` (a confirmation link goes to the new address, " +
-        "valid one hour; the address changes when it is opened at `POST /auth/verify {type: \"email_change\"}`; the answer names it " +
+        "Any of: `password` (every other sign-in session of the account ends, with its cookies and refresh tokens), `email` (a " +
+        "confirmation link goes to the new address, valid one hour; the address changes when it is opened at " +
+        "`POST /auth/verify {type: \"email_change\"}`; the answer names it " +
         `in \`new_email\`), \`data.display_name\` (trimmed, at most ${DISPLAY_NAME_MAX} characters, no control characters; empty or null ` +
-        "removes it). `lang` (`de`/`en`) is the confirmation e-mail's language. Guests (anonymous users) may set a display name only. " +
+        "removes it). A new password or address needs `current_password` unless the token's session came from a recovery link. " +
+        "`lang` (`de`/`en`) is the confirmation e-mail's language. Guests (anonymous users) may set a display name only. " +
         "A wrong `current_password` counts as a failed sign-in: " +
         THROTTLE_DESCRIPTION,
       body: z.object({
         password: z.string().optional().describe("The new password"),
-        current_password: z.string().optional().describe("Required with `password` unless the session came from a recovery link"),
+        current_password: z.string().optional().describe("Required with `password` or `email` unless the session came from a recovery link"),
         email: z.string().max(1000).optional().describe("The new address"),
         data: z.object({ display_name: z.string().max(1000).nullable().optional() }).optional(),
         lang: z.enum(["de", "en"]).optional(),

@@ -149,10 +149,10 @@ const updateBody = z.object({
 });
 
 /**
- * `PUT /auth/user`: any of a new password (the current one too, unless the
- * session came from a recovery link; every other session ends), a new e-mail
- * address (a confirmation link goes there; the address changes when it is
- * opened) and `data.display_name`. Answers the user.
+ * `PUT /auth/user`: any of a new password (every other session ends) and a
+ * new e-mail address (a confirmation link goes there; the address changes
+ * when it is opened), both with the current password unless the session came
+ * from a recovery link, and `data.display_name`. Answers the user.
  */
 export async function updateUser(identity: Identity, body: unknown, clientAddress: string | null) {
   const parsed = updateBody.safeParse(body ?? {});
@@ -179,7 +179,10 @@ export async function updateUser(identity: Identity, body: unknown, clientAddres
   if (newEmail && (await db.user.findUnique({ where: { email: newEmail }, select: { id: true } }))) {
     throw new ApiError(422, "email_exists", "A user with this email address already exists");
   }
-  if (input.password !== undefined) await setPassword(identity, user, input.password, input.current_password, clientAddress);
+  // A new password or address needs the current password (unless the session came from a recovery
+  // link): a stolen session must not be able to take the account over by either.
+  if ((input.password !== undefined || newEmail) && !identity.recovery) await checkCurrentPassword(user, input.current_password, clientAddress);
+  if (input.password !== undefined) await setPassword(identity, user.id, input.password);
   if (displayName !== undefined) await db.user.update({ where: { id: user.id }, data: { displayName } });
   if (newEmail) await sendLink("email_change", user.id, newEmail, newEmail, input.lang ?? "en", clientAddress);
   const fresh = await userById(user.id);
@@ -187,32 +190,27 @@ export async function updateUser(identity: Identity, body: unknown, clientAddres
   return { ...userJson(fresh), ...(newEmail ? { new_email: newEmail } : {}) };
 }
 
-async function setPassword(
-  identity: Identity,
-  user: { id: string; email: string | null; passwordHash: string | null },
-  password: string,
-  currentPassword: string | undefined,
-  clientAddress: string | null,
-) {
-  if (!identity.recovery) {
-    if (!currentPassword) throw badRequest("current_password_required", "current_password is required to change the password");
-    // Guessing the current password is throttled as sign-ins are.
-    const attempt = await admitSignIn(user.email!, clientAddress);
-    if (!user.passwordHash || !(await verifyPassword(currentPassword, user.passwordHash))) {
-      throw badRequest("invalid_credentials", "The current password is not right");
-    }
-    await attempt.succeeded();
+async function checkCurrentPassword(user: { email: string | null; passwordHash: string | null }, currentPassword: string | undefined, clientAddress: string | null) {
+  if (!currentPassword) throw badRequest("current_password_required", "current_password is required to change the password or the e-mail address");
+  // Guessing the current password is throttled as sign-ins are.
+  const attempt = await admitSignIn(user.email!, clientAddress);
+  if (!user.passwordHash || !(await verifyPassword(currentPassword, user.passwordHash))) {
+    throw badRequest("invalid_credentials", "The current password is not right");
   }
+  await attempt.succeeded();
+}
+
+async function setPassword(identity: Identity, userId: string, password: string) {
   const passwordHash = await hashPassword(password);
   const at = new Date();
   await db.$transaction([
-    db.user.update({ where: { id: user.id }, data: { passwordHash } }),
+    db.user.update({ where: { id: userId }, data: { passwordHash } }),
     // Every other sign-in session ends: a stolen cookie or refresh token stops working.
-    db.authSession.updateMany({ where: { userId: user.id, revokedAt: null, NOT: { id: identity.sessionId ?? "" } }, data: { revokedAt: at } }),
+    db.authSession.updateMany({ where: { userId, revokedAt: null, NOT: { id: identity.sessionId ?? "" } }, data: { revokedAt: at } }),
     // Recovery links not yet used are void once the password changed.
-    db.accountToken.updateMany({ where: { userId: user.id, kind: "recovery", usedAt: null }, data: { usedAt: at } }),
+    db.accountToken.updateMany({ where: { userId, kind: "recovery", usedAt: null }, data: { usedAt: at } }),
   ]);
-  await noteRevokedSessionsOf(user.id, at);
+  await noteRevokedSessionsOf(userId, at);
 }
 
 /** What My lists' account settings show. */

@@ -140,6 +140,10 @@ export function AccountSettings({ lang }: { lang: MyListsLang }) {
                 {s.emailHint}
               </p>
             </div>
+            <div className="ml-field">
+              <label htmlFor="settings-email-password">{s.emailPassword}</label>
+              <input id="settings-email-password" type="password" name="current_password" autoComplete="current-password" required />
+            </div>
             <button type="submit" className="btn">
               {s.saveEmail}
             </button>
