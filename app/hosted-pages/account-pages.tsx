@@ -12,10 +12,13 @@ import designCss from "~/hosted-pages/design.css?url";
 
 export const accountPageLinks = () => [{ rel: "stylesheet", href: designCss }];
 
-/** Not cached, not indexed, no referrer. */
-export const ACCOUNT_PAGE_HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex", "Referrer-Policy": "no-referrer" };
+/** Not cached, not indexed (the Referrer-Policy, same-origin, comes from app/lib/http/security-headers.ts by path). */
+export const ACCOUNT_PAGE_HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" };
 
 export const accountPageMeta = (title: string) => [{ title }, { name: "robots", content: "noindex" }];
+
+/** The routes' `headers`: the pages' own, also on a 404 and after a form post. */
+export const accountPageHeaders = () => ACCOUNT_PAGE_HEADERS;
 
 function Page({ lang, title, children }: { lang: AccountLang; title: string; children: ReactNode }) {
   const t = accountTexts(lang);

@@ -7,9 +7,10 @@ import { recover } from "~/domains/identity/account.server";
 import { accountTexts, isAccountLang } from "~/domains/identity/account-texts";
 import { ApiError } from "~/lib/api/errors";
 import { clientAddress } from "~/lib/api/client-address";
-import { ACCOUNT_PAGE_HEADERS as HEADERS, accountPageLinks, accountPageMeta, ForgotPasswordPage, type ForgotAnswer } from "~/hosted-pages/account-pages";
+import { ACCOUNT_PAGE_HEADERS as HEADERS, accountPageHeaders, accountPageLinks, accountPageMeta, ForgotPasswordPage, type ForgotAnswer } from "~/hosted-pages/account-pages";
 
 export const links = accountPageLinks;
+export const headers = accountPageHeaders;
 export const handle = { lang: (params: Record<string, string | undefined>) => (params.lang === "de" ? "de" : "en") };
 
 function langOf(params: Record<string, string | undefined>) {

@@ -4,9 +4,10 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { accountTexts, isAccountLang } from "~/domains/identity/account-texts";
-import { ACCOUNT_PAGE_HEADERS as HEADERS, accountPageLinks, accountPageMeta, ResetPasswordPage } from "~/hosted-pages/account-pages";
+import { ACCOUNT_PAGE_HEADERS as HEADERS, accountPageHeaders, accountPageLinks, accountPageMeta, ResetPasswordPage } from "~/hosted-pages/account-pages";
 
 export const links = accountPageLinks;
+export const headers = accountPageHeaders;
 export const handle = { lang: (params: Record<string, string | undefined>) => (params.lang === "de" ? "de" : "en") };
 
 export function loader({ params }: LoaderFunctionArgs) {

@@ -160,6 +160,15 @@ describe("forgotten password", () => {
   });
 
   it("German: the forgot page and a link without its token", async () => {
+    for (const page of ["forgot", "reset", "confirm-email"]) {
+      const res = await fetch(`${server.url}/de/account/${page}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(res.headers.get("x-robots-tag")).toBe("noindex");
+      // The links' tokens are in the fragment, never in a Referer; the pages' own posts keep a real Origin.
+      expect(res.headers.get("referrer-policy")).toBe("same-origin");
+    }
+    expect((await fetch(`${server.url}/fr/account/forgot`)).status).toBe(404);
     for (const width of WIDTHS) {
       const ctx = await context({ viewport: { width, height: 900 } });
       const page = await ctx.newPage();
@@ -196,6 +205,8 @@ describe("My lists: your account", () => {
     await page.getByText("Almost there: open the link we sent to the new address.").waitFor();
     const link = await linkTo(next, "confirm-email", 1);
     expect(smtp.to(ben.email)).toEqual([]);
+    // The sign-in's toast is not what these pictures are about.
+    await page.evaluate(() => document.querySelector<HTMLElement>(".ml-toast-close")?.click());
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 900 });
       await page.locator("#account-settings").scrollIntoViewIfNeeded();
