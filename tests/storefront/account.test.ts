@@ -7,13 +7,14 @@
 // e-mail address; "Download my data" and "Delete my account". Every page at
 // 375 and 1280 px (tests/screenshots/account-*.png), German and English,
 // without serious axe violations.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { launchBrowser, seriousA11yViolations, watchConsole } from "../support/browser.ts";
 import { root, startServer, type TestServer } from "../support/server.ts";
+import { testTmpDir } from "../support/database.ts";
 import { emailsSettled, startMailSink, type MailSink } from "../support/smtp.ts";
 import { until } from "../support/wait.ts";
 
@@ -295,6 +296,11 @@ describe("My lists: your account", () => {
     const html = await preview();
     expect(html).toContain("A wishlist by Carla M.");
     expect(html).not.toContain(localPart);
+    // The Open Graph image is drawn from recorded inputs (DATA_DIR/og/<sha>.json): they name her, nothing else.
+    const image = /<meta property="og:image" content="[^"]*\/og\/image\/([0-9a-f]+)\.png"/.exec(html)![1]!;
+    const card = readFileSync(path.join(testTmpDir, "data", "og", `${image}.json`), "utf8");
+    expect(card).toContain("by Carla M.");
+    expect(card).not.toContain(localPart);
     await page.getByLabel("Your name").fill("Carla\u0007");
     await page.getByRole("button", { name: "Save the name" }).click();
     await page.getByRole("alert").getByText("The name can have at most 60 characters and no control characters.").waitFor();
