@@ -186,6 +186,10 @@ const schema = z
     MAIL_FROM: z.string().default("Wishlist <no-reply@localhost>"),
     /** Alert e-mails (price drop, back in stock, low stock) one shopper gets per UTC day at most. */
     ALERTS_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
+    /** E-mails to one typed address per UTC day, across all accounts (alert confirmation, password recovery, change of e-mail). */
+    EMAILS_PER_RECIPIENT_PER_DAY: z.coerce.number().int().min(1).max(1000).default(5),
+    /** E-mails to typed addresses one client address unit (IPv4 address, IPv6 /64) may cause per UTC day. */
+    EMAILS_PER_CLIENT_PER_DAY: z.coerce.number().int().min(1).max(1_000_000).default(50),
     /** How often the background worker looks for reminder digests that are due (docs/alerts.md). */
     REMINDER_INTERVAL_MS: z.coerce.number().int().min(50).max(86_400_000).default(3_600_000),
     /** How often the scheduled re-read of saved products of no installed shop looks for due products (alerts on scraped pages). */

@@ -16,6 +16,8 @@ export const API_ROUTES: Array<[path: string, file: string]> = [
   ["api/v1/auth/token", "api/auth/token.ts"],
   ["api/v1/auth/user", "api/auth/user.ts"],
   ["api/v1/auth/logout", "api/auth/logout.ts"],
+  ["api/v1/auth/recover", "api/auth/recover.ts"],
+  ["api/v1/auth/verify", "api/auth/verify.ts"],
   ["api/v1/auth/.well-known/jwks.json", "api/auth/jwks.ts"],
 
   // Shopper side: hosted lists and items (SPEC 4.2)

@@ -63,6 +63,8 @@ const de = {
   joined: (shop: string, n: number) =>
     `Deine Wunschliste bei ${shop} gehört jetzt zu deinem Konto${n > 0 ? ` (${n === 1 ? "1 Produkt" : `${n} Produkte`} übernommen)` : ""}. Schließe dieses Fenster, um weiterzumachen.`,
   joinNoContext: "Dieser Link ist abgelaufen oder unvollständig. Öffne die Wunschliste im Shop und tippe noch einmal auf „Mit meinem Wunschlisten-Konto verbinden“.",
+  // Account basics
+  forgotPassword: "Passwort vergessen?",
   errors: {
     link_used: "Diese Wunschliste ist schon mit einem Konto verbunden.",
     account_already_linked: "Dein Konto ist in diesem Shop schon mit einem anderen Kundenkonto verbunden.",
@@ -160,6 +162,8 @@ const en: typeof de = {
   joined: (shop: string, n: number) =>
     `Your wishlist at ${shop} now belongs to your account${n > 0 ? ` (${n === 1 ? "1 product" : `${n} products`} moved)` : ""}. Close this window to carry on.`,
   joinNoContext: "This link has expired or is incomplete. Open the wishlist in the shop and tap “Join with my wishlist account” again.",
+  // Account basics
+  forgotPassword: "Forgot your password?",
   errors: {
     link_used: "This wishlist is joined with an account already.",
     account_already_linked: "Your account is joined with another customer account of this shop.",

@@ -7,6 +7,7 @@ import { createContext, useContext, useEffect, useRef, useState, type ReactNode 
 import type { MyItem, MyList, MyListsPage } from "~/domains/lists/my-lists.server";
 import { errorText, myListsTexts, type DoneCode, type MyListsLang } from "~/domains/lists/my-lists-texts";
 import { ConnectedShops } from "./my-lists/connected-shops";
+import { AccountSettings } from "./my-lists/account-settings";
 
 export type ActionResult =
   | { ok: true; done: DoneCode; focus: string | null }
@@ -132,6 +133,7 @@ function CredentialsForm({ intent, idPrefix }: { intent: "sign-in" | "sign-up"; 
       <button type="submit" className={intent === "sign-up" ? "btn-primary" : "btn"}>
         {intent === "sign-in" ? t.signIn : t.signUp}
       </button>
+      {intent === "sign-in" ? <a className="ml-forgot" href={`/${lang}/account/forgot`}>{t.forgotPassword}</a> : null}
     </Form>
   );
 }
@@ -750,6 +752,7 @@ export function MyListsView(props: {
           <h1>{t.title}</h1>
           <PageAlert />
           {page ? <SignedIn page={page} confirmDelete={confirmDelete} /> : <WayIn />}
+          <AccountSettings lang={lang} />
         </main>
         <Toast notice={notice} onDismiss={() => setNotice(null)} dismissHref={actionUrl} />
       </div>

@@ -10,6 +10,7 @@ import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctio
 import { isRouteErrorResponse, useActionData, useLoaderData, useParams, useRouteError } from "@remix-run/react";
 import { z } from "zod";
 import { siteSession } from "~/domains/identity/site-session.server";
+import { accountSettingsOf } from "~/domains/identity/account.server";
 import { createList, deleteList, updateList } from "~/domains/lists/lists.server";
 import { deleteItem, moveItem, updateItem } from "~/domains/lists/items.server";
 import { inviteCollaborator, removeCollaborator } from "~/domains/lists/collaborators.server";
@@ -51,9 +52,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const confirmDelete = Number(url.searchParams.get("delete")) || null;
   const site = await siteSession(readCookie(request, SITE_COOKIE));
   const page = site ? await myListsPage(site.identity, lang, reveal) : null;
+  const settings = site ? await accountSettingsOf(site.identity.userId) : null;
+  // The cookie names the address of its sign-in; a confirmed change of address shows at once.
+  if (page && settings) page.account.email = settings.email;
   const headers: Record<string, string> = { "Cache-Control": PRIVATE };
   if (site?.renewed) headers["Set-Cookie"] = setCookie(SITE_COOKIE, site.renewed);
-  return json({ lang, page, done, reveal, confirmDelete }, { headers });
+  return json({ lang, page, done, reveal, confirmDelete, settings }, { headers });
 }
 
 // ---------------------------------------------------------------- the action
@@ -158,7 +162,7 @@ async function perform(form: PageForm, identity: Identity | null, lang: MyListsL
       // Double opt-in: a new address gets a confirmation link; alerts start once it is followed.
       // The reminder box is a choice of its own, unticked by default; it rides on the same consent.
       return {
-        done: (await requestAlerts(requireUser(identity), form.email, lang, { reminders: form.reminders === "yes" })) === "on" ? "alerts-on" : "alerts-pending",
+        done: (await requestAlerts(requireUser(identity), form.email, lang, { reminders: form.reminders === "yes", clientAddress: address })) === "on" ? "alerts-on" : "alerts-pending",
         focus: "alerts",
       };
     case "alerts-off":

@@ -240,6 +240,7 @@ export default function JoinDialog() {
           busy={busy}
           onSubmit={(email, password) => void authenticate(screen.mode, email, password)}
           onSwitch={() => setScreen({ name: "auth", mode: screen.mode === "signin" ? "signup" : "signin" })}
+          forgotUrl={`/${lang}/account/forgot`}
         />
       )}
       {screen.name === "joined" && (

@@ -11,6 +11,7 @@
 // double opt-in for the account's own address. Same origin only
 // (app/lib/http/page-guard.ts), and the cookie is SameSite=Lax.
 import { json, type ActionFunctionArgs, type LinksFunction, type MetaFunction } from "@remix-run/node";
+import { clientAddress } from "~/lib/api/client-address";
 import { acceptAlertOffer, alertOfferOf } from "~/domains/alerts/consent.server";
 import type { AlertOfferAnswer } from "~/hosted-pages/save-dialog/context";
 import { siteSession } from "~/domains/identity/site-session.server";
@@ -37,7 +38,7 @@ export const links: LinksFunction = () => [
 ];
 export const meta: MetaFunction = () => [{ title: "Wishlist" }, { name: "robots", content: "noindex" }];
 
-export async function action({ request }: ActionFunctionArgs) {
+export async function action({ request, context }: ActionFunctionArgs) {
   const form = await request.formData().catch(() => null);
   const intent = form?.get("intent");
   const lang = form?.get("lang") === "de" ? "de" : "en";
@@ -47,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const userId = site && !site.identity.isAnonymous ? site.identity.userId : null;
   if (!userId || (intent !== "alerts-status" && intent !== "alerts-on")) return json<AlertOfferAnswer>({ offer: "none" }, { headers });
   try {
-    const offer = intent === "alerts-on" ? await acceptAlertOffer(userId, lang) : await alertOfferOf(userId);
+    const offer = intent === "alerts-on" ? await acceptAlertOffer(userId, lang, clientAddress(context)) : await alertOfferOf(userId);
     return json<AlertOfferAnswer>({ offer }, { headers });
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

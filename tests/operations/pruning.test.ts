@@ -1,5 +1,5 @@
 // The background prune job: old request-counter minute windows, old usage
-// dedup keys and creator-media uploads nobody finalised within a day (with
+// dedup keys, old e-mail quota counts and account links, and creator-media uploads nobody finalised within a day (with
 // their stored bytes) are deleted in batches through an index range (never a
 // scan of the table), and what is still needed stays. Runs against the built server
 // with a short PRUNE_INTERVAL_MS; the plans come from the database's EXPLAIN
@@ -53,6 +53,20 @@ beforeAll(async () => {
   keys.push(`('month:saveaddr:1:203.0.113.9:recent', 1, '${timestamp(3 * DAY)}')`, `('month:saveaddr:1:203.0.113.9:old', 1, '${timestamp(33 * DAY)}')`);
   await sql(databaseUrl, `INSERT INTO "UsageDedup" ("dedupKey", "partnerId", "createdAt") VALUES ${keys.join(", ")}`);
 
+  // E-mail quota counts: the day before yesterday goes, yesterday's and today's stay.
+  const day = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().slice(0, 10);
+  await sql(databaseUrl, `INSERT INTO "EmailQuota" ("key", "day", "count") VALUES ('to:old', ?, 3), ('to:yesterday', ?, 1), ('ip:today', ?, 2)`, [day(2 * DAY), day(DAY), day(0)]);
+  // One-time account links: one expired two days ago goes, one expired an hour ago and a live one stay.
+  const at = (msAgo: number) => (databaseUrl.startsWith("file:") ? new Date(Date.now() - msAgo).toISOString().replace("Z", "+00:00") : new Date(Date.now() - msAgo));
+  await sql(databaseUrl, `INSERT INTO "User" ("id", "email", "isAnonymous", "createdAt", "updatedAt") VALUES ('prune-user', 'prune@example.test', ?, ?, ?)`, [
+    databaseUrl.startsWith("file:") ? 0 : false,
+    at(0),
+    at(0),
+  ]);
+  for (const [hash, msAgo] of [["old-link", 2 * DAY], ["recent-link", HOUR], ["live-link", -HOUR]] as const) {
+    await sql(databaseUrl, `INSERT INTO "AccountToken" ("tokenHash", "userId", "kind", "expiresAt", "createdAt") VALUES (?, 'prune-user', 'recovery', ?, ?)`, [hash, at(msAgo), at(0)]);
+  }
+
   dataDir = mkdtempSync(path.join(tmpdir(), "prune-media-"));
   server = await startServer({
     DATABASE_URL: databaseUrl,
@@ -91,6 +105,17 @@ describe("pruning", () => {
     await until("three dedupe keys", async () => (await dedupKeys()).length === 3, Boolean, { timeoutMs: 20_000 });
     expect(await dedupKeys()).toEqual(["month:saveaddr:1:203.0.113.9:recent", "share:1:yesterday", "view:1:now:1"]);
     await expectIndexedBatches("UsageDedup", 1100);
+  });
+});
+
+describe("pruning the e-mail quota and account links", () => {
+  it("deletes quota counts of days before yesterday and links a day past their expiry; keeps the rest", async () => {
+    const keys = async () => (await sql<{ key: string }>(databaseUrl, `SELECT "key" FROM "EmailQuota" ORDER BY "key"`)).map((r) => r.key);
+    await until("old quota count pruned", async () => (await keys()).length === 2, Boolean, { timeoutMs: 20_000 });
+    expect(await keys()).toEqual(["ip:today", "to:yesterday"]);
+    const links = async () => (await sql<{ tokenHash: string }>(databaseUrl, `SELECT "tokenHash" FROM "AccountToken" ORDER BY "tokenHash"`)).map((r) => r.tokenHash);
+    await until("old link pruned", async () => (await links()).length === 2, Boolean, { timeoutMs: 20_000 });
+    expect(await links()).toEqual(["live-link", "recent-link"]);
   });
 });
 

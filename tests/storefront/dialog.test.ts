@@ -263,6 +263,31 @@ describe("/dialog/save", () => {
     await context.close();
   });
 
+  it("the sign-in offers Forgot your password?: the site's recovery page in a new tab, in the dialog's language (screenshots, axe)", async () => {
+    const w = await widgetFor();
+    for (const [locale, signIn, forgot, heading, path] of [
+      ["en-US", "Sign in", "Forgot your password?", "Forgot your password?", "/en/account/forgot"],
+      ["de-DE", "Anmelden", "Passwort vergessen?", "Passwort vergessen?", "/de/account/forgot"],
+    ] as const) {
+      const { context, popup, console } = await openDialog(w.token, product(), locale);
+      await popup.getByRole("button", { name: signIn, exact: true }).click();
+      const link = popup.getByRole("link", { name: forgot });
+      await link.waitFor();
+      for (const width of [375, 1280]) {
+        await popup.setViewportSize({ width, height: 760 });
+        await popup.screenshot({ path: `tests/screenshots/dialog-sign-in-${locale.slice(0, 2)}-${width}.png`, fullPage: true });
+      }
+      expect(await seriousA11yViolations(popup)).toEqual([]);
+      const opened = context.waitForEvent("page");
+      await link.click();
+      const page = await opened;
+      await page.getByRole("heading", { name: heading }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(path);
+      expect(console.errors).toEqual([]);
+      await context.close();
+    }
+  });
+
   it("the Free cap's 402 says until when the shop's wishlist is paused; nothing is saved", async () => {
     const w = await widgetFor("free");
     const period = new Date().toISOString().slice(0, 7);

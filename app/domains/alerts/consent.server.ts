@@ -11,6 +11,7 @@ import { transaction } from "~/db/sql.server";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { getAlertLinkKey } from "~/domains/secrets/secrets.server";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
+import { admitEmail } from "~/domains/identity/email-quota.server";
 import { countAlertDay } from "./alerts.sql.server";
 import { alertTexts, type AlertLang } from "./alert-texts";
 
@@ -109,10 +110,13 @@ export async function requestAlerts(
   userId: string,
   rawEmail: string,
   lang: AlertLang,
-  options: { reminders?: boolean } = {},
+  options: { reminders?: boolean; clientAddress?: string | null } = {},
 ): Promise<AlertConsentStatus> {
   const email = rawEmail.trim();
   if (!isMailAddress(email)) throw badRequest("invalid_email", "Enter a valid e-mail address");
+  // A guest has proven owning no address: the form must not mail one for them.
+  const user = await db.user.findUnique({ where: { id: userId }, select: { isAnonymous: true, email: true } });
+  if (!user || user.isAnonymous || !user.email) throw new ApiError(403, "account_required", "Sign in with an e-mail account to get alerts");
   const current = await db.alertConsent.findUnique({ where: { userId } });
   if (current?.confirmedAt && current.email.toLowerCase() === email.toLowerCase()) {
     if (options.reminders !== undefined) await setReminders(userId, options.reminders);
@@ -128,6 +132,8 @@ export async function requestAlerts(
     (function* () {
       // Bounded: the form must not become a way to mail strangers.
       if ((yield* countAlertDay(userId, `c:${day}`, CONFIRMATIONS_PER_DAY)) === 0) throw new ApiError(429, "too_many_requests", "Too many confirmation e-mails today");
+      // And per recipient and client across all accounts (identity/email-quota.server.ts).
+      yield* admitEmail(email, options.clientAddress ?? null);
       yield* enqueueStep({
         kind: "email",
         topic: alertTopic(userId),
@@ -218,11 +224,11 @@ export async function alertOfferOf(userId: string): Promise<AlertOffer> {
 }
 
 /** The save dialog's offer accepted: the same double opt-in as "My lists", for the account's own address. */
-export async function acceptAlertOffer(userId: string, lang: AlertLang): Promise<AlertOffer> {
+export async function acceptAlertOffer(userId: string, lang: AlertLang, clientAddress: string | null = null): Promise<AlertOffer> {
   const user = await db.user.findUnique({ where: { id: userId }, select: { email: true, isAnonymous: true } });
   if (!user?.email || user.isAnonymous) return "none";
   // Asked for already (perhaps for another address on "My lists"): the dialog changes nothing.
   const current = (await alertConsentOf(userId)).status;
   if (current !== "off") return current;
-  return requestAlerts(userId, user.email, lang);
+  return requestAlerts(userId, user.email, lang, { clientAddress });
 }

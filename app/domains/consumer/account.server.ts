@@ -125,6 +125,9 @@ export async function deleteAccount(userId: string) {
         await tx.partnerUser.deleteMany({ where: { userId } });
         // Shops' customers linked to the account: a later visit links them to a fresh account.
         await tx.shopCustomer.deleteMany({ where: { userId } });
+        // Shops that recognised the shopper, and one-time e-mail links of the account.
+        await tx.shopperConsent.deleteMany({ where: { userId } });
+        await tx.accountToken.deleteMany({ where: { userId } });
         await revokeAccessTokensCreatedBy(tx, userId, { at });
         await tx.refreshToken.deleteMany({ where: { session: { userId } } });
         await tx.authSession.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: at } });

@@ -12,6 +12,7 @@ import { signToken, unverifiedIssuer, verifyToken } from "./jwt.server";
 import { isSessionRevoked, noteRevokedSessions } from "./session-revocations.server";
 import { admitSignIn } from "./sign-in-throttle.server";
 import { userById, type UserRow } from "./identity.sql.server";
+import { checkDisplayName, DISPLAY_NAME_MAX } from "./display-name";
 import { DUMMY_HASH, hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from "./passwords.server";
 
 /** Who a valid user token speaks for. */
@@ -26,6 +27,8 @@ export interface Identity {
    * credential: it speaks for the user only towards this partner's widget.
    */
   partnerScope?: number;
+  /** The token's session was opened by a password-recovery link (`POST /auth/verify`): it may set a password without the current one. */
+  recovery?: boolean;
 }
 
 // ---------------------------------------------------------------- tokens
@@ -34,9 +37,16 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 const newRefreshToken = () => randomBytes(32).toString("base64url");
 const refreshExpiry = () => new Date(Date.now() + env.REFRESH_TOKEN_TTL_DAYS * 86_400_000);
 
-async function sessionBody(user: UserRow, sessionId: string, refreshToken: string) {
+async function sessionBody(user: UserRow, sessionId: string, refreshToken: string, via?: "recovery") {
   const { token, expiresAt } = await signToken(
-    { session_id: sessionId, is_anonymous: user.isAnonymous, email: user.email ?? "", role: "authenticated" },
+    {
+      session_id: sessionId,
+      is_anonymous: user.isAnonymous,
+      email: user.email ?? "",
+      role: "authenticated",
+      // GoTrue's authentication methods claim; "recovery" lets this token set a password without the current one.
+      ...(via ? { amr: [{ method: via, timestamp: Math.floor(Date.now() / 1000) }] } : {}),
+    },
     { use: "user", subject: user.id, audience: env.AUTH_AUDIENCE, ttlSeconds: env.ACCESS_TOKEN_TTL_SECONDS },
   );
   return {
@@ -61,7 +71,7 @@ export function userJson(user: UserRow) {
     updated_at: user.updatedAt.toISOString(),
     last_sign_in_at: user.lastSignInAt?.toISOString() ?? null,
     app_metadata: { provider, providers: [provider] },
-    user_metadata: {},
+    user_metadata: user.displayName ? { display_name: user.displayName } : {},
   };
 }
 
@@ -84,6 +94,8 @@ export async function accessTokenOfSession(userId: string, sessionId: string) {
 const credentials = z.object({
   email: z.string().trim().toLowerCase().optional(),
   password: z.string().optional(),
+  // GoTrue's user metadata at sign-up; only the display name is kept.
+  data: z.object({ display_name: z.string().max(1000).nullable().optional() }).optional(),
 });
 const emailFormat = z.string().email();
 
@@ -93,10 +105,24 @@ function parseCredentials(body: unknown) {
   return parsed.data;
 }
 
+/** The display name of `data.display_name` (trimmed; null when empty or absent); 400 `invalid_display_name` when unfit. */
+export function displayNameOf(raw: string | null | undefined): string | null {
+  if (raw === undefined || raw === null) return null;
+  const checked = checkDisplayName(raw);
+  if (!checked.ok) {
+    throw badRequest(
+      "invalid_display_name",
+      checked.reason === "too_long" ? `display_name must be at most ${DISPLAY_NAME_MAX} characters` : "display_name must not contain control characters",
+    );
+  }
+  return checked.name;
+}
+
 /** `POST /auth/signup`: e-mail + password, or nothing for an anonymous user. */
 export async function signUp(body: unknown): Promise<Session> {
-  const { email, password } = parseCredentials(body);
-  if (!email && !password) return createSession({ email: null, passwordHash: null, isAnonymous: true });
+  const { email, password, data } = parseCredentials(body);
+  const displayName = displayNameOf(data?.display_name);
+  if (!email && !password) return createSession({ email: null, passwordHash: null, isAnonymous: true, displayName });
   if (!email) throw badRequest("invalid_input", "email is required with a password");
   if (!emailFormat.safeParse(email).success) throw badRequest("invalid_email", "email is not a valid address");
   if (!password) throw badRequest("invalid_input", "password is required");
@@ -104,7 +130,7 @@ export async function signUp(body: unknown): Promise<Session> {
     throw new ApiError(422, "weak_password", `Password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`);
   }
   try {
-    return await createSession({ email, passwordHash: await hashPassword(password), isAnonymous: false });
+    return await createSession({ email, passwordHash: await hashPassword(password), isAnonymous: false, displayName });
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError(422, "email_exists", "A user with this email address already exists");
     throw err;
@@ -127,6 +153,7 @@ export async function createSession(user: {
   passwordHash: string | null;
   isAnonymous: boolean;
   legacyId?: string;
+  displayName?: string | null;
 }) {
   const session = newSession();
   const created = await db.user.create({
@@ -135,14 +162,14 @@ export async function createSession(user: {
   return sessionBody(created, session.create.id, session.refreshToken);
 }
 
-/** A new sign-in session for an existing user (password grant, internal legacy login). */
-export async function createSessionForUser(userId: string): Promise<Session> {
+/** A new sign-in session for an existing user (password grant, internal legacy login, a recovery link). */
+export async function createSessionForUser(userId: string, via?: "recovery"): Promise<Session> {
   const session = newSession();
   const [updated] = await db.$transaction([
     db.user.update({ where: { id: userId }, data: { lastSignInAt: new Date() } }),
     db.authSession.create({ data: { ...session.create, userId } }),
   ]);
-  return sessionBody(updated, session.create.id, session.refreshToken);
+  return sessionBody(updated, session.create.id, session.refreshToken, via);
 }
 
 /**
@@ -257,6 +284,7 @@ export async function verifyUserToken(token: string): Promise<Identity | null> {
     sessionId: typeof claims.session_id === "string" ? claims.session_id : null,
     isAnonymous: claims.is_anonymous === true,
     email: typeof claims.email === "string" && claims.email ? claims.email : null,
+    recovery: Array.isArray(claims.amr) && claims.amr.some((m) => (m as { method?: unknown } | null)?.method === "recovery"),
   };
 }
 

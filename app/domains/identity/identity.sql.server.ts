@@ -3,7 +3,7 @@
 import type { User } from "~/db.server";
 import { exec, fields, one, statement, type RowOf } from "~/db/sql.server";
 
-const USER = fields<User>()("id", "email", "isAnonymous", "createdAt", "updatedAt", "lastSignInAt");
+const USER = fields<User>()("id", "email", "isAnonymous", "displayName", "createdAt", "updatedAt", "lastSignInAt");
 /** What a session and the user's JSON are made from. */
 export type UserRow = RowOf<typeof USER>;
 

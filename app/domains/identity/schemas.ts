@@ -13,7 +13,8 @@ export const authUserSchema = z.object({
   updated_at: z.string(),
   last_sign_in_at: z.string().nullable(),
   app_metadata: z.object({ provider: z.enum(["anonymous", "email"]), providers: z.array(z.string()) }),
-  user_metadata: z.object({}),
+  user_metadata: z.object({ display_name: z.string().optional().describe("The name share pages and previews show; absent when none was chosen") }),
+  new_email: z.string().optional().describe("After `PUT /auth/user {email}`: the address waiting for its confirmation link"),
 });
 
 /** A sign-in session: what signup, the token grants and the legacy logins answer. */

@@ -7,7 +7,7 @@ import { notifyListShared } from "~/domains/consumer/notifications.server";
 import { listWithRole } from "./access.server";
 import { ownerName, type OwnerRow } from "./serialize";
 
-const userFields = { id: true, displayName: true, username: true, email: true, avatarUrl: true, isPremium: true } as const;
+const userFields = { id: true, displayName: true, username: true, avatarUrl: true, isPremium: true } as const;
 
 interface CollaboratorRow {
   createdAt: Date;

@@ -19,7 +19,7 @@ import { queueListShared } from "~/domains/flow/triggers.server";
 /** 144 random bits from the CSPRNG (GUIDE section 8 asks for at least 128). */
 export const newShareToken = () => randomBytes(18).toString("base64url");
 
-const ownerFields = { id: true, displayName: true, username: true, email: true, avatarUrl: true, isPremium: true } as const;
+const ownerFields = { id: true, displayName: true, username: true, avatarUrl: true, isPremium: true } as const;
 const listInclude = { owner: { select: ownerFields } } as const;
 
 interface ListCounts {
@@ -164,10 +164,10 @@ export async function initUser(identity: Identity, locale: Locale) {
 export async function publicList(token: string | undefined) {
   const row = await publicListByToken(requireToken(token));
   if (!row || !row.sharePublic) throw notFound("not_found", "List not found");
-  const { displayName, username, email, avatarUrl, isPremium, itemCount, occasionTitleDe, occasionTitleEn, ...list } = row;
+  const { displayName, username, avatarUrl, isPremium, itemCount, occasionTitleDe, occasionTitleEn, ...list } = row;
   return {
     ...list,
-    owner: { id: list.ownerId, displayName, username, email, avatarUrl, isPremium },
+    owner: { id: list.ownerId, displayName, username, avatarUrl, isPremium },
     itemCount,
     occasion: occasionTitleDe === null || occasionTitleEn === null ? null : { titleDe: occasionTitleDe, titleEn: occasionTitleEn },
   };

@@ -27,7 +27,7 @@ export const listWithMemberById = (wishlistId: number, userId: string) => exec(o
 export const listWithMemberByToken = (token: string, userId: string) => exec(one(LIST_BY_TOKEN, token, userId));
 
 const PUBLIC_LIST_COLUMNS = fields<Wishlist>()(...PUBLIC_COLUMNS);
-const OWNER = fields<User>()("displayName", "username", "email", "avatarUrl", "isPremium");
+const OWNER = fields<User>()("displayName", "username", "avatarUrl", "isPremium");
 
 type PublicListRow = RowOf<typeof PUBLIC_LIST_COLUMNS> &
   RowOf<typeof OWNER> & {

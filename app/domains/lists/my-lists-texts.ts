@@ -191,6 +191,49 @@ const de = {
     unauthorized: "Du bist nicht mehr angemeldet. Bitte melde dich neu an.",
     invalid_input: "Bitte prüfe deine Eingaben.",
     failed: "Das hat nicht geklappt. Bitte versuche es noch einmal.",
+  },  // Account settings (app/hosted-pages/my-lists/account-settings.tsx)
+  forgotPassword: "Passwort vergessen?",
+  settings: {
+    heading: "Dein Konto",
+    displayName: "Dein Name",
+    displayNameHint: "So steht es auf deinen geteilten Listen und in Link-Vorschauen. Ohne Namen steht dort „Eine Wunschliste“. Höchstens 60 Zeichen.",
+    saveName: "Namen speichern",
+    passwordHeading: "Passwort ändern",
+    currentPassword: "Aktuelles Passwort",
+    newPassword: "Neues Passwort",
+    passwordHint: "Mindestens 8 Zeichen. Danach bist du auf allen anderen Geräten abgemeldet.",
+    savePassword: "Passwort ändern",
+    emailHeading: "E-Mail-Adresse ändern",
+    currentEmail: (email: string) => `Jetzt: ${email}`,
+    newEmail: "Neue E-Mail-Adresse",
+    emailHint: "Wir schicken einen Bestätigungslink an die neue Adresse. Erst wenn du ihn öffnest, ändert sich die Adresse.",
+    saveEmail: "Bestätigungslink schicken",
+    emailPassword: "Dein Passwort (zur Sicherheit)",
+    dataHeading: "Deine Daten",
+    dataText: "Lade alles herunter, was wir zu deinem Konto speichern: Listen, Wünsche, Alarme und verbundene Shops (JSON).",
+    download: "Meine Daten herunterladen",
+    deleteHeading: "Konto löschen",
+    deleteText: "Deine Listen, Wünsche, Alarme und Verbindungen zu Shops werden gelöscht. Das lässt sich nicht rückgängig machen.",
+    deleteConfirm: "Ja, ich möchte mein Konto und alle meine Listen endgültig löschen.",
+    deleteButton: "Konto endgültig löschen",
+    done: {
+      "name-saved": "Dein Name ist gespeichert.",
+      "password-changed": "Dein Passwort ist geändert. Alle anderen Anmeldungen sind beendet.",
+      "email-pending": "Fast geschafft: Öffne den Link, den wir an die neue Adresse geschickt haben.",
+      "account-deleted": "Dein Konto ist gelöscht.",
+    },
+    errors: {
+      invalid_display_name: "Der Name darf höchstens 60 Zeichen lang sein und keine Steuerzeichen enthalten.",
+      current_password_required: "Bitte gib dein aktuelles Passwort ein.",
+      invalid_credentials: "Das aktuelle Passwort stimmt nicht.",
+      weak_password: "Das neue Passwort muss mindestens 8 Zeichen lang sein.",
+      invalid_email: "Bitte gib eine gültige E-Mail-Adresse ein.",
+      email_exists: "Mit dieser E-Mail-Adresse gibt es schon ein Konto.",
+      account_required: "Erstelle zuerst ein Konto mit deiner E-Mail-Adresse: Ein Gastkonto hat weder Adresse noch Passwort.",
+      too_many_requests: "Heute haben wir schon genug E-Mails an diese Adresse geschickt. Bitte versuche es morgen noch einmal.",
+      over_request_rate_limit: "Zu viele falsche Passwörter. Warte ein paar Minuten und versuche es dann noch einmal.",
+      confirm_required: "Bitte bestätige mit dem Häkchen, dass dein Konto gelöscht werden soll.",
+    },
   },
   // "Connected shops" (app/hosted-pages/my-lists/connected-shops.tsx)
   connections: {
@@ -356,6 +399,49 @@ const en: Texts = {
     unauthorized: "You are no longer signed in. Please sign in again.",
     invalid_input: "Please check what you entered.",
     failed: "That did not work. Please try again.",
+  },  // Account settings (app/hosted-pages/my-lists/account-settings.tsx)
+  forgotPassword: "Forgot your password?",
+  settings: {
+    heading: "Your account",
+    displayName: "Your name",
+    displayNameHint: "This is what your shared lists and link previews show. Without a name they say “A wishlist”. At most 60 characters.",
+    saveName: "Save the name",
+    passwordHeading: "Change your password",
+    currentPassword: "Current password",
+    newPassword: "New password",
+    passwordHint: "At least 8 characters. You will be signed out on every other device.",
+    savePassword: "Change the password",
+    emailHeading: "Change your e-mail address",
+    currentEmail: (email) => `Now: ${email}`,
+    newEmail: "New e-mail address",
+    emailHint: "We send a confirmation link to the new address. The address changes only when you open it.",
+    saveEmail: "Send the confirmation link",
+    emailPassword: "Your password (for safety)",
+    dataHeading: "Your data",
+    dataText: "Download everything we keep about your account: lists, wishes, alerts and connected shops (JSON).",
+    download: "Download my data",
+    deleteHeading: "Delete your account",
+    deleteText: "Your lists, wishes, alerts and connections to shops are deleted. This cannot be undone.",
+    deleteConfirm: "Yes, delete my account and all my lists for good.",
+    deleteButton: "Delete my account for good",
+    done: {
+      "name-saved": "Your name is saved.",
+      "password-changed": "Your password is changed. Every other sign-in has ended.",
+      "email-pending": "Almost there: open the link we sent to the new address.",
+      "account-deleted": "Your account is deleted.",
+    },
+    errors: {
+      invalid_display_name: "The name can have at most 60 characters and no control characters.",
+      current_password_required: "Please enter your current password.",
+      invalid_credentials: "The current password is not right.",
+      weak_password: "The new password must be at least 8 characters long.",
+      invalid_email: "Please enter a valid e-mail address.",
+      email_exists: "There is already an account with this e-mail address.",
+      account_required: "Create an account with your e-mail address first: a guest account has no address or password.",
+      too_many_requests: "We have sent enough e-mails to this address today. Please try again tomorrow.",
+      over_request_rate_limit: "Too many wrong passwords. Wait a few minutes, then try again.",
+      confirm_required: "Please tick the box to confirm that your account should be deleted.",
+    },
   },
   // "Connected shops" (app/hosted-pages/my-lists/connected-shops.tsx)
   connections: {
@@ -382,6 +468,8 @@ export type ErrorKey = keyof Texts["errors"];
 
 /** The sentence for an error code (the page's one error renderer); unknown codes get the generic one. */
 export function errorText(lang: MyListsLang, code: string | undefined): string {
-  const errors = myListsTexts(lang).errors;
-  return code && Object.hasOwn(errors, code) ? errors[code as ErrorKey] : errors.failed;
+  const { errors, settings } = myListsTexts(lang);
+  if (code && Object.hasOwn(errors, code)) return errors[code as ErrorKey];
+  if (code && Object.hasOwn(settings.errors, code)) return settings.errors[code as keyof Texts["settings"]["errors"]];
+  return errors.failed;
 }

@@ -78,7 +78,7 @@ export interface MyListsPage {
 export const shareUrlOf = (lang: MyListsLang, token: string) =>
   `${env.APP_URL}/${lang}/list/${encodeURIComponent(token)}`;
 
-const personFields = { id: true, displayName: true, username: true, email: true, avatarUrl: true, isPremium: true } as const;
+const personFields = { id: true, displayName: true, username: true, avatarUrl: true, isPremium: true } as const;
 
 function hostOf(url: string | null): string | null {
   if (!url || !isHttpUrl(url)) return null;

@@ -50,13 +50,17 @@ export interface OwnerRow {
   id: string;
   displayName: string | null;
   username: string | null;
-  email: string | null;
   avatarUrl: string | null;
   isPremium: boolean;
 }
 
+/**
+ * The name others see (share pages, previews, collaborators): the one the
+ * shopper chose, or "" (the pages then say "A wishlist"). Never derived from
+ * the e-mail address (docs/identity.md "Account basics").
+ */
 export function ownerName(owner: OwnerRow): string {
-  return owner.displayName ?? owner.username ?? (owner.email ? owner.email.split("@")[0]! : "");
+  return owner.displayName ?? owner.username ?? "";
 }
 
 export interface ListRow {

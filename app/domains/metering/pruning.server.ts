@@ -1,7 +1,9 @@
 // Deletes metering rows that only serve a short window: request-counter
 // minute windows (only the current minute is read) and usage dedup keys (a
 // share counts once per UTC day, a view once per 10-minute window), and
-// sign-in throttle rows past their reset window (a day); and creator-media
+// sign-in throttle rows past their reset window (a day), and the e-mail
+// quota's counts of days before yesterday, and one-time account links a day
+// past their expiry; and creator-media
 // uploads nobody finalised within a day, with their stored bytes. Every
 // statement deletes at most PRUNE_BATCH rows found through an index range,
 // and the job yields to the event loop between statements, so a backlog of
@@ -14,6 +16,8 @@ import { minuteWindow } from "./request-counter.server";
 import { THROTTLE_ROWS_KEPT_MS } from "~/domains/identity/sign-in-throttle.server";
 import { pruneAbandonedUploads } from "~/domains/media/creator-media.server";
 import { pruneAlertDays } from "~/domains/alerts/alerts.server";
+import { pruneEmailQuota } from "~/domains/identity/email-quota.server";
+import { pruneAccountTokens } from "~/domains/identity/account.server";
 
 export const PRUNE_BATCH = 500;
 /** Minute windows older than this go. */
@@ -115,6 +119,8 @@ export function prune(): Promise<void> {
       ["SignInThrottle", pruneSignInThrottle],
       ["MediaUpload", pruneMediaUploads],
       ["AlertDay", pruneAlertDays],
+      ["EmailQuota", pruneEmailQuota],
+      ["AccountToken", pruneAccountTokens],
     ] as const) {
       try {
         const deleted = await job();

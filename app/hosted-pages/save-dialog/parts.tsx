@@ -144,6 +144,8 @@ export function AuthForm(props: {
   onSwitch: () => void;
   /** Leaves the form; without it there is nowhere to go back to. */
   onBack?: () => void;
+  /** "Forgot password?" (sign-in only): the recovery page of the site, opened beside the dialog. */
+  forgotUrl?: string;
 }) {
   const { mode, t, busy } = props;
   return (
@@ -179,6 +181,11 @@ export function AuthForm(props: {
       <button type="submit" className="btn-primary" disabled={busy}>
         {mode === "signin" ? t.signIn : t.signUp}
       </button>
+      {mode === "signin" && props.forgotUrl ? (
+        <a className="btn-link" href={props.forgotUrl} target="_blank" rel="noopener">
+          {t.forgotPassword}
+        </a>
+      ) : null}
       <button type="button" className="btn-link" onClick={props.onSwitch}>
         {mode === "signin" ? t.signUp : t.signIn}
       </button>

@@ -66,6 +66,7 @@ export function AuthScreen({ dialog, mode }: Props & { mode: "signin" | "signup"
         onSubmit={(email, password) => void dialog.authenticate(mode, email, password)}
         onSwitch={() => dialog.openAuth(mode === "signin" ? "signup" : "signin")}
         onBack={dialog.backToWelcome}
+        forgotUrl={`/${dialog.lang}/account/forgot`}
       />
     </>
   );

@@ -35,6 +35,9 @@ const carriesToken = (pathname: string) =>
 /** "My lists" shows share links and posts its own forms: like share pages, nothing of it goes to other sites. */
 const myListsPage = (pathname: string) => /^\/[a-z]{2}\/lists(\/|\.|$)/.test(pathname);
 
+/** The account pages (forgot password, the e-mailed links' pages, settings): their own form posts, links' tokens in the fragment. */
+const accountPage = (pathname: string) => /^\/[a-z]{2}\/account(\/|$)/.test(pathname);
+
 /**
  * Share pages post their own forms (purchased toggle), and under
  * `no-referrer` Chromium sends those posts with `Origin: null`, which the
@@ -42,7 +45,7 @@ const myListsPage = (pathname: string) => /^\/[a-z]{2}\/lists(\/|\.|$)/.test(pat
  * address from every other site just the same.
  */
 const referrerPolicy = (pathname: string) =>
-  sharePage(pathname) || myListsPage(pathname) ? "same-origin" : carriesToken(pathname) ? "no-referrer" : "strict-origin-when-cross-origin";
+  sharePage(pathname) || myListsPage(pathname) || accountPage(pathname) ? "same-origin" : carriesToken(pathname) ? "no-referrer" : "strict-origin-when-cross-origin";
 
 /**
  * A page that specific sites may frame (the basket drawer) names them in this
