@@ -4,9 +4,10 @@
 // fragment, which browsers never send: the pages read it with a script and
 // use it only when the shopper presses the button, so a link scanner that
 // opens (or even renders) the page uses up nothing.
+import { json } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { accountErrorText, accountTexts, type AccountLang } from "~/domains/identity/account-texts";
+import { accountErrorText, accountTexts, isAccountLang, type AccountLang } from "~/domains/identity/account-texts";
 import { ApiFailure, call, callSite } from "~/hosted-pages/client";
 import designCss from "~/hosted-pages/design.css?url";
 
@@ -19,6 +20,20 @@ export const accountPageMeta = (title: string) => [{ title }, { name: "robots", 
 
 /** The routes' `headers`: the pages' own, also on a 404 and after a form post. */
 export const accountPageHeaders = () => ACCOUNT_PAGE_HEADERS;
+
+type Params = Record<string, string | undefined>;
+
+/** The routes' `handle`: the document's language. */
+export const accountPageHandle = { lang: (params: Params) => (params.lang === "de" ? "de" : "en") };
+
+/** The page's language from its path (`de` or `en`); any other is a 404 with the pages' headers. */
+export function accountLangOf(params: Params): AccountLang {
+  if (!isAccountLang(params.lang)) throw json({ lang: "en" }, { status: 404, headers: ACCOUNT_PAGE_HEADERS });
+  return params.lang;
+}
+
+/** The loader of a page that needs nothing but its language (the link pages read their token in the browser). */
+export const accountPageLoader = ({ params }: { params: Params }) => json({ lang: accountLangOf(params) }, { headers: ACCOUNT_PAGE_HEADERS });
 
 function Page({ lang, title, children }: { lang: AccountLang; title: string; children: ReactNode }) {
   const t = accountTexts(lang);

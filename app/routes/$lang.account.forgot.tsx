@@ -1,29 +1,31 @@
 // /{lang}/account/forgot: "Forgot password?" (docs/identity.md "Account
 // basics"). The form posts here; the answer is the same whether or not the
 // address has an account (POST /auth/recover's domain function).
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { recover } from "~/domains/identity/account.server";
-import { accountTexts, isAccountLang } from "~/domains/identity/account-texts";
+import { accountTexts } from "~/domains/identity/account-texts";
 import { ApiError } from "~/lib/api/errors";
 import { clientAddress } from "~/lib/api/client-address";
-import { ACCOUNT_PAGE_HEADERS as HEADERS, accountPageHeaders, accountPageLinks, accountPageMeta, ForgotPasswordPage, type ForgotAnswer } from "~/hosted-pages/account-pages";
+import {
+  ACCOUNT_PAGE_HEADERS as HEADERS,
+  accountLangOf,
+  accountPageHandle,
+  accountPageHeaders,
+  accountPageLinks,
+  accountPageLoader,
+  accountPageMeta,
+  ForgotPasswordPage,
+  type ForgotAnswer,
+} from "~/hosted-pages/account-pages";
 
 export const links = accountPageLinks;
 export const headers = accountPageHeaders;
-export const handle = { lang: (params: Record<string, string | undefined>) => (params.lang === "de" ? "de" : "en") };
-
-function langOf(params: Record<string, string | undefined>) {
-  if (!isAccountLang(params.lang)) throw json({ lang: "en" }, { status: 404, headers: HEADERS });
-  return params.lang;
-}
-
-export function loader({ params }: LoaderFunctionArgs) {
-  return json({ lang: langOf(params) }, { headers: HEADERS });
-}
+export const handle = accountPageHandle;
+export const loader = accountPageLoader;
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const lang = langOf(params);
+  const lang = accountLangOf(params);
   const form = await request.formData().catch(() => null);
   const email = String(form?.get("email") ?? "").slice(0, 1000);
   try {
