@@ -2,7 +2,10 @@
 // the key figures and revenue per day as bars, with the numbers in text for
 // screen readers. Amounts come as minor units with their currency.
 import { BlockStack, Card, InlineGrid, Text } from "@shopify/polaris";
-import { formatMoney } from "~/domains/revenue/money";
+import { formatMoney as money } from "~/lib/money";
+
+/** Amounts in the admin (English); a malformed currency shows as a dash. */
+const formatMoney = (minor: number, currency: string) => money(minor, currency, "en-US") ?? "—";
 
 export interface RevenueSummaryView {
   range: { from: string; to: string; days: number };

@@ -1,6 +1,8 @@
 // Browser-side access to the API from the hosted dialog pages. They run on
 // APP_URL, so calls are same-origin (no anon key needed) and carry the widget
 // token and the shopper's user token as the SPEC's routes require.
+import { formatMoney } from "~/lib/money";
+
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
@@ -80,11 +82,8 @@ export function tell(target: Window | null, origin: string, message: Record<stri
   }
 }
 
+/** A price in minor units of its currency's own exponent as the page's language writes it; null without an amount or currency. */
 export function formatPrice(minor: number | null | undefined, currency: string | null | undefined, lang: string): string | null {
   if (typeof minor !== "number" || !currency) return null;
-  try {
-    return new Intl.NumberFormat(lang === "de" ? "de-DE" : "en-US", { style: "currency", currency }).format(minor / 100);
-  } catch {
-    return null; // not an ISO 4217 code
-  }
+  return formatMoney(minor, currency, lang === "de" ? "de-DE" : "en-US");
 }

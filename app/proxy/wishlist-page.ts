@@ -7,6 +7,7 @@
 // property `_wish_ref` (read by orders/create), removes items and shares lists
 // through the proxy's JSON routes.
 import type { PageList, StorefrontLang } from "~/domains/shop-customers/storefront.server";
+import { formatMoney } from "~/lib/money";
 import { liquidSafe as t } from "./liquid-safe";
 
 const TEXTS = {
@@ -52,13 +53,10 @@ const TEXTS = {
   },
 } as const;
 
+/** A price in minor units of its currency's own exponent; empty without an amount or currency. */
 export function price(minor: number | null, currency: string | null, lang: StorefrontLang): string {
-  if (minor === null || !currency || !/^[A-Z]{3}$/.test(currency)) return "";
-  try {
-    return new Intl.NumberFormat(lang === "de" ? "de-DE" : "en-US", { style: "currency", currency }).format(minor / 100);
-  } catch {
-    return "";
-  }
+  if (minor === null || !currency) return "";
+  return formatMoney(minor, currency, lang === "de" ? "de-DE" : "en-US") ?? "";
 }
 
 // Reserved sizes (no layout shift), the theme's own font and colours; only classes of ours.

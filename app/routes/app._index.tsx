@@ -10,6 +10,7 @@ import { setupChecklist, shopOverview } from "~/domains/shops/overview.server";
 import { partnerAnalytics } from "~/domains/analytics/analytics.server";
 import { lastDays, revenueSummary } from "~/domains/revenue/figures.server";
 import { RevenueChart, RevenueFigures } from "~/admin/revenue-figures";
+import { toDecimal } from "~/lib/money";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await requireAdmin(request);
@@ -36,7 +37,7 @@ function UsageBanner({ usage, planId }: { usage: ReturnType<typeof useLoaderData
     );
   }
   if (usage.level === "exceeded") {
-    const cost = usage.overageCostMinor === null ? null : (usage.overageCostMinor / 100).toFixed(2);
+    const cost = usage.overageCostMinor === null ? null : toDecimal(usage.overageCostMinor, "USD");
     return (
       <Banner tone="info" title="You are over this month's included actions">
         <p>

@@ -15,7 +15,7 @@ import { isAlertLang } from "~/domains/alerts/alert-texts";
 import { LOW_STOCK_THRESHOLD_MAX, REMINDER_DAYS, SENDER_NAME_MAX } from "~/domains/alerts/limits";
 import { reminderPreview } from "~/domains/alerts/reminders.server";
 import { getPartner } from "~/domains/partners/partners.server";
-import { formatMoney } from "~/domains/revenue/money";
+import { formatMoney } from "~/lib/money";
 import { ALERT_KINDS, getPlan, type AlertKind } from "~/domains/plans/plans";
 import { ApiError } from "~/lib/api/errors";
 
@@ -67,7 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
 const KIND_LABEL: Record<string, string> = { price_drop: "Price drop", back_in_stock: "Back in stock", low_stock: "Low stock", reminder: "Reminder of saved items" };
 const REMINDER_LABEL: Record<number, string> = { 0: "Off", 7: "Weekly", 14: "Every 2 weeks", 30: "Monthly" };
 
-const money = (minor: number | null, currency: string | null) => (minor === null || !currency ? "—" : formatMoney(minor, currency));
+const money = (minor: number | null, currency: string | null) => (minor === null || !currency ? "—" : (formatMoney(minor, currency, "en-US") ?? "—"));
 
 export default function Alerts() {
   const { settings, sent, planName, preview } = useLoaderData<typeof loader>();

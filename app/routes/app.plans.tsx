@@ -15,6 +15,7 @@ import { ApiError } from "~/lib/api/errors";
 import { billingPlanByName } from "~/domains/plans/billing-plans";
 import { brandingBadge, setBrandingBadge } from "~/domains/shops/badge.server";
 import { planOffers, shopOverview } from "~/domains/shops/overview.server";
+import { formatMoney, toMinor } from "~/lib/money";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop, admin, partnerId } = await requireAdmin(request);
@@ -52,7 +53,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   }
 };
 
-const usd = (amount: number) => `$${amount.toFixed(2)}`;
+const usd = (amount: number) => formatMoney(toMinor(amount, "USD"), "USD", "en-US");
 
 export default function Plans() {
   const { overview, offers, badge, testCharges } = useLoaderData<typeof loader>();

@@ -12,7 +12,8 @@ import { RevenueChart, RevenueFigures, percent } from "~/admin/revenue-figures";
 import { ApiError } from "~/lib/api/errors";
 import { dayRange, lastDays, revenueReport, setAttributionWindow } from "~/domains/revenue/figures.server";
 import { ATTRIBUTION_WINDOW_DAYS } from "~/domains/revenue/limits";
-import { formatMoney, sourceLabel } from "~/domains/revenue/money";
+import { sourceLabel } from "~/domains/revenue/sources";
+import { formatMoney } from "~/lib/money";
 
 const rangeQuery = z.object({ from: z.string().max(20).optional(), to: z.string().max(20).optional() });
 
@@ -57,7 +58,7 @@ export default function Revenue() {
   const [to, setTo] = useState(report.range.to);
   const [days, setDays] = useState(String(report.attributionWindowDays));
   const [exportFailed, setExportFailed] = useState(false);
-  const money = (minor: number, currency: string) => formatMoney(minor, currency);
+  const money = (minor: number, currency: string) => formatMoney(minor, currency, "en-US") ?? "—";
   // Alert kinds: the sources the alerts' own record counts sends for.
   const alerts = report.sources.filter((s) => s.alertsSent !== null);
   return (

@@ -4,6 +4,7 @@
 // script (the page's CSP allows scripts from the app only); images are the
 // SVGs of public/demo/, so the page needs no network.
 import { esc } from "~/domains/lists/share-page-view";
+import { formatMoney } from "~/lib/money";
 import designCss from "~/hosted-pages/design.css?url";
 
 interface DemoProduct {
@@ -37,7 +38,7 @@ code { overflow-wrap: anywhere; }
 [data-wish]:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
 `;
 
-const price = (minor: number) => new Intl.NumberFormat("en", { style: "currency", currency: "EUR" }).format(minor / 100);
+const price = (minor: number) => formatMoney(minor, "EUR", "en") ?? "";
 
 /** The page at `appUrl`/demo, its buttons saving through `publicKey`. */
 export function demoPageHtml(opts: { appUrl: string; publicKey: string }): string {

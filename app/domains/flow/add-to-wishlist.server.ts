@@ -6,7 +6,8 @@
 // shopper account and link are made on first use, as the app proxy makes them.
 import { db } from "~/db.server";
 import { adminQuery, type AdminGraphql } from "~/domains/shops/admin-graphql.server";
-import { minorUnits, shopifyId } from "~/domains/shops/payload";
+import { shopifyId } from "~/domains/shops/payload";
+import { toMinor } from "~/lib/money";
 import { shopperOfCustomer } from "~/domains/shop-customers/shop-customers.server";
 import { initUser } from "~/domains/lists/lists.server";
 import { saveProduct } from "~/domains/products/save.server";
@@ -55,7 +56,7 @@ export async function addProductToCustomerWishlist(request: FlowActionRequest) {
   const url = canonicalUrl(`https://${host}/products/${encodeURIComponent(product.handle)}`);
   if (!url) throw notFound("unknown_product", "The product has no storefront address");
   const price = product.priceRangeV2?.minVariantPrice;
-  const priceMinor = price ? minorUnits(price.amount, price.currencyCode) : null;
+  const priceMinor = price ? toMinor(price.amount, price.currencyCode) : null;
 
   const { userId } = await shopperOfCustomer(shop.id, customerId);
   const { list } = await initUser({ userId, sessionId: null, isAnonymous: true, email: null }, { lang: "en" });

@@ -18,7 +18,8 @@ import { log, errorFields } from "~/lib/log.server";
 import { enqueue } from "~/domains/outbox/outbox.server";
 import { PermanentFailure, type OutboxJob } from "~/domains/outbox/worker.server";
 import type { AdminGraphql } from "~/domains/shops/admin-graphql.server";
-import { decimalAmount, shopifyId } from "~/domains/shops/payload";
+import { shopifyId } from "~/domains/shops/payload";
+import { toAmount } from "~/lib/money";
 
 /** The trigger extensions (extensions/flow-*), by handle and merchant-facing name. */
 export const FLOW_TRIGGERS = {
@@ -153,7 +154,7 @@ function productFacts(
   return {
     title: text(item?.ownTitle ?? loc?.title),
     url: pageUrl(product.canonicalUrl),
-    price: priceMinor !== null && currency ? decimalAmount(priceMinor, currency) : null,
+    price: priceMinor !== null && currency ? toAmount(priceMinor, currency) : null,
     currency: priceMinor !== null && currency ? currency : null,
   };
 }
@@ -290,7 +291,7 @@ export async function fireWishlistedProductChange(shopId: number, change: Wishli
   if (!product || !productId || product.sourceShopId !== shopId) return { queued: 0 };
   const facts = productFacts(product);
   const currency = change.currency ?? facts.currency;
-  const price = (minor: number | undefined) => (minor !== undefined && currency ? decimalAmount(minor, currency) : null);
+  const price = (minor: number | undefined) => (minor !== undefined && currency ? toAmount(minor, currency) : null);
   const fields: Record<string, string | number | null> =
     change.kind === "price_drop"
       ? { "Product title": facts.title, "Product URL": facts.url, Price: price(change.priceMinor), "Previous price": price(change.previousPriceMinor), Currency: currency }

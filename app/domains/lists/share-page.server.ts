@@ -7,6 +7,7 @@
 // carry the item's signed reference, which that shop's orders/create webhook
 // reads back from the order's landing URL (wish-ref.server.ts). The HTML is
 // share-page-view.ts; the HTTP side app/api/share-page.server.ts.
+import { formatMoney } from "~/lib/money";
 import { MAX_URL_LENGTH, safeImageUrl } from "~/lib/api/schemas";
 import { newestBasketColor } from "~/domains/baskets/baskets.sql.server";
 import { listViewer, type ViewerSignals } from "~/domains/metering/list-viewer.server";
@@ -57,30 +58,9 @@ export interface SharePage {
   analyticsToken: string | null;
 }
 
-// Building an Intl.NumberFormat costs far more than using one: one per locale and currency.
-const formats = new Map<string, { format: Intl.NumberFormat; digits: number } | null>();
-function currencyFormat(locale: string, currency: string) {
-  const key = `${locale}|${currency}`;
-  if (!formats.has(key)) {
-    let entry: { format: Intl.NumberFormat; digits: number } | null = null;
-    try {
-      const format = new Intl.NumberFormat(locale, currency ? { style: "currency", currency } : { minimumFractionDigits: 2 });
-      entry = { format, digits: currency ? (format.resolvedOptions().maximumFractionDigits ?? 2) : 2 };
-    } catch {
-      entry = null; // not an ISO 4217 code
-    }
-    if (formats.size < 1000) formats.set(key, entry);
-    return entry;
-  }
-  return formats.get(key)!;
-}
-
-/** `Intl.NumberFormat` for the page's locale; an unknown currency code shows as plain number plus code. */
+/** A price as the page's language writes it (~/lib/money); null when there is none. */
 export function formatPrice(minor: number | null, currency: string | null, lang: ShareLang): string | null {
-  if (minor == null) return null;
-  const entry = currencyFormat(shareTexts(lang).locale, currency ?? "");
-  if (!entry) return `${(minor / 100).toFixed(2)} ${currency}`;
-  return entry.format.format(minor / 10 ** entry.digits);
+  return minor == null ? null : formatMoney(minor, currency, shareTexts(lang).locale);
 }
 
 /** The host of an absolute http(s) URL (isHttpUrl's rule, one parse); null for anything else, which gets no link. */

@@ -3,6 +3,7 @@
 // -20%, all with the 14-day trial. Free is no subscription at all. Pure
 // module: the Shopify configuration, the plans page and the subscription sync
 // all read the subscription names from here.
+import { toAmount } from "~/lib/money";
 import { getPlan, YEARLY_DISCOUNT_PERCENT, type PlanId } from "./plans";
 
 export type BillingInterval = "monthly" | "yearly";
@@ -22,9 +23,9 @@ export const SOLD_PLANS: readonly PlanId[] = ["starter", "growth", "scale"];
 
 function billingPlan(plan: PlanId, interval: BillingInterval): BillingPlan {
   const p = getPlan(plan)!;
-  const monthly = p.price_usd_cents! / 100;
-  const amountUsd =
-    interval === "monthly" ? monthly : Math.round(monthly * 12 * (100 - YEARLY_DISCOUNT_PERCENT)) / 100;
+  const cents = p.price_usd_cents!;
+  const yearlyCents = Math.round((cents * 12 * (100 - YEARLY_DISCOUNT_PERCENT)) / 100);
+  const amountUsd = toAmount(interval === "monthly" ? cents : yearlyCents, "USD")!;
   return { name: interval === "monthly" ? p.name : `${p.name} (yearly)`, plan, interval, amountUsd, trialDays: p.trialDays };
 }
 

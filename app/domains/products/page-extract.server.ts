@@ -7,6 +7,7 @@
 // bounded input sizes (see the limits below).
 import { decodeEntities, htmlText, scanHtml } from "../../lib/html-scan";
 import { canonicalUrl } from "./canonical-url";
+import { currencyCode, shopifyCentsToMinor, toMinor } from "../../lib/money";
 
 export interface ScrapedProduct {
   url: string;
@@ -62,31 +63,21 @@ const MAX_OFFER_DEPTH = 4;
 // ---------------------------------------------------------------------------
 // Prices
 
-// ISO 4217 minor-unit exponents that are not 2.
-const ZERO_DECIMAL = new Set(["BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF"]);
-const THREE_DECIMAL = new Set(["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]);
+// Currencies and minor units are ~/lib/money's (one exponent table for the
+// whole app); this part only turns a page's way of writing an amount into a
+// plain decimal for it.
 
-export function currencyExponent(currency: string | null): number {
-  if (currency && ZERO_DECIMAL.has(currency)) return 0;
-  if (currency && THREE_DECIMAL.has(currency)) return 3;
-  return 2;
-}
-
-export function normalizeCurrency(value: unknown): string | null {
-  if (typeof value !== "string") return null;
-  const code = value.trim().toUpperCase();
-  return /^[A-Z]{3}$/.test(code) ? code : null;
-}
+export const normalizeCurrency = currencyCode;
 
 /**
- * A decimal amount as a number: 19.99, "19.99", "1,299.00", "1.299,00",
- * "19,99", "€ 1 299,00". A lone dot is always the decimal point (schema.org
- * and Open Graph use dot decimals); a lone comma is decimal only when one or
- * two digits follow it.
+ * A page's amount as a plain decimal ("1299.00"): 19.99, "19.99", "1,299.00",
+ * "1.299,00", "19,99", "€ 1 299,00". A lone dot is always the decimal point
+ * (schema.org and Open Graph use dot decimals); a lone comma is decimal only
+ * when one or two digits follow it. Numbers pass as they are.
  */
-export function parseAmount(value: unknown): number | null {
+export function plainAmount(value: unknown): string | number | null {
   if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value : null;
-  if (typeof value !== "string") return null;
+  if (typeof value !== "string" || value.length > 100) return null;
   let s = value.replace(/[^\d.,]/g, "");
   if (!/\d/.test(s)) return null;
   const lastDot = s.lastIndexOf(".");
@@ -100,14 +91,11 @@ export function parseAmount(value: unknown): number | null {
   } else if (s.split(".").length > 2) {
     s = s.replace(/\./g, "");
   }
-  const n = Number(s);
-  return Number.isFinite(n) ? n : null;
+  return s;
 }
 
 export function toMinorUnits(value: unknown, currency: string | null): number | null {
-  const amount = parseAmount(value);
-  if (amount === null) return null;
-  return Math.round(amount * 10 ** currencyExponent(currency));
+  return toMinor(plainAmount(value), currency);
 }
 
 // ---------------------------------------------------------------------------
@@ -157,11 +145,10 @@ function first<T>(...values: Array<T | null | undefined>): T | null {
 
 
 
-/** Shopify money in /products/x.js is always amount × 100, whatever the currency's exponent. */
+/** Shopify money in /products/x.js is a number of cents (amount × 100, whatever the currency's exponent), sometimes a decimal string. */
 function shopifyMinor(value: unknown, currency: string | null): number | null {
   if (typeof value === "string") return toMinorUnits(value, currency);
-  if (typeof value !== "number" || !Number.isFinite(value)) return null;
-  return Math.round((value / 100) * 10 ** currencyExponent(currency));
+  return shopifyCentsToMinor(value, currency);
 }
 
 function shopifyProduct(data: unknown, pageUrl: URL, currency: string | null): ScrapedProduct | null {

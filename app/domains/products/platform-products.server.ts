@@ -7,7 +7,8 @@ import { db } from "~/db.server";
 import { exec, transaction } from "~/db/sql.server";
 import { isHttpUrl } from "~/lib/api/schemas";
 import { findPlatformShop, shopHosts } from "~/domains/shops/platform-webhooks.server";
-import { currencyCode, items, minorUnits, record, shopifyId, text, type Fields } from "~/domains/shops/payload";
+import { currencyCode, items, record, shopifyId, text, type Fields } from "~/domains/shops/payload";
+import { toMinor } from "~/lib/money";
 import type { PlatformWebhook } from "~/domains/shops/webhook-deliveries.server";
 import { canonicalUrl } from "./canonical-url";
 import { recordCatalogFacts, upsertProduct, withStoredImage, type ProductFacts } from "./product-facts.server";
@@ -55,7 +56,7 @@ function variantFactsOf(p: Fields, variants: Fields[], currency: string | null):
     facts.push({
       variantId,
       inventoryItemId: shopifyId(v.inventory_item_id),
-      priceMinor: currency ? minorUnits(v.price, currency) : null,
+      priceMinor: currency ? toMinor(v.price, currency) : null,
       quantity,
       available: active && availableOf({}, [v]),
     });
@@ -67,8 +68,8 @@ function variantFactsOf(p: Fields, variants: Fields[], currency: string | null):
 function factsOf(p: Fields, currency: string | null): ProductFacts {
   const variants = items(p.variants).map(record);
   const first = variants[0] ?? {};
-  const price = currency ? minorUnits(first.price, currency) : null;
-  const compareAt = currency ? minorUnits(first.compare_at_price, currency) : null;
+  const price = currency ? toMinor(first.price, currency) : null;
+  const compareAt = currency ? toMinor(first.compare_at_price, currency) : null;
   const tags = typeof p.tags === "string" ? p.tags.split(",").map((t) => t.trim()).filter(Boolean).slice(0, 50) : null;
   return {
     title: text(p.title, 500),

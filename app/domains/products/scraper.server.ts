@@ -14,7 +14,7 @@ import { WorkerPoolError } from "~/lib/worker-pool.server";
 import type { PageInput, PageOutput } from "./page-extract.server";
 import { pageWorkers } from "./page-workers.server";
 
-export { currencyExponent, normalizeCurrency, parseAmount, toMinorUnits, type ScrapedProduct } from "./page-extract.server";
+export { normalizeCurrency, toMinorUnits, type ScrapedProduct } from "./page-extract.server";
 import type { ScrapedProduct } from "./page-extract.server";
 
 export type ScrapeErrorCode =

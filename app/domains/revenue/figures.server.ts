@@ -7,7 +7,7 @@ import { itemsOfShop, type ShopScope } from "~/domains/customer-accounts/shop-it
 import { attributedLines, revenueByCurrency, revenueByDay, revenueBySource, revenueByProduct, revenueTotals } from "./revenue.sql.server";
 import { utcDay } from "./order-lines.server";
 import { csvLines } from "./csv";
-import { decimalAmount } from "./money";
+import { toDecimal } from "~/lib/money";
 import { ATTRIBUTION_WINDOW_DAYS } from "./limits";
 
 const DAY_MS = 86_400_000;
@@ -148,8 +148,8 @@ export async function revenueCsv(shopId: number, range: DayRange) {
       r.shopifyProductId,
       r.title,
       r.quantity,
-      decimalAmount(r.revenueMinor, r.currency),
-      decimalAmount(r.refundedMinor, r.currency),
+      toDecimal(r.revenueMinor, r.currency),
+      toDecimal(r.refundedMinor, r.currency),
       r.currency,
       r.source,
     ]),
@@ -175,7 +175,7 @@ export async function revenueSourcesCsv(shop: ShopScope & { currency: string | n
       s.orders,
       ratio(s.boughtRate),
       s.units,
-      decimalAmount(s.revenueMinor, s.currency),
+      toDecimal(s.revenueMinor, s.currency),
     ]),
   ]);
   return { body, rows: report.sources.length, truncated: false };

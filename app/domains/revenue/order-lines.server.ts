@@ -2,7 +2,8 @@
 // leniently like every webhook payload (shops/payload.ts). Amounts are the
 // shop currency's: `shop_money` of the line's `price_set` and of each
 // discount allocation's `amount_set` (docs/revenue.md "Currency").
-import { currencyCode, items, minorUnits, record, shopifyId, text, type Fields } from "~/domains/shops/payload";
+import { currencyCode, items, record, shopifyId, text, type Fields } from "~/domains/shops/payload";
+import { toMinor } from "~/lib/money";
 import { WISH_REF_PARAM, WISH_REF_PROPERTY } from "~/domains/lists/wish-ref.server";
 
 const REF_NAMES = new Set([WISH_REF_PROPERTY, WISH_REF_PARAM]);
@@ -46,7 +47,7 @@ function pairRefs(pairs: unknown): string[] {
 
 /** The shop-currency amount of a money bag (`{shop_money: {amount}}`), else the plain field beside it. */
 function shopAmount(set: unknown, plain: unknown, currency: string): number | null {
-  return minorUnits(record(record(set).shop_money).amount, currency) ?? minorUnits(plain, currency);
+  return toMinor(record(record(set).shop_money).amount, currency) ?? toMinor(plain, currency);
 }
 
 function lineOf(line: Fields, index: number, currency: string): OrderLine {

@@ -10,7 +10,8 @@ import { db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { findPlatformShop } from "~/domains/shops/platform-webhooks.server";
 import type { PlatformWebhook } from "~/domains/shops/webhook-deliveries.server";
-import { items, minorUnits, record, shopifyId } from "~/domains/shops/payload";
+import { items, record, shopifyId } from "~/domains/shops/payload";
+import { toMinor } from "~/lib/money";
 
 /** A refund names at most the lines of its order; more is not a refund we can read. */
 const MAX_REFUND_LINES = 500;
@@ -21,7 +22,7 @@ export function refundedLines(payload: unknown, currency: string): Map<string, n
   for (const raw of items(record(payload).refund_line_items).slice(0, MAX_REFUND_LINES)) {
     const line = record(raw);
     const lineId = shopifyId(line.line_item_id) ?? shopifyId(record(line.line_item).id);
-    const amount = minorUnits(record(record(line.subtotal_set).shop_money).amount, currency) ?? minorUnits(line.subtotal, currency);
+    const amount = toMinor(record(record(line.subtotal_set).shop_money).amount, currency) ?? toMinor(line.subtotal, currency);
     if (!lineId || amount === null || amount <= 0) continue;
     out.set(lineId, (out.get(lineId) ?? 0) + amount);
   }

@@ -24,30 +24,5 @@ export function shopifyId(value: unknown): string | null {
   return match ? match[1]! : null;
 }
 
-/** ISO 4217 code in upper case, else null. */
-export function currencyCode(value: unknown): string | null {
-  return typeof value === "string" && /^[A-Za-z]{3}$/.test(value.trim()) ? value.trim().toUpperCase() : null;
-}
-
-/** Digits after the decimal point of a currency (JPY 0, EUR 2, KWD 3); 2 when unknown. */
-export function fractionDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
-
-/** Shopify's decimal price string ("19.99") in minor units of `currency`; null when not a price. */
-export function minorUnits(value: unknown, currency: string): number | null {
-  const raw = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
-  if (!/^\d{1,12}(?:\.\d{1,6})?$/.test(raw)) return null;
-  const minor = Math.round(Number(raw) * 10 ** fractionDigits(currency));
-  // The catalogue's price columns are 32-bit integers.
-  return Number.isSafeInteger(minor) && minor <= 2_147_483_647 ? minor : null;
-}
-
-/** Minor units of `currency` as a decimal number (2490 EUR → 24.9, 1500 JPY → 1500). */
-export function decimalAmount(minor: number, currency: string): number {
-  return minor / 10 ** fractionDigits(currency);
-}
+// Currencies and amounts: ~/lib/money (toMinor reads Shopify's decimal price strings).
+export { currencyCode } from "~/lib/money";

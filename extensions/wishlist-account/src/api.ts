@@ -1,6 +1,8 @@
 // The app's customer account API as the Wishlist page calls it: every request
 // carries a fresh session token (`shopify.sessionToken.get()` caches and
-// renews it). No imports: the app's own tests drive this module too.
+// renews it). Its one import is the app's money module, which imports
+// nothing itself (the Shopify CLI bundles it in; the app's tests drive this module too).
+import { formatMoney } from "../../../app/lib/money.ts";
 
 export interface WishlistProduct {
   item_id: number;
@@ -49,13 +51,8 @@ export function wishlistApi(appUrl: string, sessionToken: () => Promise<string>,
   };
 }
 
-/** A price in minor units as the customer's locale writes it (JPY has no minor unit, EUR two). */
+/** A price in minor units of its currency's own exponent as the customer's locale writes it (JPY 1500 → ¥1,500, KWD 12345 → KWD 12.345). */
 export function formatPrice(minor: number | null, currency: string | null, locale: string): string | null {
   if (minor === null || !currency) return null;
-  try {
-    const format = new Intl.NumberFormat(locale, { style: "currency", currency });
-    return format.format(minor / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
-  } catch {
-    return null;
-  }
+  return formatMoney(minor, currency, locale);
 }
