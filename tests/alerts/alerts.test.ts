@@ -60,12 +60,12 @@ async function deliver(path: string, shop: string, payload: unknown, topic = pat
   return (await res.json()) as { ok: boolean; duplicate?: boolean };
 }
 
-async function installedShop(plan: string) {
+async function installedShop(plan: string, currency = "EUR") {
   const partner = await p.partner(plan);
   const domain = `store-${suffix()}.myshopify.com`;
   const primary = `www.brand-${suffix()}.example`;
   const shop = await p.shop(partner.id, { domain });
-  await prisma.platformShop.update({ where: { id: shop.id }, data: { primaryDomain: primary, currency: "EUR", name: "Brand Store" } });
+  await prisma.platformShop.update({ where: { id: shop.id }, data: { primaryDomain: primary, currency, name: "Brand Store" } });
   await p.key(partner.id, { env: "live", domains: [domain, primary] });
   return { shop, domain, primary };
 }
@@ -259,6 +259,31 @@ describe("price drop", () => {
     expect(alertMails(bea.email)).toEqual([]);
     const recorded = await db<{ kind: string; priceMinor: number }>(`SELECT kind, "priceMinor" FROM "AlertSent" WHERE "userId" = ? ORDER BY id`, [anna.userId]);
     expect(recorded.map((r) => Number(r.priceMinor))).toEqual([2500, 2200]);
+  });
+});
+
+describe("prices in the currency's own minor unit", () => {
+  it.each([
+    { currency: "JPY", before: "3000.00", after: "2500", minor: 2500, en: "¥2,500", previous: "¥3,000", de: "2.500\u00a0¥" },
+    { currency: "KWD", before: "30.000", after: "25.125", minor: 25125, en: "KWD\u00a025.125", previous: "KWD\u00a030.000", de: "25,125\u00a0KWD" },
+  ])("a $currency price drop: the e-mails in both languages and the record", async (t) => {
+    const s = await installedShop("starter", t.currency);
+    const handle = `bowl-${suffix()}`;
+    const url = `https://${s.primary}/products/${handle}`;
+    const productId = 7_300_000_000 + Math.floor(Math.random() * 1_000_000);
+    const market = { marketCode: "de-DE", currency: t.currency };
+    const kai = await shopper(`kai-${suffix()}@shopper.test`, url, 444, market);
+    const ida = await shopper(`ida-${suffix()}@shopper.test`, url, 444, market);
+    await optInConfirmed(kai, "en");
+    await optInConfirmed(ida, "de");
+    await deliver("products/update", s.domain, productPayload(productId, handle, [{ id: 444, price: t.before, qty: 10 }]));
+    await deliver("products/update", s.domain, productPayload(productId, handle, [{ id: 444, price: t.after, qty: 10 }]));
+    await outboxSettled();
+    expect(alertMails(kai.email).map((m) => m.subject)).toEqual([`Price drop: Oak Lamp now ${t.en}`]);
+    expect(alertMails(kai.email)[0]!.text).toContain(`Oak Lamp is now ${t.en}, down from ${t.previous}.`);
+    expect(alertMails(ida.email).map((m) => m.subject)).toEqual([`Preissenkung: Oak Lamp jetzt ${t.de}`]);
+    const recorded = await db<{ priceMinor: number }>(`SELECT "priceMinor" FROM "AlertSent" WHERE "userId" = ?`, [kai.userId]);
+    expect(recorded.map((r) => Number(r.priceMinor))).toEqual([t.minor]);
   });
 });
 

@@ -51,11 +51,11 @@ async function deliver(route: { action: (a: ReturnType<typeof args>) => Promise<
 }
 
 /** An installed shop (first admin load provisions it) with a shopper linked to customer `customerId`. */
-async function installedShop(customerId: string) {
+async function installedShop(customerId: string, currency = "USD") {
   const fake = api.addShop(`rev-${unique()}.myshopify.com`);
   await home.loader(args(await adminRequest(fake.domain, "/app")));
   // What shop/update reports: the storefront's primary domain and the shop currency.
-  const shop = await db.platformShop.update({ where: { domain: fake.domain }, data: { primaryDomain: fake.primaryHost, currency: "USD" } });
+  const shop = await db.platformShop.update({ where: { domain: fake.domain }, data: { primaryDomain: fake.primaryHost, currency } });
   const user = await db.user.create({ data: { id: `u_${unique()}`, isAnonymous: true } });
   const list = await db.wishlist.create({ data: { shareToken: `t_${unique()}${unique()}`, ownerId: user.id, name: "Mine" } });
   await db.shopCustomer.create({ data: { shopId: shop.id, customerId, userId: user.id } });
@@ -76,16 +76,17 @@ async function saved(s: Shop, productId: number, handle: string, title: string, 
 }
 
 /** A line as orders/create carries it: shop and presentment money, a discount allocation, properties. */
-function line(id: number, productId: number, title: string, price: string, quantity: number, opts: { discount?: string; ref?: string } = {}) {
+function line(id: number, productId: number, title: string, price: string, quantity: number, opts: { discount?: string; ref?: string; currency?: string } = {}) {
+  const currency = opts.currency ?? "USD";
   return {
     id,
     product_id: productId,
     title,
     quantity,
     price,
-    price_set: { shop_money: { amount: price, currency_code: "USD" }, presentment_money: { amount: (Number(price) * 0.9).toFixed(2), currency_code: "EUR" } },
+    price_set: { shop_money: { amount: price, currency_code: currency }, presentment_money: { amount: (Number(price) * 0.9).toFixed(2), currency_code: "EUR" } },
     discount_allocations: opts.discount
-      ? [{ amount: opts.discount, amount_set: { shop_money: { amount: opts.discount, currency_code: "USD" }, presentment_money: { amount: "0.01", currency_code: "EUR" } } }]
+      ? [{ amount: opts.discount, amount_set: { shop_money: { amount: opts.discount, currency_code: currency }, presentment_money: { amount: "0.01", currency_code: "EUR" } } }]
       : [],
     properties: opts.ref ? [{ name: "_wish_ref", value: opts.ref }] : [],
   };
@@ -126,6 +127,26 @@ async function csv(shop: string, query = "") {
 }
 
 describe("wishlist revenue", () => {
+  it.each([
+    { currency: "JPY", price: "1500", discount: "100", revenue: "2900", none: "0", shown: "¥2,900" },
+    { currency: "KWD", price: "12.345", discount: "0.690", revenue: "24.000", none: "0.000", shown: "KWD\u00a024.000" },
+  ])("keeps $currency amounts in its own minor unit: the CSV's decimals and the revenue page", async (t) => {
+    const s = await installedShop("7101", t.currency);
+    const productId = 300 + Math.floor(Math.random() * 1000);
+    const bowl = await saved(s, productId, `bowl-${unique()}`, "Tea bowl");
+    const ref = await (await refs.wishRefSigner("drawer"))(bowl);
+    // 2 × price − discount, in the shop currency's own decimals.
+    const o = order(null, [line(1, productId, "Tea bowl", t.price, 2, { discount: t.discount, ref, currency: t.currency })], { currency: t.currency, presentment_currency: t.currency });
+    expect((await deliver(orders, "orders/create", s.domain, o)).status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await csv(s.domain)).text.split("\r\n")).toEqual([
+      "day,order_id,line_id,product_id,title,quantity,revenue,refunded,currency,source",
+      `${today},${o.id},1,${productId},Tea bowl,2,${t.revenue},${t.none},${t.currency},drawer`,
+      "",
+    ]);
+    expect((await render(revenuePage, s.domain, "/app/revenue")).html).toContain(t.shown);
+  });
+
   it("attributes referenced and saved products, once per order, and the admin home, the revenue page and the CSV show the same figures", async () => {
     const s = await installedShop("7001");
     const vase = await saved(s, 101, "vase", 'Vase "Deluxe", blue');

@@ -32,7 +32,7 @@ const HOST = "basket.shop.test";
 const origin = () => shop.origin(HOST);
 
 /** A partner with a key for the shop's host, a basket, and a shopper whose widget session holds two saves of this shop. */
-async function arrange(opts: { domains?: string[] } = {}) {
+async function arrange(opts: { domains?: string[]; prices?: Array<{ price: number; currency: string }> } = {}) {
   const partner = await p.partner("growth");
   const key = await p.key(partner.id, { domains: opts.domains ?? [HOST] });
   const basket = await baskets.createBasketConfig(partner.id, { layout: "drawer", primaryColor: "#0a5c36" });
@@ -41,18 +41,18 @@ async function arrange(opts: { domains?: string[] } = {}) {
   const w = { token: init.body.token as string, sid: init.body.sid as string };
   const user = await api.anonymousUser();
   const list = await api.post("/hosted/me/lists", { token: user.accessToken, body: { name: "Wishes" } });
-  const save = (title: string, metadata?: Record<string, unknown>) =>
+  const save = (title: string, metadata?: Record<string, unknown>, money = { price: 2500, currency: "EUR" }) =>
     api.post("/widget/save", {
       token: user.accessToken,
       headers: { "x-widget-token": w.token, origin: origin() },
       body: {
         wishlistId: list.body.list.db_id,
         siteDomain: HOST,
-        product: { url: `https://${HOST}/products/${randomBytes(3).toString("hex")}`, title, price: 2500, currency: "EUR", metadata },
+        product: { url: `https://${HOST}/products/${randomBytes(3).toString("hex")}`, title, ...money, metadata },
       },
     });
-  expect((await save("Blue mug", { variantId: "4001", quantity: 2 })).status).toBe(200);
-  expect((await save("Tea towel", { variant_id: 4002 })).status).toBe(200);
+  expect((await save("Blue mug", { variantId: "4001", quantity: 2 }, opts.prices?.[0])).status).toBe(200);
+  expect((await save("Tea towel", { variant_id: 4002 }, opts.prices?.[1])).status).toBe(200);
   const stored = await api.post("/widget/session-store", {
     headers: { "x-widget-token": w.token, origin: origin() },
     body: { access_token: user.accessToken, refresh_token: user.refreshToken, sid: w.sid },
@@ -120,6 +120,22 @@ describe("basket drawer", () => {
     ]);
     await expect.poll(() => events(a.basketId)).toEqual(["open", "checkout_started"]);
     expect(console.errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows each price in its currency's own minor unit: JPY 1500 is ¥1,500, KWD 12345 is KWD 12.345", async () => {
+    const a = await arrange({ prices: [{ price: 1500, currency: "JPY" }, { price: 12345, currency: "KWD" }] });
+    shopPage("/money", a.key, a.basketId, api.server.url);
+    const context = await browser.newContext();
+    await context.addInitScript(seedSid, { sid: a.sid, origin: origin() });
+    const page = await context.newPage();
+    await page.goto(`${origin()}/money`);
+    await page.getByRole("button", { name: "My wishlist" }).click();
+    const drawer = page.frameLocator(`iframe[src^="${api.server.url}/dialog/basket"]`);
+    await drawer.getByText("Tea towel").waitFor();
+    const priceOf = (title: string) => drawer.locator("li .info", { hasText: title }).locator("strong + span").textContent();
+    expect(await priceOf("Blue mug")).toBe("¥1,500");
+    expect(await priceOf("Tea towel")).toBe("KWD\u00a012.345");
     await context.close();
   });
 

@@ -342,6 +342,19 @@ describe("/dialog/save", () => {
     await context.close();
   });
 
+  it("shows a price in its currency's own minor unit: JPY 1500 is ¥1,500 (no decimals), KWD 12345 is 12,345 KWD (three)", async () => {
+    const w = await widgetFor();
+    for (const [prod, locale, text] of [
+      [product({ price: 1500, currency: "JPY" }), "en-US", "¥1,500"],
+      [product({ price: 12345, currency: "KWD" }), "de-DE", "12,345\u00a0KWD"],
+    ] as const) {
+      const { context, popup, console } = await openDialog(w.token, prod, locale);
+      await expect.poll(() => popup.locator(".product .muted").textContent()).toBe(text);
+      expect(console.errors).toEqual([]);
+      await context.close();
+    }
+  });
+
   it("opened without a product, it says so", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

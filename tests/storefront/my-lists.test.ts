@@ -280,6 +280,25 @@ async function healWrites(table: string) {
   for (const { name } of names) await sql(server.databaseUrl, sqlite ? `DROP TRIGGER ${name}` : `DROP TRIGGER ${name} ON "${table}"`);
 }
 
+describe("prices", () => {
+  it("show in each currency's own minor unit: JPY 1500 is ¥1,500, KWD 12345 is KWD 12.345 (and 12,345 KWD in German)", async () => {
+    const user = await emailUser("money");
+    const init = await api.post("/hosted/me/init", { token: user.accessToken, body: {} });
+    expect(init.status, init.text).toBe(200);
+    await save(user.accessToken, init.body.list.db_id, { title: "Tea bowl", price: 1500, currency: "JPY" });
+    await save(user.accessToken, init.body.list.db_id, { title: "Brass lamp", price: 12345, currency: "KWD" });
+    const { ctx, page } = await signedIn(user.email);
+    const list = card(page, init.body.list.name);
+    await expect.poll(() => itemRow(list, "Tea bowl").locator(".ml-price").textContent()).toBe("Price: ¥1,500");
+    await expect.poll(() => itemRow(list, "Brass lamp").locator(".ml-price").textContent()).toBe("Price: KWD\u00a012.345");
+    await open(page, "de");
+    const liste = card(page, init.body.list.name);
+    await expect.poll(() => itemRow(liste, "Tea bowl").locator(".ml-price").textContent()).toBe("Preis: 1.500\u00a0¥");
+    await expect.poll(() => itemRow(liste, "Brass lamp").locator(".ml-price").textContent()).toBe("Preis: 12,345\u00a0KWD");
+    await ctx.close();
+  });
+});
+
 describe("a guest whose lists cannot move", () => {
   it("stays the guest with everything, is told so, and signing in with the account later moves the lists", async () => {
     const guest = await api.anonymousUser();

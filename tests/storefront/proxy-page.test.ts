@@ -47,7 +47,7 @@ afterAll(async () => {
 let nextCustomer = 8_100_000_000;
 
 /** A customer with `titles` saved (each with a Shopify variant), through the proxy's session and the widget API. */
-async function customerWith(titles: string[]) {
+async function customerWith(titles: string[], money: Array<{ price: number; currency: string }> = []) {
   const customer = String(nextCustomer++);
   const query = signedProxyQuery({ shop: SHOP_DOMAIN, customerId: customer }, SECRET);
   const res = await fetch(`${server.url}/proxy/session?${query}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
@@ -58,7 +58,7 @@ async function customerWith(titles: string[]) {
     const saved = await api.post("/widget/save", {
       token: s.session.access_token,
       headers: { "x-widget-token": init.body.token, origin: store.origin },
-      body: { wishlistId: s.list.id, product: { url: `${store.origin}/products/item-${i}-${customer}`, title, price: 2490 + i * 1000, currency: "EUR", metadata: { variantId: String(40_000 + i) } }, siteDomain: "store.shop.test" },
+      body: { wishlistId: s.list.id, product: { url: `${store.origin}/products/item-${i}-${customer}`, title, price: 2490 + i * 1000, currency: "EUR", ...money[i], metadata: { variantId: String(40_000 + i) } }, siteDomain: "store.shop.test" },
     });
     expect(saved.status, saved.text).toBe(200);
     items.push(saved.body.item_id);
@@ -89,6 +89,16 @@ async function openAs(customer: string | null, pathname: string, width = 1280) {
 }
 
 describe("the wishlist page /apps/wishlist", () => {
+  it("shows each price in its currency's own minor unit: JPY 1500 is ¥1,500, KWD 12345 is KWD 12.345", async () => {
+    const c = await customerWith(["Tea bowl", "Brass lamp"], [{ price: 1500, currency: "JPY" }, { price: 12345, currency: "KWD" }]);
+    const { context, page, console } = await openAs(c.customer, "/apps/wishlist");
+    const priceOf = (title: string) => page.locator(".wishp-item", { hasText: title }).locator(":scope > span:not(.wishp-img)").textContent();
+    expect(await priceOf("Tea bowl")).toBe("¥1,500");
+    expect(await priceOf("Brass lamp")).toBe("KWD\u00a012.345");
+    await context.close();
+    expect(console.errors).toEqual([]);
+  });
+
   it("lists the customer's items; add to cart posts the signed reference, remove and share work", async () => {
     const c = await customerWith(["Linen shirt", "Wool {{ customer.email }} scarf"]);
     const { context, page, console } = await openAs(c.customer, "/apps/wishlist");

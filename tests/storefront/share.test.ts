@@ -228,6 +228,33 @@ describe("the page in both languages", () => {
   });
 });
 
+describe("prices in any currency", () => {
+  it("show in each currency's own minor unit: JPY 1500, KWD 12345, and HUF 150000 (1500.00 Ft, as scraped) at its size", async () => {
+    const money = await sharedList(api, server.databaseUrl, {
+      name: "Reise",
+      ownerName: "Kai",
+      products: [
+        { title: "Teeschale", price: 1500, currency: "JPY" },
+        { title: "Messinglampe", price: 12345, currency: "KWD" },
+        { title: "Paprika", price: 150000, currency: "HUF" },
+      ],
+    });
+    const ctx = await context();
+    const page = await ctx.newPage();
+    const priceOf = (title: string) => item(page, title).locator(".share-price").textContent();
+    await page.goto(pageUrl("en", money.token));
+    expect(await priceOf("Teeschale")).toBe("Price: ¥1,500");
+    expect(await priceOf("Messinglampe")).toBe("Price: KWD\u00a012.345");
+    // Never HUF 150,000: the scraper and the page read the same exponent (CLDR shows forints without decimals).
+    expect(await priceOf("Paprika")).toMatch(/^Price: HUF\u00a01,500(\.00)?$/);
+    await page.goto(pageUrl("de", money.token));
+    expect(await priceOf("Teeschale")).toBe("Preis: 1.500\u00a0¥");
+    expect(await priceOf("Messinglampe")).toBe("Preis: 12,345\u00a0KWD");
+    expect(await priceOf("Paprika")).toMatch(/^Preis: 1\.500(,00)?\u00a0HUF$/);
+    await ctx.close();
+  });
+});
+
 describe("layout", () => {
   it.each([
     { width: 320, columns: 1 },
