@@ -291,7 +291,7 @@ describe("price parsing", () => {
     [0.1 + 0.2, "USD", 30],
     [1500, "JPY", 1500],
     ["12.345", "KWD", 12345],
-    ["1.500 Ft", "HUF", 150000],
+    ["1 500 Ft", "HUF", 150000],
     ["1500", "HUF", 150000],
     ["¥1,500", "JPY", 1500],
   ] as const)("%j %s → %d minor units", (input, currency, expected) => {

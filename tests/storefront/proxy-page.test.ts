@@ -58,7 +58,7 @@ async function customerWith(titles: string[], money: Array<{ price: number; curr
     const saved = await api.post("/widget/save", {
       token: s.session.access_token,
       headers: { "x-widget-token": init.body.token, origin: store.origin },
-      body: { wishlistId: s.list.id, product: { url: `${store.origin}/products/item-${i}-${customer}`, title, price: 2490 + i * 1000, currency: "EUR", ...money[i], metadata: { variantId: String(40_000 + i) } }, siteDomain: "store.shop.test" },
+      body: { wishlistId: s.list.id, product: { url: `${store.origin}/products/item-${i}-${customer}`, title, ...(money[i] ?? { price: 2490 + i * 1000, currency: "EUR" }), metadata: { variantId: String(40_000 + i) } }, siteDomain: "store.shop.test" },
     });
     expect(saved.status, saved.text).toBe(200);
     items.push(saved.body.item_id);
