@@ -105,8 +105,11 @@ export function toMinor(value: unknown, currency: string | null | undefined): nu
  * the currency's own exponent (¥1,500 → 1500, KWD 12.340 → 12340).
  */
 export function shopifyCentsToMinor(cents: unknown, currency: string | null | undefined): number | null {
-  if (typeof cents !== "number" || !Number.isSafeInteger(cents) || cents < 0) return null;
-  return toMinor(toDecimal(cents, null), currency);
+  if (typeof cents !== "number" || !Number.isSafeInteger(cents) || cents < 0 || currencyArg(currency) === null) return null;
+  // Integer arithmetic only (no decimal string: this is all widget.js carries of money).
+  const shift = currencyExponent(currency) - 2;
+  const minor = shift >= 0 ? cents * 10 ** shift : Math.round(cents / 10 ** -shift);
+  return minor <= MAX_MINOR ? minor : null;
 }
 
 /** Minor units as a plain decimal string with the currency's digits (2490 EUR → "24.90", 1500 JPY → "1500", 12345 KWD → "12.345"), as CSVs and APIs carry amounts. */
