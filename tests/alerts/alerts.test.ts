@@ -264,8 +264,9 @@ describe("price drop", () => {
 
 describe("prices in the currency's own minor unit", () => {
   it.each([
-    { currency: "JPY", before: "3000.00", after: "2500", minor: 2500, en: "¥2,500", previous: "¥3,000", de: "2.500\u00a0¥" },
-    { currency: "KWD", before: "30.000", after: "25.125", minor: 25125, en: "KWD\u00a025.125", previous: "KWD\u00a030.000", de: "25,125\u00a0KWD" },
+    // The e-mails write Intl's no-break spaces as plain ones.
+    { currency: "JPY", before: "3000.00", after: "2500", minor: 2500, en: "¥2,500", previous: "¥3,000", de: "2.500 ¥" },
+    { currency: "KWD", before: "30.000", after: "25.125", minor: 25125, en: "KWD 25.125", previous: "KWD 30.000", de: "25,125 KWD" },
   ])("a $currency price drop: the e-mails in both languages and the record", async (t) => {
     const s = await installedShop("starter", t.currency);
     const handle = `bowl-${suffix()}`;
