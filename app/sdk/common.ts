@@ -107,7 +107,8 @@ export async function initWidget(apiBase: string, key: string): Promise<InitResu
   const res = await call<InitResult>(apiBase, "/widget/init", {
     method: "POST",
     bearer: key,
-    body: sid ? { origin: location.origin, sid } : { origin: location.origin },
+    // JSON.stringify leaves out an undefined sid: the body is {origin} without one.
+    body: { origin: location.origin, sid: sid || undefined },
   });
   if (!res || typeof res.token !== "string") throw widgetError("init_no_token", "Init returned no widget token");
   if (res.sid && res.sid !== sid) setSid(res.sid);
