@@ -83,7 +83,8 @@ async function main() {
     const hash = createHash("sha256").update(code).digest("hex").slice(0, 10);
     writeFileSync(path.join(out, `${name}.js`), code);
     writeFileSync(path.join(out, `${name}.${hash}.js`), code);
-    writeFileSync(path.join(EXTENSION_ASSETS, `${name}.js`), code);
+    // Written only when it changed: CI runs theme-check on the extension while this build runs.
+    if (staleExtensionAssets({ [name]: code }).length) writeFileSync(path.join(EXTENSION_ASSETS, `${name}.js`), code);
     manifest[name] = `${name}.${hash}.js`;
   }
   writeFileSync(path.join(out, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");

@@ -5,6 +5,7 @@
 // basket-integration.js equal to a fresh build, and the rendered storefront in
 // Chromium with the extension's assets served from a stand-in for Shopify's CDN
 // (buttons bind, the variant follows the shopper's pick).
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
@@ -359,7 +360,7 @@ describe("storefront scripts come from the extension's assets only", () => {
     expect(offending).toEqual([]);
   });
 
-  it("the committed assets/widget.js and basket-integration.js are a fresh build of app/sdk, the same bytes /sdk/v1 serves (run npm run build and commit them)", async () => {
+  it("assets/widget.js and basket-integration.js (working tree) are a fresh build of app/sdk, the same bytes /sdk/v1 serves", async () => {
     const { buildScripts, staleExtensionAssets } = await import("../../app/sdk/build.mjs");
     const fresh = await buildScripts();
     expect(Object.keys(fresh).sort()).toEqual(["basket-integration", "widget"]);
@@ -372,6 +373,24 @@ describe("storefront scripts come from the extension's assets only", () => {
     }
     // And the comparison can fail: a changed byte is reported.
     expect(staleExtensionAssets({ widget: Buffer.concat([fresh.widget!, Buffer.from(";")]) })).toEqual(["widget.js"]);
+  });
+
+  it("the copies committed to git (HEAD) are that build too: npm run build rewrites the working tree, so this is what catches a forgotten commit", async () => {
+    const { buildScripts } = await import("../../app/sdk/build.mjs");
+    const fresh = await buildScripts();
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: root, maxBuffer: 1 << 24 });
+    let tracked: string[];
+    try {
+      tracked = git("ls-files", "--", "extensions/wishlist/assets").toString("utf8").split("\n").filter(Boolean);
+    } catch {
+      // Not a git checkout (an unpacked release): the working-tree comparison above is all there is.
+      return;
+    }
+    const stale = Object.entries(fresh)
+      .map(([name, code]) => [`extensions/wishlist/assets/${name}.js`, code] as const)
+      .filter(([file, code]) => !tracked.includes(file) || !git("show", `HEAD:${file}`).equals(code))
+      .map(([file]) => file);
+    expect(stale, "run npm run build and commit these").toEqual([]);
   });
 });
 
