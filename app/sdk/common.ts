@@ -3,10 +3,6 @@
 // (docs/storefront-protocol.md). Plain DOM, no framework: every byte here
 // ships to every shop page.
 
-/** Replaced by the server with APP_URL when it serves the script (app/domains/shop-scripts/shop-scripts.server.ts). */
-export const APP_URL = "__WISH_APP_URL__";
-/** Replaced by the server with the anon key (SPEC 5 rule 1: public by design). */
-const ANON_KEY = "__WISH_ANON_KEY__";
 const SID_KEY = "wish:sid";
 
 export interface WidgetError extends Error {
@@ -30,6 +26,21 @@ export function tagAttr(name: string): string | undefined {
   const attr = "data-wish-" + name;
   return ownScript?.getAttribute(attr) || document.documentElement.getAttribute(attr) || undefined;
 }
+
+/**
+ * A value the server substitutes for its placeholder when it serves /sdk/v1/*.js
+ * (app/domains/shop-scripts/shop-scripts.server.ts). The theme app extension's
+ * copies of the same build come from Shopify's CDN with the placeholder intact:
+ * they read `data-wish-<attr>` of their tag (written by the Liquid from the
+ * app's shop metafields) instead. The test looks for the placeholder's prefix
+ * only, which the server's substitution leaves alone.
+ */
+const served = (value: string, attr: string) => (value.indexOf("__WISH_") ? value : tagAttr(attr) || "");
+
+/** The app's address: APP_URL (/sdk/v1), else the tag's data-wish-app-url (extension asset). */
+export const APP_URL = served("__WISH_APP_URL__", "app-url");
+/** The anon key (SPEC 5 rule 1: public by design): substituted (/sdk/v1), else the tag's data-wish-anon-key. */
+const ANON_KEY = served("__WISH_ANON_KEY__", "anon-key");
 
 export const stripSlash = (url: string) => url.replace(/\/+$/, "");
 export const originOf = (url: string) => new URL(url, location.href).origin;
@@ -96,7 +107,8 @@ export async function initWidget(apiBase: string, key: string): Promise<InitResu
   const res = await call<InitResult>(apiBase, "/widget/init", {
     method: "POST",
     bearer: key,
-    body: sid ? { origin: location.origin, sid } : { origin: location.origin },
+    // JSON.stringify leaves out an undefined sid: the body is {origin} without one.
+    body: { origin: location.origin, sid: sid || undefined },
   });
   if (!res || typeof res.token !== "string") throw widgetError("init_no_token", "Init returned no widget token");
   if (res.sid && res.sid !== sid) setSid(res.sid);

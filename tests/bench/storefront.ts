@@ -52,9 +52,13 @@ async function main() {
     const { partner } = await cli(["partner", "create", "--name", "Bench store", "--email", "bench@shop.example", "--plan", "growth"]);
     const { key } = await cli(["key", "create", "--partner", String(partner.partner_id), "--env", "live", "--domains", HOST]);
     const { basket } = await cli(["basket", "create", "--partner", String(partner.partner_id), "--layout", "drawer"]);
+    const { config } = await cli(["config"]);
     const embed = await renderEmbed({
       appUrl: server.url,
       publicKey: key.key,
+      anonKey: config.anon_key,
+      // The extension's scripts from the fixture's stand-in for Shopify's CDN, as asset_url points there.
+      assetBase: shop.cdnOrigin,
       basketId: basket.id,
       settings: { hearts: true, header_link: "drawer" },
     });
@@ -97,8 +101,8 @@ async function main() {
     const maxAddedTbt = Math.max(...rows.map((r) => r.with.tbt - r.without.tbt));
     const gz = (file: string) => gzipSync(readFileSync(file)).length;
     const scripts = {
-      "widget.js": gz(path.join(root, "build/sdk/widget.js")),
-      "basket-integration.js": gz(path.join(root, "build/sdk/basket-integration.js")),
+      "widget.js": gz(path.join(root, "extensions/wishlist/assets/widget.js")),
+      "basket-integration.js": gz(path.join(root, "extensions/wishlist/assets/basket-integration.js")),
       "wish-cards.js": gz(path.join(root, "extensions/wishlist/assets/wish-cards.js")),
       "wish-basket.js": gz(path.join(root, "extensions/wishlist/assets/wish-basket.js")),
       "wish.css": gz(path.join(root, "extensions/wishlist/assets/wish.css")),

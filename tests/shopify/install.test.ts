@@ -76,6 +76,8 @@ describe("install", () => {
         { ownerId: fake.gid, namespace: "$app:wishlist", key: "basket_id", type: "single_line_text_field", value: basket.publicId },
         { ownerId: fake.gid, namespace: "$app:wishlist", key: "badge", type: "boolean", value: "true" },
         { ownerId: fake.gid, namespace: "$app:wishlist", key: "app_url", type: "single_line_text_field", value: process.env.APP_URL!.replace(/\/$/, "") },
+        // The extension's scripts come from Shopify's CDN and read the anon key from their tag.
+        { ownerId: fake.gid, namespace: "$app:wishlist", key: "anon_key", type: "single_line_text_field", value: await (await import("~/domains/secrets/secrets.server")).getAnonKey() },
       ],
     });
 

@@ -1,8 +1,11 @@
 // The theme app extension (extensions/wishlist): theme-check with no
 // offences, the block schemas (what theme-check does not check), both blocks
-// rendered with liquidjs and a sample Shopify context, and the rendered
-// storefront in Chromium with the real widget.js and basket-integration.js of
-// the test server (buttons bind, the variant follows the shopper's pick).
+// rendered with liquidjs and a sample Shopify context (every script an
+// extension asset, never the app's host), the committed widget.js and
+// basket-integration.js equal to a fresh build, and the rendered storefront in
+// Chromium with the extension's assets served from a stand-in for Shopify's CDN
+// (buttons bind, the variant follows the shopper's pick).
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import path from "node:path";
@@ -130,7 +133,7 @@ describe("block schemas", () => {
   });
 
   it("the block JavaScript stays under Shopify's 10,000-byte limit", () => {
-    for (const asset of ["wish-variant.js", "wish-basket.js", "wish-cards.js"]) {
+    for (const asset of ["wish-variant.js", "wish-basket.js", "wish-cards.js", "widget.js", "basket-integration.js"]) {
       const size = statSync(path.join(EXT, "assets", asset)).size;
       const compressed = gzipSync(readFileSync(path.join(EXT, "assets", asset))).length;
       console.log(`theme extension asset ${asset}: ${size} B (${compressed} B gzip)`);
@@ -229,9 +232,11 @@ async function render(block: "app-embed" | "save-button", sample: Sample = {}): 
   return liquid.parseAndRender(read(`blocks/${block}.liquid`), context, { globals });
 }
 
+const ANON = "anon_0123456789";
 const installed = (extra: Record<string, unknown> = {}) => ({
   public_key: { value: KEY },
   app_url: { value: "https://wish.example" },
+  anon_key: { value: ANON },
   ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, { value: v }])),
 });
 
@@ -243,8 +248,11 @@ describe("app embed (rendered)", () => {
     const scripts = scriptTags(html);
     expect(scripts).toHaveLength(1);
     const widget = scripts[0]!;
-    expect(widget.getAttribute("src")).toBe("https://wish.example/sdk/v1/widget.js");
+    // The extension's own asset (Shopify's CDN); the app's address and anon key ride on the tag.
+    expect(widget.getAttribute("src")).toBe("https://cdn.shopify.test/cdn/extension-assets/widget.js");
     expect(widget.hasAttribute("async")).toBe(true);
+    expect(widget.getAttribute("data-wish-app-url")).toBe("https://wish.example");
+    expect(widget.getAttribute("data-wish-anon-key")).toBe(ANON);
     expect(widget.getAttribute("data-wish-key")).toBe(KEY);
     expect(widget.getAttribute("data-wish-locale")).toBe("en-DE");
     expect(widget.getAttribute("data-wish-environment")).toBe("live");
@@ -263,11 +271,13 @@ describe("app embed (rendered)", () => {
     const html = await render("app-embed", { metafields });
     const scripts = scriptTags(html);
     expect(scripts.map((s) => s.getAttribute("src"))).toEqual([
-      "https://wish.example/sdk/v1/widget.js",
-      "https://wish.example/sdk/v1/basket-integration.js",
+      "https://cdn.shopify.test/cdn/extension-assets/widget.js",
+      "https://cdn.shopify.test/cdn/extension-assets/basket-integration.js",
       "https://cdn.shopify.test/cdn/extension-assets/wish-basket.js",
     ]);
     expect(scripts.slice(1).every((s) => s.hasAttribute("defer") && !s.hasAttribute("async"))).toBe(true);
+    expect(scripts[1]!.getAttribute("data-wish-app-url")).toBe("https://wish.example");
+    expect(scripts[1]!.getAttribute("data-wish-anon-key")).toBe(ANON);
     const init = scripts[2]!;
     expect(init.getAttribute("data-wish-basket-config")).toBe("bkt_abc123");
     expect(init.getAttribute("data-wish-basket-key")).toBe(KEY);
@@ -285,18 +295,23 @@ describe("app embed (rendered)", () => {
 
   it("app URL: the stored one wins, the embed setting is the fallback, a trailing slash is dropped, a non-http value loads nothing", async () => {
     const stored = await render("app-embed", { metafields: installed(), embedSettings: { app_url: "https://wish.other.example" } });
-    expect(scriptTags(stored)[0]!.getAttribute("src")).toBe("https://wish.example/sdk/v1/widget.js");
-    const fallback = await render("app-embed", { metafields: { public_key: { value: KEY } }, embedSettings: { app_url: " https://wish.other.example/ " } });
-    expect(scriptTags(fallback)[0]!.getAttribute("src")).toBe("https://wish.other.example/sdk/v1/widget.js");
+    expect(scriptTags(stored)[0]!.getAttribute("data-wish-app-url")).toBe("https://wish.example");
+    const fallback = await render("app-embed", { metafields: { public_key: { value: KEY }, anon_key: { value: ANON } }, embedSettings: { app_url: " https://wish.other.example/ " } });
+    expect(scriptTags(fallback)[0]!.getAttribute("data-wish-app-url")).toBe("https://wish.other.example");
+    expect(scriptTags(fallback)[0]!.getAttribute("src")).toBe("https://cdn.shopify.test/cdn/extension-assets/widget.js");
     const hostile = await render("app-embed", { metafields: installed({ app_url: "javascript:alert(1)//" }) });
     expect(scriptTags(hostile)).toHaveLength(0);
     expect(hostile).toContain("no app URL");
   });
 
-  it("without a stored key nothing loads (a comment says why)", async () => {
-    const html = await render("app-embed", { metafields: { app_url: { value: "https://wish.example" } } });
+  it("without a stored public key or anon key nothing loads (a comment says why)", async () => {
+    const html = await render("app-embed", { metafields: { app_url: { value: "https://wish.example" }, anon_key: { value: ANON } } });
     expect(scriptTags(html)).toHaveLength(0);
     expect(html).toContain("no public key");
+    const noAnon = await render("app-embed", { metafields: { app_url: { value: "https://wish.example" }, public_key: { value: KEY } } });
+    expect(scriptTags(noAnon)).toHaveLength(0);
+    expect(noAnon).toContain("no anonymous key");
+    expect(scriptTags(await render("save-button", { metafields: { app_url: { value: "https://wish.example" }, public_key: { value: KEY } } }))).toHaveLength(0);
   });
 
   it("a hostile key or basket id stays inside its attribute", async () => {
@@ -306,6 +321,79 @@ describe("app embed (rendered)", () => {
     expect(scripts).toHaveLength(3);
     expect(scripts[0]!.getAttribute("data-wish-key")).toBe(evil);
     expect(scripts[2]!.getAttribute("data-wish-basket-config")).toBe(evil);
+  });
+});
+
+const CDN_ASSETS = "https://cdn.shopify.test/cdn/extension-assets/";
+
+describe("storefront scripts come from the extension's assets only", () => {
+  // Every option that adds a script: basket, drawer header link, hearts, floating opener; both languages.
+  const everything = { hearts: true, header_link: "drawer", basket_button: true };
+
+  it("rendered: every <script src> of the embed and the block is an asset_url of an existing asset, async or deferred, never on the app's host", async () => {
+    const pages = [
+      await render("app-embed", { metafields: installed({ basket_id: "bkt_1" }), embedSettings: everything }),
+      await render("app-embed", { lang: "de", metafields: installed({ basket_id: "bkt_1" }), embedSettings: everything }),
+      await render("save-button", { metafields: installed({ basket_id: "bkt_1" }) }),
+    ];
+    const srcs: string[] = [];
+    for (const html of pages) {
+      for (const script of scriptTags(html)) {
+        const src = script.getAttribute("src");
+        if (src === undefined) continue;
+        srcs.push(src);
+        expect(src.startsWith(CDN_ASSETS), `${src} is not an extension asset (asset_url)`).toBe(true);
+        expect(statSync(path.join(EXT, "assets", src.slice(CDN_ASSETS.length))).isFile()).toBe(true);
+        expect(src).not.toContain("wish.example");
+        expect(script.hasAttribute("async") || script.hasAttribute("defer"), src).toBe(true);
+      }
+    }
+    // The check saw every script there is.
+    expect([...new Set(srcs)].sort()).toEqual([CDN_ASSETS + "basket-integration.js", CDN_ASSETS + "widget.js", CDN_ASSETS + "wish-basket.js", CDN_ASSETS + "wish-cards.js"]);
+  });
+
+  it("source: no <script src> in blocks/ or snippets/ other than `{{ '…' | asset_url }}`", () => {
+    const files = ["blocks", "snippets"].flatMap((dir) => readdirSync(path.join(EXT, dir)).map((f) => `${dir}/${f}`));
+    const offending = files.flatMap((file) =>
+      [...read(file).matchAll(/<script\b[^>]*?\ssrc\s*=\s*"([^"]*)"/g)]
+        .map((m) => m[1]!)
+        .filter((src) => !/^\{\{\s*'[\w.-]+\.js'\s*\|\s*asset_url\s*\}\}$/.test(src))
+        .map((src) => `${file}: ${src}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("assets/widget.js and basket-integration.js (working tree) are a fresh build of app/sdk, the same bytes /sdk/v1 serves", async () => {
+    const { buildScripts, staleExtensionAssets } = await import("../../app/sdk/build.mjs");
+    const fresh = await buildScripts();
+    expect(Object.keys(fresh).sort()).toEqual(["basket-integration", "widget"]);
+    expect(staleExtensionAssets(fresh)).toEqual([]);
+    for (const [name, code] of Object.entries(fresh)) {
+      // The server substitutes the placeholders into its copy; the CDN copy keeps them and reads its tag instead.
+      expect(code.toString("utf8")).toContain("__WISH_APP_URL__");
+      expect(code.toString("utf8")).toContain("__WISH_ANON_KEY__");
+      expect(readFileSync(path.join(root, "build/sdk", `${name}.js`)).equals(code), `build/sdk/${name}.js`).toBe(true);
+    }
+    // And the comparison can fail: a changed byte is reported.
+    expect(staleExtensionAssets({ widget: Buffer.concat([fresh.widget!, Buffer.from(";")]) })).toEqual(["widget.js"]);
+  });
+
+  it("the copies committed to git (HEAD) are that build too: npm run build rewrites the working tree, so this is what catches a forgotten commit", async () => {
+    const { buildScripts } = await import("../../app/sdk/build.mjs");
+    const fresh = await buildScripts();
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: root, maxBuffer: 1 << 24 });
+    let tracked: string[];
+    try {
+      tracked = git("ls-files", "--", "extensions/wishlist/assets").toString("utf8").split("\n").filter(Boolean);
+    } catch {
+      // Not a git checkout (an unpacked release): the working-tree comparison above is all there is.
+      return;
+    }
+    const stale = Object.entries(fresh)
+      .map(([name, code]) => [`extensions/wishlist/assets/${name}.js`, code] as const)
+      .filter(([file, code]) => !tracked.includes(file) || !git("show", `HEAD:${file}`).equals(code))
+      .map(([file]) => file);
+    expect(stale, "run npm run build and commit these").toEqual([]);
   });
 });
 
@@ -332,7 +420,7 @@ describe("app embed: hearts on product cards and the header link", () => {
     expect(cards.getAttribute("data-wish-cards-locale")).toBe("de-DE");
     expect(parse(html).querySelector(".wish-header-link")).toBeNull();
     // Both off: no cards script at all.
-    expect(scriptTags(await render("app-embed", { metafields: installed() })).map((s) => s.getAttribute("src"))).toEqual(["https://wish.example/sdk/v1/widget.js"]);
+    expect(scriptTags(await render("app-embed", { metafields: installed() })).map((s) => s.getAttribute("src"))).toEqual(["https://cdn.shopify.test/cdn/extension-assets/widget.js"]);
   });
 
   it("header link: hidden until placed, to the drawer when a basket exists, else to the wishlist page on the shop's domain", async () => {
@@ -395,8 +483,10 @@ describe("save button block (rendered)", () => {
     // The block loads widget.js itself too (async), so it works before the embed is on.
     const scripts = scriptTags(html);
     expect(scripts).toHaveLength(1);
-    expect(scripts[0]!.getAttribute("src")).toBe("https://wish.example/sdk/v1/widget.js");
+    expect(scripts[0]!.getAttribute("src")).toBe("https://cdn.shopify.test/cdn/extension-assets/widget.js");
     expect(scripts[0]!.hasAttribute("async")).toBe(true);
+    expect(scripts[0]!.getAttribute("data-wish-app-url")).toBe("https://wish.example");
+    expect(scripts[0]!.getAttribute("data-wish-anon-key")).toBe(ANON);
     expect(scripts[0]!.getAttribute("data-wish-key")).toBe(KEY);
     expect(scripts[0]!.getAttribute("data-wish-locale")).toBe("en-DE");
     // Without a stored key: the button, no script.
@@ -471,13 +561,20 @@ describe("rendered storefront in Chromium", () => {
    */
   async function productPage(metafields: Record<string, { value: unknown }>, embedSettings: Record<string, unknown> = {}, money: Pick<Sample, "currency" | "prices"> = {}) {
     const origin = shop.origin("mug.shop.test");
-    const sample = { metafields, shopUrl: origin, assetBase: origin, ...money };
+    const cdn = "https://cdn.shopify.test";
+    const sample = { metafields: { anon_key: { value: api.anonKey }, ...metafields }, shopUrl: origin, assetBase: cdn, ...money };
     const block = await render("save-button", sample);
     const embed = await render("app-embed", { ...sample, embedSettings });
     const context = await browser.newContext();
     contexts.push({ context, console: watchConsole(context) });
+    // Scripts the page asked the app's host for: none (the app answers API calls and hosted pages only).
+    const appScripts: string[] = [];
+    context.on("request", (req) => {
+      if (req.url().startsWith(api.server.url) && req.resourceType() === "script") appScripts.push(req.url());
+    });
+    // Shopify's CDN (its own origin): the extension's assets as committed.
     await context.route(
-      (url) => url.origin === origin && url.pathname.startsWith("/cdn/extension-assets/"),
+      (url) => url.origin === cdn && url.pathname.startsWith("/cdn/extension-assets/"),
       (route) => {
         const name = path.basename(new URL(route.request().url()).pathname);
         route.fulfill({ contentType: name.endsWith(".css") ? "text/css" : "text/javascript", body: read(`assets/${name}`) });
@@ -492,8 +589,8 @@ describe("rendered storefront in Chromium", () => {
     shop.page(
       pathname,
       `<!doctype html><html lang="en"><head><title>Mug</title><link rel="icon" href="data:,">
-        <link rel="stylesheet" href="${origin}/cdn/extension-assets/wish.css">
-        <script src="${origin}/cdn/extension-assets/wish-variant.js" defer></script></head>
+        <link rel="stylesheet" href="${cdn}/cdn/extension-assets/wish.css">
+        <script src="${cdn}/cdn/extension-assets/wish-variant.js" defer></script></head>
       <body><main><h1>Mug</h1>
         <form action="/cart/add" id="product-form">
           <input type="hidden" name="id" value="40002">
@@ -523,7 +620,7 @@ describe("rendered storefront in Chromium", () => {
     );
     const page = await context.newPage();
     await page.goto(origin + pathname + "?variant=40002");
-    return { page, context, origin };
+    return { page, context, origin, appScripts };
   }
 
   async function savedProduct(page: Page, context: BrowserContext) {
@@ -535,9 +632,14 @@ describe("rendered storefront in Chromium", () => {
   }
 
   it("widget.js binds the block's button (aria-pressed) and opens the dialog with the product; the variant follows the picker", async () => {
-    const { page, context, origin } = await productPage({ public_key: { value: key }, app_url: { value: api.server.url } });
+    const { page, context, origin, appScripts } = await productPage({ public_key: { value: key }, app_url: { value: api.server.url } });
     await expect.poll(() => page.getAttribute("button[data-wish]", "aria-pressed")).toBe("false");
-    expect(await page.evaluate(() => (window as any).WishWidget.config)).toMatchObject({ key, locale: "en-DE", apiBase: api.server.url });
+    // widget.js from the CDN took the app's address from its tag (no placeholder substituted there).
+    expect(await page.evaluate(() => (window as any).WishWidget.config)).toMatchObject({ key, locale: "en-DE", apiBase: api.server.url, widgetUrl: api.server.url });
+    expect(await page.evaluate(() => [...document.scripts].map((s) => s.src).filter(Boolean))).toEqual(
+      expect.arrayContaining(["https://cdn.shopify.test/cdn/extension-assets/widget.js", "https://cdn.shopify.test/cdn/extension-assets/wish-variant.js"]),
+    );
+    expect(appScripts).toEqual([]);
 
     expect(await savedProduct(page, context)).toEqual({
       url: `${origin}/products/mug-deluxe`,
@@ -576,7 +678,7 @@ describe("rendered storefront in Chromium", () => {
   });
 
   it("with a basket: the floating opener appears once WishBasket is initialised and opens the drawer; no badge when badge = false", async () => {
-    const { page } = await productPage(
+    const { page, appScripts } = await productPage(
       { public_key: { value: key }, app_url: { value: api.server.url }, basket_id: { value: basketId }, badge: { value: false } },
       { basket_button: true },
     );
@@ -585,5 +687,8 @@ describe("rendered storefront in Chromium", () => {
     await opener.click();
     await expect.poll(() => page.getAttribute("iframe", "src")).toBe(`${api.server.url}/dialog/basket?config=${basketId}&locale=en-DE`);
     expect(await page.locator(".wish-badge").count()).toBe(0);
+    // basket-integration.js came from the CDN too and called the app for the basket configuration.
+    expect(await page.evaluate(() => [...document.scripts].some((s) => s.src === "https://cdn.shopify.test/cdn/extension-assets/basket-integration.js"))).toBe(true);
+    expect(appScripts).toEqual([]);
   });
 });

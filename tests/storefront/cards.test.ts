@@ -31,7 +31,7 @@ beforeAll(async () => {
   key = (await p.key(partner.id, { domains: [HOST] })).key as string;
   const baskets = await import("~/domains/baskets/baskets.server");
   basketId = (await baskets.createBasketConfig(partner.id, { layout: "drawer" })).basket.id;
-  shop.setEmbed(await renderEmbed({ appUrl: api.server.url, publicKey: key, basketId, settings: { header_link: "drawer" } }));
+  shop.setEmbed(await renderEmbed({ appUrl: api.server.url, publicKey: key, anonKey: api.anonKey, assetBase: shop.cdnOrigin, basketId, settings: { header_link: "drawer" } }));
   mkdirSync(screenshots, { recursive: true });
 });
 

@@ -135,7 +135,10 @@ describe("serving", () => {
       const etag = res.headers.get("etag")!;
       expect(etag).toMatch(/^"[\w-]{27}"$/);
       const code = await res.text();
-      expect(code).not.toContain("__WISH_");
+      // Both placeholders substituted (the bare prefix "__WISH_" stays: the scripts test for it to tell
+      // a served copy from the theme app extension's, which reads data-wish-app-url / data-wish-anon-key).
+      expect(code).not.toContain("__WISH_APP_URL__");
+      expect(code).not.toContain("__WISH_ANON_KEY__");
       expect(code).toContain(anonKey);
       expect(code).toContain(app());
 

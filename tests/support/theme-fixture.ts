@@ -5,9 +5,11 @@
 // Served with Shopify's AJAX product (`/products/<handle>.js`) and cart
 // (`POST /cart/add.js`) endpoints; the app embed is rendered from the
 // extension's real Liquid with liquidjs and placed at the end of <body>, as
-// Shopify does (its styles are inline in it; no stylesheet in <head>).
+// Shopify does (its styles are inline in it; no stylesheet in <head>). The
+// extension's assets (`asset_url`) come from a second server on its own port,
+// standing in for Shopify's CDN: another origin than the shop and the app.
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { Liquid, Tag, type TagToken, type TopLevelToken } from "liquidjs";
@@ -55,20 +57,24 @@ export function embedDefaults(): Record<string, unknown> {
 export interface EmbedOptions {
   appUrl: string;
   publicKey: string;
+  /** The app's anon key (shop metafield anon_key): the extension's scripts send it with every API call. */
+  anonKey: string;
+  /** Where `asset_url` points: the fixture's CDN (ThemeShop.cdnOrigin). */
+  assetBase: string;
   basketId?: string;
   settings?: Record<string, unknown>;
   lang?: "en" | "de";
 }
 
-/** The app embed block rendered for the fixture shop (assets from /cdn/extension-assets/ of the shop). */
+/** The app embed block rendered for the fixture shop (assets from `assetBase`/cdn/extension-assets/). */
 export async function renderEmbed(o: EmbedOptions): Promise<string> {
   const lang = o.lang ?? "en";
   const locale = JSON.parse(readExt(lang === "de" ? "locales/de.json" : "locales/en.default.json"));
   const liquid = new Liquid({ root: [path.join(EXT, "snippets")], extname: ".liquid", strictFilters: true });
   liquid.registerTag("schema", SchemaTag);
   liquid.registerFilter("t", (key: string) => key.split(".").reduce((n: any, k) => n?.[k], locale));
-  liquid.registerFilter("asset_url", (name: string) => `/cdn/extension-assets/${name}`);
-  const metafields: Record<string, { value: unknown }> = { public_key: { value: o.publicKey }, app_url: { value: o.appUrl } };
+  liquid.registerFilter("asset_url", (name: string) => `${o.assetBase}/cdn/extension-assets/${name}`);
+  const metafields: Record<string, { value: unknown }> = { public_key: { value: o.publicKey }, app_url: { value: o.appUrl }, anon_key: { value: o.anonKey } };
   if (o.basketId) metafields.basket_id = { value: o.basketId };
   const globals = {
     shop: { url: "", metafields: { "$app:wishlist": metafields } },
@@ -197,6 +203,8 @@ const svg = (p: FixtureProduct) => {
 
 export interface ThemeShop {
   origin: (host?: string) => string;
+  /** The stand-in for Shopify's CDN: serves the extension's assets/ (and nothing else) under /cdn/extension-assets/. */
+  cdnOrigin: string;
   /** The app embed's markup (null: the store without the app). */
   setEmbed: (embed: string | null) => void;
   /** Bodies posted to /cart/add.js, newest last. */
@@ -205,21 +213,44 @@ export interface ThemeShop {
   stop: () => Promise<void>;
 }
 
-/** The fixture storefront on its own port (any host name reaching it serves the same shop). */
+type Send = (status: number, type: string, body: string) => void;
+
+/** Compressed like Shopify's storefront and CDN answer (gzip when accepted). */
+const sender =
+  (req: IncomingMessage, res: ServerResponse, headers: Record<string, string> = {}): Send =>
+  (status, type, body) => {
+    const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")) && body.length > 1024;
+    res.writeHead(status, { "content-type": type, "cache-control": "max-age=3600", vary: "Accept-Encoding", ...headers, ...(gzip ? { "content-encoding": "gzip" } : {}) });
+    res.end(gzip ? gzipSync(body) : body);
+  };
+
+/** The stand-in for Shopify's CDN: the extension's assets/ as committed, cross-origin readable like cdn.shopify.com. */
+function cdnHandler(req: IncomingMessage, res: ServerResponse): void {
+  const send = sender(req, res, { "access-control-allow-origin": "*" });
+  const asset = /^\/cdn\/extension-assets\/([\w.-]+)$/.exec(new URL(req.url ?? "/", "http://x").pathname);
+  if (!asset) return send(404, "text/plain", "");
+  try {
+    send(200, asset[1]!.endsWith(".css") ? "text/css" : "text/javascript", readExt(`assets/${asset[1]}`));
+  } catch {
+    send(404, "text/plain", "");
+  }
+}
+
+const listen = async (server: Server) => {
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return port;
+};
+
+/** The fixture storefront on its own port (any host name reaching it serves the same shop), and its CDN on another. */
 export async function startThemeShop(): Promise<ThemeShop> {
   let embed: string | null = null;
   const cartAdds: unknown[] = [];
   const requests: string[] = [];
-  const port = await freePort();
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     requests.push(`${req.method} ${url.pathname}${url.search}`);
-    // Compressed like Shopify's storefront and CDN answer (gzip when accepted).
-    const send = (status: number, type: string, body: string) => {
-      const gzip = /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? "")) && body.length > 1024;
-      res.writeHead(status, { "content-type": type, "cache-control": "max-age=3600", vary: "Accept-Encoding", ...(gzip ? { "content-encoding": "gzip" } : {}) });
-      res.end(gzip ? gzipSync(body) : body);
-    };
+    const send = sender(req, res);
     const pageName = (Object.keys(FIXTURE_PATHS) as FixturePage[]).find((k) => FIXTURE_PATHS[k] === url.pathname);
     if (pageName) {
       return send(200, "text/html; charset=utf-8", pageHtml(pageName, embed ?? ""));
@@ -251,14 +282,6 @@ export async function startThemeShop(): Promise<ThemeShop> {
       return p ? send(200, "image/svg+xml", svg(p)) : send(404, "text/plain", "");
     }
     if (url.pathname === "/cdn/theme/global.js") return send(200, "text/javascript", THEME_JS);
-    const asset = /^\/cdn\/extension-assets\/([\w.-]+)$/.exec(url.pathname);
-    if (asset) {
-      try {
-        return send(200, asset[1]!.endsWith(".css") ? "text/css" : "text/javascript", readExt(`assets/${asset[1]}`));
-      } catch {
-        return send(404, "text/plain", "");
-      }
-    }
     if (url.pathname === "/cart/add.js" && req.method === "POST") {
       let body = "";
       req.on("data", (c) => (body += c));
@@ -275,12 +298,15 @@ export async function startThemeShop(): Promise<ThemeShop> {
     if (url.pathname === "/cart") return send(200, "text/html; charset=utf-8", layout("Cart", "<h2 class='title'>Your cart</h2>", ""));
     send(404, "text/html; charset=utf-8", "<!doctype html><title>Not found</title><h1>Not found</h1>");
   });
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const cdn = createServer(cdnHandler);
+  const [port, cdnPort] = await Promise.all([listen(server), listen(cdn)]);
+  const close = (srv: Server) => new Promise<void>((resolve) => srv.close(() => resolve()));
   return {
     origin: (host = "theme.shop.test") => `http://${host}:${port}`,
+    cdnOrigin: `http://shopify-cdn.shop.test:${cdnPort}`,
     setEmbed: (e) => void (embed = e),
     cartAdds,
     requests,
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
+    stop: async () => void (await Promise.all([close(server), close(cdn)])),
   };
 }

@@ -17,10 +17,11 @@ export const loader = endpoint({
     "user",
     {
       summary: "Create a list owned by the user",
-      description: "With the `X-Widget-Token` of a shop's save dialog, the list is made through that shop: the shop's page (its shopper credential) may save into it, and its store may publish it while it holds that shop's items alone.",
+      description: "With the `X-Widget-Token` of a shop's save dialog, the list is made through that shop: the shop's page (its shopper credential) may save into it, and its store may publish it while it holds that shop's items alone. An invalid widget token is 403 `forbidden`.",
       body: createListBody,
       codes: { missing: { name: "missing_name" } },
       response: z.object({ ok: z.literal(true), list: hostedListSchema, token: z.string().describe("The new list's share token") }),
+      errors: { forbidden: 403 },
     },
     async ({ user, body, request }) => createList(user.userId, body, (await optionalWidget(request))?.partnerId ?? null),
   ),

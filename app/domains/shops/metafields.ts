@@ -10,6 +10,8 @@ export const SHOP_METAFIELD_KEYS = {
   basketId: "basket_id",
   /** "true" while the branding badge is shown; "false" only on paid plans (SPEC 8.1). */
   badge: "badge",
-  /** The app's APP_URL, where the extension loads widget.js and basket-integration.js from. */
+  /** The app's APP_URL: where the extension's widget.js and basket-integration.js send their API calls and open the hosted dialog. */
   appUrl: "app_url",
+  /** The anonymous-client key (SPEC 5 rule 1: public by design), sent by the extension's scripts with every API call. */
+  anonKey: "anon_key",
 } as const;

@@ -7,6 +7,7 @@
 // transaction, and a run that loses the race to create the shop retries and
 // finds the winner's records.
 import { env } from "~/env.server";
+import { getAnonKey } from "~/domains/secrets/secrets.server";
 import { db, type Db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { log } from "~/lib/log.server";
@@ -182,6 +183,8 @@ export async function provisionShop({ shopDomain, graphql, now = new Date() }: P
     basketId: records.basket.publicId,
     badge,
     appUrl: env.APP_URL,
+    // The extension's scripts come from Shopify's CDN, where nothing substitutes the key into them.
+    anonKey: await getAnonKey(),
   });
   log.info("shop provisioned", {
     shop: domain,

@@ -1,4 +1,4 @@
-// App embed: starts the basket drawer (basket-integration.js from the app) with the
+// App embed: starts the basket drawer (basket-integration.js, this extension's asset) with the
 // shop's basket and Shopify's cart permalink, then shows the floating opener.
 // Loaded deferred after basket-integration.js; waits for it if that is still loading.
 (function () {

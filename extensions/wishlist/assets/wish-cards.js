@@ -168,7 +168,8 @@
       });
     };
     if (window.WishWidget) return watch();
-    var script = document.querySelector('script[src*="/sdk/v1/widget.js"]');
+    // The widget.js tag (snippets/wish-widget-script.liquid): the one carrying the public key.
+    var script = document.querySelector("script[data-wish-key]");
     if (script) script.addEventListener("load", watch);
   }
 
