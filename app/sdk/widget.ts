@@ -18,7 +18,6 @@ import {
   type ShopperCredential,
   type WidgetError,
 } from "./common";
-import { shopifyCentsToMinor } from "../lib/money";
 import { urlKey as productKey } from "./url-key";
 import { customerShopper, type CustomerCredential } from "./shop-customer";
 
@@ -68,14 +67,6 @@ function toProduct(o: Options): Product | null {
   };
 }
 
-/**
- * The theme app extension's buttons (the save block's, which lists its
- * variants, and the product cards' hearts) write Shopify's storefront money,
- * amount × 100 whatever the currency (¥1,500 is 150000); every other button
- * writes minor units (SPEC 4.7).
- */
-const shopifyMoney = (el: HTMLElement) => el.hasAttribute("data-wish-variants") || el.classList.contains("wish-heart");
-
 /** A `[data-wish]` button's attributes (SPEC 4.7 table) as product options. */
 function buttonOptions(el: HTMLElement): Options {
   const d = el.dataset;
@@ -92,7 +83,7 @@ function buttonOptions(el: HTMLElement): Options {
     title: d.title,
     description: d.description,
     imageUrl: d.imageUrl,
-    price: shopifyMoney(el) ? (shopifyCentsToMinor(int(d.price), d.currency) ?? undefined) : d.price,
+    price: d.price,
     currency: d.currency,
     marketCode: d.market,
     metadata,

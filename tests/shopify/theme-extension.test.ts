@@ -186,15 +186,12 @@ interface Sample {
   buttonSettings?: Record<string, unknown>;
   shopUrl?: string;
   assetBase?: string;
-  /** The cart's currency and the variants' prices as Liquid gives them (amount × 100). */
-  currency?: string;
-  prices?: [number, number];
 }
 
 function sampleContext(sample: Sample, settings: Record<string, unknown>) {
   const variants = [
-    { id: 40001, title: "Small", price: sample.prices?.[0] ?? 1299, featured_image: null },
-    { id: 40002, title: "Large", price: sample.prices?.[1] ?? 1899, featured_image: { src: "mug-large.jpg" } },
+    { id: 40001, title: "Small", price: 1299, featured_image: null },
+    { id: 40002, title: "Large", price: 1899, featured_image: { src: "mug-large.jpg" } },
   ];
   return {
     shop: {
@@ -203,7 +200,7 @@ function sampleContext(sample: Sample, settings: Record<string, unknown>) {
     },
     request: { locale: { iso_code: sample.lang ?? "en" } },
     localization: { country: { iso_code: "DE" } },
-    cart: { currency: { iso_code: sample.currency ?? "EUR" } },
+    cart: { currency: { iso_code: "EUR" } },
     routes: { cart_add_url: "/cart/add", root_url: "/" },
     product: {
       id: 8001,
@@ -559,10 +556,10 @@ describe("rendered storefront in Chromium", () => {
    * an asynchronous section fetch), the save button block and the app embed at the end
    * of body. Extension assets come from the repository, as Shopify's CDN would serve them.
    */
-  async function productPage(metafields: Record<string, { value: unknown }>, embedSettings: Record<string, unknown> = {}, money: Pick<Sample, "currency" | "prices"> = {}) {
+  async function productPage(metafields: Record<string, { value: unknown }>, embedSettings: Record<string, unknown> = {}) {
     const origin = shop.origin("mug.shop.test");
     const cdn = "https://cdn.shopify.test";
-    const sample = { metafields: { anon_key: { value: api.anonKey }, ...metafields }, shopUrl: origin, assetBase: cdn, ...money };
+    const sample = { metafields: { anon_key: { value: api.anonKey }, ...metafields }, shopUrl: origin, assetBase: cdn };
     const block = await render("save-button", sample);
     const embed = await render("app-embed", { ...sample, embedSettings });
     const context = await browser.newContext();
@@ -667,14 +664,6 @@ describe("rendered storefront in Chromium", () => {
     expect(await savedProduct(page, context)).toMatchObject({ price: 1899, metadata: { variant_id: 40002, quantity: 1, product_id: "8001" } });
 
     expect(await seriousA11yViolations(page)).toEqual([]);
-  });
-
-  it("widget.js turns the block's Liquid prices (amount × 100 in every currency) into the currency's minor units: ¥1,800 is 1800, KWD 18.99 is 18990", async () => {
-    const metafields = { public_key: { value: key }, app_url: { value: api.server.url } };
-    const yen = await productPage(metafields, {}, { currency: "JPY", prices: [150000, 180000] });
-    expect(await savedProduct(yen.page, yen.context)).toMatchObject({ price: 1800, currency: "JPY" });
-    const dinar = await productPage(metafields, {}, { currency: "KWD" });
-    expect(await savedProduct(dinar.page, dinar.context)).toMatchObject({ price: 18990, currency: "KWD" });
   });
 
   it("with a basket: the floating opener appears once WishBasket is initialised and opens the drawer; no badge when badge = false", async () => {
