@@ -186,6 +186,8 @@ interface Sample {
   buttonSettings?: Record<string, unknown>;
   shopUrl?: string;
   assetBase?: string;
+  /** The cart's (presentment) currency; EUR by default. */
+  currency?: string;
 }
 
 function sampleContext(sample: Sample, settings: Record<string, unknown>) {
@@ -200,7 +202,7 @@ function sampleContext(sample: Sample, settings: Record<string, unknown>) {
     },
     request: { locale: { iso_code: sample.lang ?? "en" } },
     localization: { country: { iso_code: "DE" } },
-    cart: { currency: { iso_code: "EUR" } },
+    cart: { currency: { iso_code: sample.currency ?? "EUR" } },
     routes: { cart_add_url: "/cart/add", root_url: "/" },
     product: {
       id: 8001,
@@ -466,6 +468,13 @@ describe("save button block (rendered)", () => {
     expect(button.getAttribute("data-image-url")).toBe("https://cdn.shopify.test/s/files/mug-large.jpg?width=800");
     expect(button.getAttribute("data-price")).toBe("1899");
     expect(button.getAttribute("data-currency")).toBe("EUR");
+    // Liquid's prices are the amount × 100 in every currency; the button carries minor units of the cart's currency.
+    for (const [currency, large, small] of [["JPY", "18", "12"], ["KWD", "18990", "12990"], ["USD", "1899", "1299"]]) {
+      const priced = saveButton(await render("save-button", { metafields: installed(), currency }));
+      expect(priced.getAttribute("data-currency"), currency).toBe(currency);
+      expect(priced.getAttribute("data-price"), currency).toBe(large);
+      expect(JSON.parse(priced.getAttribute("data-wish-variants")!).map((v: { price: number }) => v.price), currency).toEqual([Number(small), Number(large)]);
+    }
     expect(button.getAttribute("data-market")).toBe("en-DE");
     expect(JSON.parse(button.getAttribute("data-metadata")!)).toEqual({ variant_id: 40002, quantity: 1 });
     expect(JSON.parse(button.getAttribute("data-wish-variants")!)).toEqual([

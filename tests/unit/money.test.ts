@@ -1,4 +1,6 @@
 // The money module: exponents, decimal amounts to minor units and back, formatting.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { currencyCode, currencyExponent, formatMoney, MAX_MINOR, shopifyCentsToMinor, toAmount, toDecimal, toMinor } from "~/lib/money";
 
@@ -146,5 +148,27 @@ describe("formatMoney", () => {
     expect(formatMoney(2490, "x".repeat(100_000), "en-US")).toBeNull();
     expect(formatMoney(2490, "EUR", "not a locale!")).toBe("€24.90");
     expect(formatMoney(2490, "EUR", "x".repeat(100_000))).toBe("€24.90");
+  });
+});
+
+describe("the theme extension's copies of the exponents", () => {
+  // Liquid and the extension's plain scripts cannot import money.ts: they list the codes whose
+  // exponent is not 2. Both lists must be exactly money.ts's, over every currency Intl knows.
+  const byExponent = (e: number) => Intl.supportedValuesOf("currency").filter((c) => currencyExponent(c) === e).sort();
+  const codesIn = (text: string) => (text.match(/\b[A-Z]{3}\b/g) ?? []).sort();
+  const extension = (file: string) => readFileSync(path.join(process.cwd(), "extensions/wishlist", file), "utf8");
+
+  it("wish-minor-price.liquid divides exactly the 0-decimal currencies by 100 and multiplies the 3-decimal ones by 10", () => {
+    const liquid = extension("snippets/wish-minor-price.liquid");
+    const [zero, three] = [...liquid.matchAll(/\{%-? when ([^%]+)-?%\}/g)].map((m) => codesIn(m[1]!));
+    expect(zero).toEqual(byExponent(0));
+    expect(three).toEqual(byExponent(3));
+    expect(byExponent(1).concat(byExponent(4).filter((c) => c !== "CLF"))).toEqual([]);
+  });
+
+  it("wish-cards.js lists the same codes", () => {
+    const js = extension("assets/wish-cards.js");
+    expect(codesIn(/var ZERO = "([^"]+)"/.exec(js)![1]!)).toEqual(byExponent(0));
+    expect(codesIn(/var THREE = "([^"]+)"/.exec(js)![1]!)).toEqual(byExponent(3));
   });
 });

@@ -19,6 +19,14 @@
   var locale = attr("locale");
   var position = attr("position") === "top-left" ? "top-left" : "top-right";
   var HANDLE = /\/products\/([^/?#]+)/;
+  // /products/<handle>.js gives Shopify's amount × 100 in every currency; the API takes minor
+  // units of the currency's own exponent (app/lib/money.ts; tests/unit/money.test.ts keeps these in step).
+  var ZERO = "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF".split(" ");
+  var THREE = "BHD IQD JOD KWD LYD OMR TND".split(" ");
+  var minorPrice = function (cents, currency) {
+    if (typeof cents !== "number") return cents;
+    return ZERO.indexOf(currency) >= 0 ? Math.round(cents / 100) : THREE.indexOf(currency) >= 0 ? cents * 10 : cents;
+  };
   var shopify = window.Shopify || {};
   var root = (shopify.routes && shopify.routes.root) || "/";
   var SVG =
@@ -98,8 +106,9 @@
       set("title", p.title);
       // Shopify's CDN answers protocol-relative (//cdn.shopify.com/…); storefronts are https.
       set("image-url", /^\/\//.test(image) ? "https:" + image : image);
-      set("price", variant ? variant.price : p.price);
-      set("currency", shopify.currency && shopify.currency.active);
+      var currency = shopify.currency && shopify.currency.active;
+      set("price", minorPrice(variant ? variant.price : p.price, currency));
+      set("currency", currency);
       if (variant) set("metadata", JSON.stringify({ variant_id: variant.id, quantity: 1 }));
       heart.setAttribute("aria-label", label + ": " + p.title);
     });
