@@ -9,7 +9,7 @@ import { errorResponse } from "~/http/error-reply.server";
 import { badRequest } from "~/lib/api/errors";
 import { BILLING_IS_TEST, shopify, type Shopify } from "~/shopify.server";
 import { provisionShop } from "~/domains/shops/provisioning.server";
-import { fetchActiveSubscriptions, syncSubscription } from "~/domains/shops/subscription.server";
+import { fetchActiveSubscriptions, refreshScriptMetafields, syncSubscription } from "~/domains/shops/subscription.server";
 import { shopifyOffResponse } from "./shopify-off";
 
 type AdminAuth = Awaited<ReturnType<Shopify["authenticate"]["admin"]>>;
@@ -72,8 +72,10 @@ async function load(request: Request): Promise<AdminContext> {
     await provisionShop({ shopDomain: session.shop, graphql: admin.graphql });
   }
   // Subscription state follows Shopify on every admin load.
-  const subscriptions = await fetchActiveSubscriptions(admin.graphql);
-  await syncSubscription(session.shop, subscriptions, { acceptTest: BILLING_IS_TEST, graphql: admin.graphql });
+  const installation = await fetchActiveSubscriptions(admin.graphql);
+  await syncSubscription(session.shop, installation.subscriptions, { acceptTest: BILLING_IS_TEST, graphql: admin.graphql });
+  // The extension's scripts read the app's address and the anonymous key from the shop's metafields.
+  await refreshScriptMetafields(admin.graphql, installation.shop);
   shop = await findShop(session.shop);
   if (!shop) throw new Error(`shop ${session.shop} missing after provisioning`);
   return { admin, billing, session, shop, partnerId: shop.partnerId };

@@ -91,6 +91,27 @@ describe("install", () => {
     });
   });
 
+  it("an admin load writes the script metafields a shop lacks (installed before the scripts moved to Shopify's CDN) or has stale, once", async () => {
+    const fake = api.addShop("gamma-old.myshopify.com");
+    await openHome(fake.domain);
+    fake.metafields.delete("anon_key");
+    fake.metafields.set("app_url", { type: "single_line_text_field", value: "https://old-address.example" });
+    const before = api.callsTo(fake.domain, "metafieldsSet").length;
+    await openHome(fake.domain);
+    const sets = api.callsTo(fake.domain, "metafieldsSet").slice(before);
+    expect(sets).toHaveLength(1);
+    const anonKey = await (await import("~/domains/secrets/secrets.server")).getAnonKey();
+    expect(sets[0]!.variables).toEqual({
+      metafields: [
+        { ownerId: fake.gid, namespace: "$app:wishlist", key: "app_url", type: "single_line_text_field", value: process.env.APP_URL!.replace(/\/$/, "") },
+        { ownerId: fake.gid, namespace: "$app:wishlist", key: "anon_key", type: "single_line_text_field", value: anonKey },
+      ],
+    });
+    // Current now: the next load writes nothing.
+    await openHome(fake.domain);
+    expect(api.callsTo(fake.domain, "metafieldsSet")).toHaveLength(before + 1);
+  });
+
   it("two concurrent first loads (two afterAuth runs) still create one of each", async () => {
     const fake = api.addShop("beta-store.myshopify.com");
     const before = api.tokenExchanges;

@@ -151,7 +151,13 @@ export class FakeAdminApi {
       });
     }
     if (query.includes("currentAppInstallation")) {
-      return json({ data: { currentAppInstallation: { id: "gid://shopify/AppInstallation/1", activeSubscriptions: shop.activeSubscriptions } } });
+      const field = (key: string) => (shop.metafields.has(key) ? { value: shop.metafields.get(key)!.value } : null);
+      return json({
+        data: {
+          currentAppInstallation: { id: "gid://shopify/AppInstallation/1", activeSubscriptions: shop.activeSubscriptions },
+          shop: { id: shop.gid, appUrl: field("app_url"), anonKey: field("anon_key") },
+        },
+      });
     }
     if (query.includes("appSubscriptionCreate")) {
       shop.subscriptionRequests.push(variables ?? {});
