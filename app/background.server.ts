@@ -16,7 +16,7 @@ import { fireWishlistedProductChange, flowTriggerJob } from "~/domains/flow/trig
 import { onWishlistedProductChange } from "~/domains/alerts/alerts.server";
 import { startReminders, stopReminders } from "~/domains/alerts/reminders.server";
 import { startRescrapeAlerts, stopRescrapeAlerts } from "~/domains/alerts/rescrape-alerts.server";
-import { shopify } from "~/shopify.server";
+import { offlineAdmin } from "~/shopify.server";
 import { BASKET_WEBHOOKS } from "~/domains/baskets/baskets.server";
 import { startKeyStatusPoll, stopKeyStatusPoll } from "~/domains/keys/key-status.server";
 import { startSessionRevocationPoll, stopSessionRevocationPoll } from "~/domains/identity/session-revocations.server";
@@ -24,12 +24,8 @@ import { underLease } from "~/domains/system/job-lease.server";
 import { startChangeListener, stopChangeListener } from "~/db/change-signals.server";
 
 // The customer metafield mirror and the Flow triggers write with the shop's offline session.
-if (shopify) {
-  const app = shopify;
-  const adminFor = async (shop: string) => {
-    const { admin } = await app.unauthenticated.admin(shop);
-    return admin.graphql;
-  };
+if (offlineAdmin) {
+  const adminFor = offlineAdmin;
   registerOutboxJob(customerMirrorJob(adminFor));
   registerOutboxJob(flowTriggerJob(adminFor));
   // The price drops and restocks the alerts detect are Flow triggers too (low stock has none).

@@ -69,3 +69,11 @@ function createShopify() {
 /** Null until SHOPIFY_API_KEY and SHOPIFY_API_SECRET are set. */
 export const shopify = createShopify();
 export type Shopify = NonNullable<typeof shopify>;
+
+/** A shop's Admin API through its offline session (background jobs, the join preview); null while Shopify is off. */
+export const offlineAdmin = shopify
+  ? async (shopDomain: string) => {
+      const { admin } = await shopify!.unauthenticated.admin(shopDomain);
+      return admin.graphql;
+    }
+  : null;

@@ -8,8 +8,8 @@ import { db } from "~/db.server";
 import { errorResponse } from "~/http/error-reply.server";
 import { badRequest } from "~/lib/api/errors";
 import { BILLING_IS_TEST, shopify, type Shopify } from "~/shopify.server";
-import { provisionShop } from "~/domains/shops/provisioning.server";
-import { fetchActiveSubscriptions, refreshScriptMetafields, syncSubscription } from "~/domains/shops/subscription.server";
+import { provisionShop, refreshScriptMetafields } from "~/domains/shops/provisioning.server";
+import { fetchActiveSubscriptions, syncSubscription } from "~/domains/shops/subscription.server";
 import { shopifyOffResponse } from "./shopify-off";
 
 type AdminAuth = Awaited<ReturnType<Shopify["authenticate"]["admin"]>>;

@@ -4,14 +4,10 @@
 import { z } from "zod";
 import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { objectBody } from "~/lib/api/schemas";
-import { previewLink, type AdminFor } from "~/domains/shop-customers/account-link.server";
-import { shopify } from "~/shopify.server";
+import { previewLink } from "~/domains/shop-customers/account-link.server";
+import { offlineAdmin } from "~/shopify.server";
 
 const linkBody = objectBody(z.object({ link_token: z.string().trim().min(1).max(4096) }));
-
-// The customer's e-mail address is read with the shop's offline session.
-const app = shopify;
-const adminFor: AdminFor | null = app ? async (shop) => (await app.unauthenticated.admin(shop)).admin.graphql : null;
 
 export const loader = endpoint({
   POST: route(
@@ -31,7 +27,7 @@ export const loader = endpoint({
       }),
       errors: { missing_data: 400, invalid_link: 400, account_required: 403, not_found: 404, link_used: 409, account_already_linked: 409 },
     },
-    async ({ user, body }) => previewLink(user, body.link_token, adminFor),
+    async ({ user, body }) => previewLink(user, body.link_token, offlineAdmin),
     LIVE_SESSION,
   ),
 });

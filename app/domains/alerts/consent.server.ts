@@ -4,12 +4,13 @@
 // "My lists". The address is kept only while consent stands: withdrawing
 // deletes it together with the alerts recorded for the shopper and their
 // e-mails in the outbox.
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { transaction } from "~/db/sql.server";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { getAlertLinkKey } from "~/domains/secrets/secrets.server";
+import { decryptJson, encryptJson } from "~/domains/widget/crypto.server";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { admitEmail } from "~/domains/identity/email-quota.server";
 import { countAlertDay } from "./alerts.sql.server";
@@ -33,37 +34,15 @@ type Purpose = "confirm" | "unsubscribe" | "reminders";
 const sign = (key: Buffer, purpose: Purpose, userId: string, email: string) =>
   createHmac("sha256", key).update(`alert-${purpose}:${userId}:${email.toLowerCase()}`).digest().subarray(0, 16).toString("base64url");
 
-const TOKEN = /^([A-Za-z0-9_-]{40,200})\.([A-Za-z0-9_-]{22})$/;
+const TOKEN = /^(v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{22})$/;
 
 /**
  * `<account>.<signature>`: the account id encrypted (an e-mail link carries no user id, docs/identity.md),
  * and a signature bound to the address, so a link for an earlier address does nothing.
  */
 async function linkToken(purpose: Purpose, userId: string, email: string): Promise<string> {
-  return `${await sealId(userId, purpose)}.${sign(await getAlertLinkKey(), purpose, userId, email)}`;
+  return `${await encryptJson(userId, `alert-${purpose}`)}.${sign(await getAlertLinkKey(), purpose, userId, email)}`;
 }
-
-async function sealId(userId: string, purpose: Purpose): Promise<string> {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", await getAlertLinkKey(), iv);
-  cipher.setAAD(Buffer.from(`alert-${purpose}`));
-  const sealed = Buffer.concat([cipher.update(userId, "utf8"), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
-}
-
-function openId(sealed: string, key: Buffer, purpose: Purpose): string | null {
-  const raw = Buffer.from(sealed, "base64url");
-  if (raw.length <= 28) return null;
-  try {
-    const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, 12));
-    decipher.setAAD(Buffer.from(`alert-${purpose}`));
-    decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
-  } catch {
-    return null;
-  }
-}
-
 
 /** A signed link to one of the alert link pages (/alerts/confirm, /alerts/unsubscribe). */
 async function linkUrl(page: "confirm" | "unsubscribe", purpose: Purpose, userId: string, email: string, lang: AlertLang, extra: Record<string, string> = {}) {
@@ -83,8 +62,8 @@ const confirmUrl = (userId: string, email: string, lang: AlertLang) => linkUrl("
 async function consentOfToken(purpose: Purpose, token: string) {
   const match = TOKEN.exec(token.trim());
   if (!match) return undefined;
-  const userId = openId(match[1]!, await getAlertLinkKey(), purpose);
-  if (!userId) return undefined;
+  const userId = await decryptJson<unknown>(match[1]!, `alert-${purpose}`).catch(() => null);
+  if (typeof userId !== "string") return undefined;
   const consent = await db.alertConsent.findUnique({ where: { userId } });
   if (!consent) return null;
   const expected = Buffer.from(sign(await getAlertLinkKey(), purpose, consent.userId, consent.email));

@@ -53,8 +53,12 @@ export function productBlockHtml(lang: AlertLang, p: ProductBlock): string {
   return `${p.imageUrl ? `<img src="${escapeHtml(p.imageUrl)}" alt="${escapeHtml(p.title)}" width="${p.imageWidth}" style="max-width:100%;height:auto;display:block;margin-bottom:16px">` : ""}
 ${p.headingHtml}
 ${rows.length ? `<table cellpadding="4">${rows.join("")}</table>` : ""}
-${p.buyUrl ? `<p><a href="${escapeHtml(p.buyUrl)}" style="display:inline-block;background:#111;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(t.buyNow)}</a></p>` : ""}`;
+${p.buyUrl ? mailButton(p.buyUrl, t.buyNow) : ""}`;
 }
+
+/** A link drawn as a button, the one call to action of an e-mail. */
+export const mailButton = (url: string, label: string) =>
+  `<p><a href="${escapeHtml(url)}" style="display:inline-block;background:#111;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a></p>`;
 
 export interface MailFrame {
   lang: AlertLang;
@@ -64,32 +68,34 @@ export interface MailFrame {
   bodyHtml: string;
   /** The plain-text part above the footer. */
   textLines: string[];
-  /** Why the shopper gets this e-mail, and the label of its unsubscribe link. */
+  /** Why the shopper gets this e-mail, and its unsubscribe link (none on a one-off e-mail the shopper asked for). */
   why: string;
-  unsubscribeLabel: string;
-  unsubscribe: string;
+  unsubscribeLabel?: string;
+  unsubscribe?: string;
   senderName: string | null;
   replyTo: string | null;
 }
 
 /** The finished e-mail (the outbox's `email` payload): text and HTML, From, Reply-To and the unsubscribe headers. */
 export function composeMail(m: MailFrame) {
-  const text = [...m.textLines, "", "--", m.why, `${m.unsubscribeLabel}: ${m.unsubscribe}`].join("\n");
+  const unsubscribe = m.unsubscribe ? { url: m.unsubscribe, label: m.unsubscribeLabel ?? "" } : null;
+  const text = [...m.textLines, "", "--", m.why, ...(unsubscribe ? [`${unsubscribe.label}: ${unsubscribe.url}`] : [])].join("\n");
+  const unsubscribeLink = unsubscribe ? ` <a href="${escapeHtml(unsubscribe.url)}">${escapeHtml(unsubscribe.label)}</a>` : "";
   const html = `<!doctype html><html lang="${m.lang}"><body style="font-family:system-ui,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:16px">
 ${m.bodyHtml}
-<p style="font-size:12px;color:#555">${escapeHtml(m.why)} <a href="${escapeHtml(m.unsubscribe)}">${escapeHtml(m.unsubscribeLabel)}</a></p>
+<p style="font-size:12px;color:#555">${escapeHtml(m.why)}${unsubscribeLink}</p>
 </body></html>`;
   const from = fromOf(m.senderName);
+  const headers = {
+    ...(unsubscribe ? { "List-Unsubscribe": `<${unsubscribe.url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : {}),
+    ...(m.replyTo ? { "Reply-To": m.replyTo } : {}),
+  };
   return {
     to: m.to,
     ...(from ? { from } : {}),
     subject: m.subject,
     text,
     html,
-    headers: {
-      "List-Unsubscribe": `<${m.unsubscribe}>`,
-      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-      ...(m.replyTo ? { "Reply-To": m.replyTo } : {}),
-    },
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
   };
 }

@@ -15,7 +15,8 @@ import { db } from "~/db.server";
 import { appOrigin, env } from "~/env.server";
 import { forbidden, notFound } from "~/lib/api/errors";
 import { verifyWidgetToken } from "~/domains/widget/token.server";
-import { claimEvent } from "./analytics.sql.server";
+import { exec } from "~/db/sql.server";
+import { claimUse } from "~/domains/metering/actions.sql.server";
 import { analyticsTokenPartner } from "./page-token.server";
 
 const allowedOrigins = new Set(
@@ -73,9 +74,10 @@ export async function trackEvent(input: TrackInput, context: TrackContext, now =
 
   const day = dayOf(now);
   const minute = Math.floor(now.getTime() / 60_000);
+  // The per-client bound: atomic counted keys (UsageDedup, pruned with the usage keys after two days).
   const allowed =
-    (await claimEvent(`analytics:m:${context.address}:${minute}`, input.partnerId, env.ANALYTICS_EVENTS_PER_MINUTE)) &&
-    (await claimEvent(`analytics:d:${context.address}:${day}`, input.partnerId, env.ANALYTICS_EVENTS_PER_DAY));
+    (await exec(claimUse(`analytics:m:${context.address}:${minute}`, input.partnerId, env.ANALYTICS_EVENTS_PER_MINUTE))) > 0 &&
+    (await exec(claimUse(`analytics:d:${context.address}:${day}`, input.partnerId, env.ANALYTICS_EVENTS_PER_DAY))) > 0;
   if (!allowed) return { ok: true as const, id: 0, dropped: true as const };
 
   const [row] = await db.$transaction([

@@ -17,7 +17,7 @@ import { transaction } from "~/db/sql.server";
 import { ApiError, badRequest, forbidden, unauthorized } from "~/lib/api/errors";
 import { log } from "~/lib/log.server";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
-import { escapeHtml } from "~/domains/alerts/mail.server";
+import { composeMail, escapeHtml, mailButton } from "~/domains/alerts/mail.server";
 import { createSessionForUser, displayNameOf, noteRevokedSessionsOf, userJson, type Identity, type Session } from "./identity.server";
 import { userById } from "./identity.sql.server";
 import { admitEmail, EmailQuotaExceeded } from "./email-quota.server";
@@ -42,15 +42,14 @@ const linkUrl = (kind: LinkKind, lang: AccountLang, token: string) =>
 
 function mailOf(kind: LinkKind, lang: AccountLang, to: string, link: string) {
   const t = accountTexts(lang);
-  const subject = kind === "recovery" ? t.recoverySubject : t.emailChangeSubject;
   const text = kind === "recovery" ? t.recoveryText(link) : t.emailChangeText(link);
   const button = kind === "recovery" ? t.recoveryButton : t.emailChangeButton;
-  const paragraphs = text.split("\n\n").map((p) => (p.trim() === link ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;background:#111;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(button)}</a></p>` : `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`));
-  const html = `<!doctype html><html lang="${lang}"><body style="font-family:system-ui,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:16px">
-${paragraphs.join("\n")}
-<p style="font-size:12px;color:#555">${escapeHtml(t.mailWhy)}</p>
-</body></html>`;
-  return { to, subject, text: `${text}\n\n--\n${t.mailWhy}`, html };
+  const bodyHtml = text
+    .split("\n\n")
+    .map((p) => (p.trim() === link ? mailButton(link, button) : `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`))
+    .join("\n");
+  const subject = kind === "recovery" ? t.recoverySubject : t.emailChangeSubject;
+  return composeMail({ lang, to, subject, bodyHtml, textLines: [text], why: t.mailWhy, senderName: null, replyTo: null });
 }
 
 /**

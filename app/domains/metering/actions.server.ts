@@ -12,7 +12,7 @@ import { addressUnit } from "~/lib/api/client-address";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { getPlan, type Plan } from "~/domains/plans/plans";
 import { currentPeriod } from "./usage";
-import { claimSaverSave, claimAddressSave, countDay, countMonth, insertDedupKey, latestItemPartner, partnerPlan } from "./actions.sql.server";
+import { claimSaverSave, claimUse, countDay, countMonth, insertDedupKey, latestItemPartner, partnerPlan } from "./actions.sql.server";
 
 type ActionKind = "save" | "share" | "list_view";
 
@@ -123,7 +123,7 @@ export async function saveMeter(partnerId: number | null) {
         );
         counted =
           claimed.length === 2 &&
-          (yield* claimAddressSave(`saveaddr:${partnerId}:${saver.address}:${window}`, partnerId, env.SAVES_PER_ADDRESS)) > 0;
+          (yield* claimUse(`saveaddr:${partnerId}:${saver.address}:${window}`, partnerId, env.SAVES_PER_ADDRESS)) > 0;
         // A plan that pauses at its limit must not be paused by a few sources: each shopper of the
         // partner, each shopper over all such partners and each address has a share of the month.
         if (counted && cap !== null) counted = yield* claimMonthShares(partnerId, saver, currentPeriod(now).period);
@@ -155,9 +155,9 @@ export async function saveMeter(partnerId: number | null) {
  */
 function* claimMonthShares(partnerId: number, saver: Saver, period: string): Op<boolean> {
   return (
-    (yield* claimAddressSave(`month:savepair:${partnerId}:${saver.userId}:${period}`, partnerId, env.SAVES_PER_SHOPPER_MONTH)) > 0 &&
-    (yield* claimAddressSave(`month:saveacct:${saver.userId}:${period}`, partnerId, env.SAVES_PER_ACCOUNT_MONTH)) > 0 &&
-    (yield* claimAddressSave(`month:saveaddr:${partnerId}:${saver.address}:${period}`, partnerId, env.SAVES_PER_ADDRESS_MONTH)) > 0
+    (yield* claimUse(`month:savepair:${partnerId}:${saver.userId}:${period}`, partnerId, env.SAVES_PER_SHOPPER_MONTH)) > 0 &&
+    (yield* claimUse(`month:saveacct:${saver.userId}:${period}`, partnerId, env.SAVES_PER_ACCOUNT_MONTH)) > 0 &&
+    (yield* claimUse(`month:saveaddr:${partnerId}:${saver.address}:${period}`, partnerId, env.SAVES_PER_ADDRESS_MONTH)) > 0
   );
 }
 

@@ -84,9 +84,11 @@ const CLAIM_ADDRESS = statement(
 export const claimSaverSave = (saverKey: string, itemKey: string, partnerId: number, perSaver: number): Op<Pick<UsageDedup, "dedupKey">[]> =>
   all(CLAIM_SAVER, saverKey, itemKey, partnerId, perSaver);
 
-/** Claims one of the address's saves (at most `perAddress`): 1 when claimed, 0 when used up. */
-export const claimAddressSave = (addressKey: string, partnerId: number, perAddress: number) =>
-  run(CLAIM_ADDRESS, addressKey, partnerId, perAddress);
+/**
+ * Claims one use of a counted key (at most `cap`): 1 when claimed, 0 when used up. An address's saves
+ * and monthly shares (actions.server.ts), and the per-client bound of analytics events.
+ */
+export const claimUse = (key: string, partnerId: number, cap: number) => run(CLAIM_ADDRESS, key, partnerId, cap);
 
 // The item's own partner, else its product's (the index on wishlistId, addedAt finds the newest).
 const LATEST_ITEM_PARTNER = statement<{ itemPartnerId: ListItem["sourcePartnerId"]; productPartnerId: Product["sourcePartnerId"] }>(

@@ -22,6 +22,7 @@ import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.s
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
 import { adminQuery, type AdminGraphql } from "~/domains/shops/admin-graphql.server";
+import { ensureConsent } from "~/domains/widget/consent.server";
 import { isCustomerId, shopperOfCustomer } from "./shop-customers.server";
 import type { StorefrontLang, StorefrontShop } from "./storefront.server";
 
@@ -180,11 +181,7 @@ export async function linkShopCustomer(user: Identity, linkToken: string): Promi
         const { count } = await tx.shopCustomer.updateMany({ where: { shopId, customerId, userId: storeUserId }, data: { userId: user.userId } });
         if (count !== 1) throw conflict("link_used", "This store's wishlist was joined with an account already");
         // Joining is consent for that store to recognise the account (docs/identity.md, "Consent").
-        await tx.shopperConsent.upsert({
-          where: { userId_partnerId: { userId: user.userId, partnerId: shop.partnerId } },
-          create: { userId: user.userId, partnerId: shop.partnerId, host: shopDomain },
-          update: {},
-        });
+        await ensureConsent(user.userId, shop.partnerId, shopDomain, tx);
         return moveAccount(tx, storeUserId, user.userId);
       },
       { maxWait: 10_000, timeout: 30_000 },

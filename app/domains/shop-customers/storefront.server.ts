@@ -13,7 +13,7 @@ import { shareUrlOf } from "~/domains/lists/my-lists.server";
 import { savedProduct } from "~/domains/lists/serialize";
 import { wishRefSigner } from "~/domains/lists/wish-ref.server";
 import { liveGrant, shopperSessionOf } from "~/domains/widget/session-store.server";
-import { ensureConsent } from "~/domains/widget/consent.server";
+import { ensureConsent, hasConsent } from "~/domains/widget/consent.server";
 import { badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
 import { itemsOfShop, listsStoreMayPublish } from "~/domains/customer-accounts/shop-items";
@@ -39,8 +39,9 @@ export type StorefrontLang = "de" | "en";
 export async function customerSession(shop: StorefrontShop, customerId: string | null, lang: StorefrontLang) {
   if (!customerId) return { ok: true as const, customer: false, session: null, list: null };
   const { userId, isAnonymous } = await shopperOfCustomer(shop.id, customerId);
-  // The link to this customer (made here, or by a join the shopper confirmed) is the consent for this shop.
-  await ensureConsent(userId, shop.partnerId, shop.primaryDomain ?? shop.domain);
+  // The link to this customer (made here, or by a join the shopper confirmed) is the consent for this shop;
+  // read first: this runs on every page load of a signed-in customer, and the row is nearly always there.
+  if (!(await hasConsent(userId, shop.partnerId))) await ensureConsent(userId, shop.partnerId, shop.primaryDomain ?? shop.domain);
   // No sign-in session of ours: the credential lives an access token's lifetime and is minted again
   // only through another request Shopify signs for this customer.
   const session = await shopperSessionOf({ userId, sessionId: null, isAnonymous }, shop.partnerId);

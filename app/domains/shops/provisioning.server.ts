@@ -10,7 +10,7 @@ import { env } from "~/env.server";
 import { getAnonKey } from "~/domains/secrets/secrets.server";
 import { db, type Db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
-import { log } from "~/lib/log.server";
+import { errorFields, log } from "~/lib/log.server";
 import { generateKeyValue, normalizeAllowList, normalizeDomain } from "~/domains/keys/keys.server";
 import { allowedDomainsOf } from "~/domains/keys/key-rules";
 import { noteKeyStatus } from "~/domains/keys/key-status.server";
@@ -193,4 +193,28 @@ export async function provisionShop({ shopDomain, graphql, now = new Date() }: P
     reactivated: records.reactivated,
   });
   return records;
+}
+
+/** What the theme extension's scripts read from the shop's metafields (null: not in the answer). */
+export interface ScriptMetafields {
+  id: string;
+  appUrl: { value: string } | null;
+  anonKey: { value: string } | null;
+}
+
+/**
+ * Writes the metafields the extension's scripts need (the app's address, the anonymous-client key)
+ * when they are missing or stale: shops installed before the scripts moved to Shopify's CDN, or
+ * an APP_URL that changed. A failure is logged and retried on the next admin load.
+ */
+export async function refreshScriptMetafields(graphql: AdminGraphql, shop: ScriptMetafields | null): Promise<void> {
+  if (!shop) return;
+  const anonKey = await getAnonKey();
+  if (shop.appUrl?.value === env.APP_URL && shop.anonKey?.value === anonKey) return;
+  try {
+    await writeShopMetafields(graphql, shop.id, { appUrl: env.APP_URL, anonKey });
+    log.info("script metafields refreshed", { shop: shop.id });
+  } catch (err) {
+    log.warn("could not refresh the script metafields", { shop: shop.id, ...errorFields(err) });
+  }
 }

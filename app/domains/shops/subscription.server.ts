@@ -13,9 +13,8 @@ import { log, errorFields } from "~/lib/log.server";
 import { getPlan, type PlanId } from "~/domains/plans/plans";
 import { adminQuery, type AdminGraphql } from "./admin-graphql.server";
 import { billingPlanByName, SOLD_PLANS } from "~/domains/plans/billing-plans";
-import { fetchShopInfo, writeShopMetafields } from "./provisioning.server";
+import { fetchShopInfo, writeShopMetafields, type ScriptMetafields } from "./provisioning.server";
 import { SHOP_METAFIELD_KEYS, SHOP_METAFIELD_NAMESPACE } from "./metafields";
-import { getAnonKey } from "~/domains/secrets/secrets.server";
 import type { PlatformWebhook } from "./webhook-deliveries.server";
 
 export interface ShopifySubscription {
@@ -38,36 +37,12 @@ query WishlistSubscriptions {
   }
 }`;
 
-/** What the theme extension's scripts read from the shop's metafields (null: not in the answer). */
-export interface ScriptMetafields {
-  id: string;
-  appUrl: { value: string } | null;
-  anonKey: { value: string } | null;
-}
-
 export async function fetchActiveSubscriptions(graphql: AdminGraphql): Promise<{ subscriptions: ShopifySubscription[]; shop: ScriptMetafields | null }> {
   const data = await adminQuery<{ currentAppInstallation: { activeSubscriptions: ShopifySubscription[] }; shop?: ScriptMetafields | null }>(
     graphql,
     ACTIVE_SUBSCRIPTIONS_QUERY,
   );
   return { subscriptions: data.currentAppInstallation.activeSubscriptions, shop: data.shop ?? null };
-}
-
-/**
- * Writes the metafields the extension's scripts need (the app's address, the anonymous-client key)
- * when they are missing or stale: shops installed before the scripts moved to Shopify's CDN, or
- * an APP_URL that changed. A failure is logged and retried on the next admin load.
- */
-export async function refreshScriptMetafields(graphql: AdminGraphql, shop: ScriptMetafields | null): Promise<void> {
-  if (!shop) return;
-  const anonKey = await getAnonKey();
-  if (shop.appUrl?.value === env.APP_URL && shop.anonKey?.value === anonKey) return;
-  try {
-    await writeShopMetafields(graphql, shop.id, { appUrl: env.APP_URL, anonKey });
-    log.info("script metafields refreshed", { shop: shop.id });
-  } catch (err) {
-    log.warn("could not refresh the script metafields", { shop: shop.id, ...errorFields(err) });
-  }
 }
 
 /** Statuses after which a subscription no longer pays for a plan. */

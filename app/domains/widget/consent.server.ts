@@ -2,7 +2,7 @@
 // "Consent"): a ShopperConsent row, made by a save or "stay signed in" in the save
 // dialog that named the shop, or by joining a store customer. Every grant and every
 // shopper credential of the pair lives only while the row does.
-import { db } from "~/db.server";
+import { db, type Prisma } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 
 /** Records the consent; true when it is the shopper's first for this shop (the dialog then offers "Not on this shop"). */
@@ -16,9 +16,12 @@ export async function recordConsent(userId: string, partnerId: number, host: str
   }
 }
 
-/** The consent a join or a store's own account of its customer stands for (no "first time" to tell). */
-export async function ensureConsent(userId: string, partnerId: number, host: string): Promise<void> {
-  await db.shopperConsent.upsert({
+/**
+ * The consent a join or a store's own account of its customer stands for (no "first time" to tell);
+ * `client`: the caller's transaction, when the consent belongs to a larger change.
+ */
+export async function ensureConsent(userId: string, partnerId: number, host: string, client: Pick<Prisma.TransactionClient, "shopperConsent"> = db): Promise<void> {
+  await client.shopperConsent.upsert({
     where: { userId_partnerId: { userId, partnerId } },
     create: { userId, partnerId, host },
     update: {},
