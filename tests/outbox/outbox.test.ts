@@ -359,7 +359,8 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
     const [privateTarget, otherPort] = await Promise.all(ids.map((id) => until("failed", () => message(server.databaseUrl, id), (m) => m.status !== "pending", { timeoutMs: 5000 })));
     expect(privateTarget).toMatchObject({ status: "failed", attempts: 1, sentAt: null, lastError: "webhook target refused: The address is not allowed" });
     expect(otherPort).toMatchObject({ status: "failed", attempts: 1, sentAt: null, lastError: "webhook target refused: Only ports 80 and 443 can be fetched" });
-    expect(logLines(server, "outbox message failed").filter((l) => ids.includes(l.id as number))).toHaveLength(2);
+    // The log line follows the status through the server's stdout pipe: wait for it.
+    await expect.poll(() => logLines(server, "outbox message failed").filter((l) => ids.includes(l.id as number))).toHaveLength(2);
   });
 
   it("two instances on one database: only the lease holder delivers; a second process draining at once still claims each message once", async () => {
