@@ -386,6 +386,23 @@ describe("action: Add product to customer wishlist", () => {
     expect(await db.listItem.count({ where: { wishlist: { ownerId: link.userId } } })).toBe(1);
   });
 
+  it("saves the shop's price in minor units of its own currency (JPY none, KWD three decimals)", async () => {
+    const cases = [
+      { handle: "tea-bowl", price: "1500", currency: "JPY", minor: 1500 },
+      { handle: "dallah", price: "12.345", currency: "KWD", minor: 12345 },
+      { handle: "watch-strap", price: "49.90", currency: "CHF", minor: 4990 },
+      { handle: "field-cap", price: "19.99", currency: "USD", minor: 1999 },
+    ];
+    for (const [i, c] of cases.entries()) {
+      const shopifyId = String(8_200_000_000_000 + flowShop.id * 10 + i);
+      flowShop.fake.products.set(shopifyId, { handle: c.handle, title: c.handle, price: c.price, currency: c.currency });
+      const answer = await flowAction(flowShop, { customer_id: "7005550002", product_id: shopifyId });
+      expect(answer.status).toBe(200);
+      const item = await db.listItem.findUniqueOrThrow({ where: { id: answer.body.item_id as number }, select: { ownPriceMinor: true, ownCurrency: true } });
+      expect(item, c.currency).toEqual({ ownPriceMinor: c.minor, ownCurrency: c.currency });
+    }
+  });
+
   it("a product the shop does not have, or a shop without the app's session, answers 404", async () => {
     const answer = await flowAction(flowShop, { customer_id: "7005550001", product_id: "1" });
     expect(answer).toEqual({ status: 404, body: { error: "unknown_product", message: expect.any(String) } });
