@@ -58,7 +58,7 @@ export function createDb(databaseUrl: string): Db {
         })
       : (new (require(".wishlist-db/postgresql") as typeof SqliteClient).PrismaClient({
           // DATABASE_URL's pool is shared with the hot statements (the connection budget, DATABASE_POOL_SIZE).
-          adapter: new PrismaPg(databaseUrl === env.DATABASE_URL ? postgresPool() : { connectionString: target.url, ...postgresTimeouts() }),
+          adapter: new PrismaPg(databaseUrl === env.DATABASE_URL ? postgresPool() : survivingPool({ connectionString: target.url, ...postgresTimeouts() })),
           log: queryLog,
         }) as unknown as Db);
   if (queryLog.length) {
@@ -167,10 +167,25 @@ export function postgresPool(): pg.Pool {
   if (sharedPool) return sharedPool;
   const target = parseDatabaseUrl(env.DATABASE_URL);
   if (target.kind !== "postgresql") throw new Error("DATABASE_URL is not a PostgreSQL URL");
-  sharedPool = new pg.Pool({ connectionString: target.url, max: poolSizePerWorker(env), allowExitOnIdle: true, ...postgresTimeouts() });
-  // An idle client's error (the server restarted) must not crash the process; the pool replaces it.
-  sharedPool.on("error", () => {});
+  sharedPool = survivingPool({ connectionString: target.url, max: poolSizePerWorker(env), allowExitOnIdle: true, ...postgresTimeouts() });
   return sharedPool;
+}
+
+/**
+ * A pool whose lost connections (PostgreSQL restarted or failed over, the
+ * session terminated, a pooler restarted) fail the statements using them,
+ * never the process. pg-pool listens for a client's `error` only while the
+ * client is idle and removes that listener on checkout, so a connection lost
+ * under a transaction (ours or Prisma's) would emit an `error` nobody hears,
+ * and Node ends the process. Every client gets a listener of its own for its
+ * whole life; the statement in flight fails with the error (a 503), and the
+ * pool drops the dead client when it is released.
+ */
+function survivingPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
+  pool.on("connect", (client) => client.on("error", () => {}));
+  pool.on("error", () => {});
+  return pool;
 }
 
 // ---------------------------------------------------------------- the process's client

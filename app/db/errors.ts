@@ -12,7 +12,7 @@ const ADAPTER_UNAVAILABLE = new Set(["DatabaseNotReachable", "SocketTimeout", "C
 // timeout, shutdown, too many connections, connection failures; socket errors.
 const DRIVER_UNAVAILABLE = /^(SQLITE_BUSY|SQLITE_LOCKED|57014|57P0[1-3]|53300|08\d\d\d|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH)/;
 // node-postgres throws these without a code (Prisma may wrap them into its own message).
-const PG_CLIENT_UNAVAILABLE = /Query read timeout|timeout exceeded when trying to connect|Connection terminated/;
+const PG_CLIENT_UNAVAILABLE = /Query read timeout|timeout exceeded when trying to connect|Connection terminated|is not queryable/;
 
 /** The error and what it wraps: Error.cause, and a Prisma error's driver adapter error. */
 function* causes(err: unknown, depth = 0): Generator<Record<string, unknown>> {
