@@ -277,7 +277,7 @@ const schema = z
     /** Shopify features switch on when key and secret are set. */
     SHOPIFY_API_KEY: z.string().min(1).optional(),
     SHOPIFY_API_SECRET: z.string().min(1).optional(),
-    SCOPES: z.string().default("write_products,read_products,write_metafields,read_orders,write_app_proxy,write_customers,read_inventory"),
+    SCOPES: z.string().default("read_products,write_metafields,read_orders,write_app_proxy,write_customers,read_inventory"),
     SHOP_CUSTOM_DOMAIN: z.string().optional(),
     /**
      * Billing API charges are test charges (no money moves; development stores

@@ -83,7 +83,7 @@ export class FakeAdminApi {
       this.tokenExchanges++;
       return json({
         access_token: `shpat_${hostname}_${this.tokenExchanges}`,
-        scope: "write_products,read_products,write_metafields",
+        scope: "read_products,write_metafields",
         expires_in: 3600,
         refresh_token: `shprt_${this.tokenExchanges}`,
         refresh_token_expires_in: 86_400,
