@@ -19,7 +19,7 @@ import type { MeteredKey } from "~/domains/metering/metered-key.server";
 import type { ShopCustomerIdentity } from "~/domains/customer-accounts/session.server";
 import { customerAccountPreflight, requireCustomer } from "./customer-account-auth.server";
 import { meteringHeaders } from "./metering-headers.server";
-import { errorReply } from "~/http/error-reply.server";
+import { errorReply, failure } from "~/http/error-reply.server";
 import { log } from "~/lib/log.server";
 import { readJsonBody } from "~/lib/api/body.server";
 import { applyCors, applyExtensionCors, preflightHeaders } from "~/lib/api/cors";
@@ -244,7 +244,11 @@ export function endpoint(routes: Routes) {
     if (forExtension) applyExtensionCors(reply.headers, origin);
     else applyCors(reply.headers, origin);
     applySecurityHeaders(reply.headers, request.pathname);
-    const metering = await meteringHeaders(request, request.pathname, metered);
+    // The answer stands (a save may have committed) when its usage headers cannot be read: they are left out, the failure logged.
+    const metering = await meteringHeaders(request, request.pathname, metered).catch((err: unknown) => {
+      failure(err, request.method, request.pathname);
+      return {} as Record<string, string>;
+    });
     for (const name in metering) {
       if (!reply.headers.has(name)) reply.headers.set(name, metering[name]);
     }

@@ -9,12 +9,15 @@ import { apiFor, type Api } from "../support/api.ts";
 import { freshDatabaseUrl, kind } from "../support/database.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { stuckDatabase, type StuckDatabase } from "../support/stuck-database.ts";
+import { provisioner } from "../support/provision.ts";
 import { sharedList, type SharedList } from "../support/shared-list.ts";
 
 let database: StuckDatabase;
 let server: TestServer;
 let api: Api;
 let list: SharedList;
+/** A partner's public key, for the widget's init (every page view of a shop). */
+let widgetKey: string;
 /** Where the server's output stood when the database froze. */
 let frozenAt = 0;
 
@@ -30,6 +33,8 @@ beforeAll(async () => {
   });
   api = await apiFor(server);
   list = await sharedList(api, server.databaseUrl, { name: "Birthday", ownerName: "Anna", products: [{ title: "Board game", price: 3999, currency: "EUR" }] });
+  const p = await provisioner(server);
+  widgetKey = (await p.key((await p.partner("growth")).id)).key;
 });
 
 afterAll(async () => {
@@ -74,6 +79,18 @@ describe("a database that stops answering", () => {
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     const body = await res.json();
     expect(body).toEqual({ error: "service_unavailable", message: expect.any(String) });
+  });
+
+  it("the widget's init (every page view of a shop) answers 503 with Retry-After, not 500", async () => {
+    const res = await fetch(`${server.baseUrl}/widget/init`, {
+      method: "POST",
+      headers: { apikey: api.anonKey, authorization: `Bearer ${widgetKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ origin: "https://shop.example.com" }),
+      signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+    });
+    expect(res.status).toBe(503);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await res.json()).toEqual({ error: "service_unavailable", message: expect.any(String) });
   });
 
   it("the share page says the service is unavailable and is not cached", async () => {
