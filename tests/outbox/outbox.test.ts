@@ -111,7 +111,7 @@ interface Mail {
 }
 
 /** Speaks just enough SMTP for nodemailer; the first `failFirst` messages get a temporary 451. */
-async function startSmtp(failFirst = 0) {
+async function startSmtp(failFirst = 0, refusal = "451 4.3.0 try again later") {
   const mails: Mail[] = [];
   let refused = 0;
   const server = net.createServer((socket) => {
@@ -133,7 +133,7 @@ async function startSmtp(failFirst = 0) {
           inData = false;
           if (refused < failFirst) {
             refused++;
-            reply("451 4.3.0 try again later");
+            reply(refusal);
           } else {
             mails.push(current);
             reply("250 2.0.0 queued");
@@ -488,6 +488,40 @@ describe("outbox worker with SMTP_URL", () => {
       expect(mail.data).toContain("Subject: Threshold reached");
       expect(mail.data).toContain("You used 80%.");
       expect(logLines(server, "email")).toHaveLength(0);
+    } finally {
+      await server.stop();
+      await smtp.close();
+    }
+  });
+
+  it("a permanent refusal (5xx) fails the message at once, no retries", async () => {
+    const smtp = await startSmtp(1, "550 5.1.1 no such mailbox");
+    const server = await startServer({ ...FAST, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
+    try {
+      const [id] = await insertMessages(server.databaseUrl, [{ kind: "email", topic: "test.smtp", payload: { to: "gone@example.test", subject: "Hello", text: "Hi" } }]);
+      const row = await until("failed", () => message(server.databaseUrl, id!), (m) => m.status === "failed");
+      expect(row).toMatchObject({ attempts: 1, lastError: expect.stringContaining("550 5.1.1 no such mailbox") });
+      expect(smtp.mails).toHaveLength(0);
+    } finally {
+      await server.stop();
+      await smtp.close();
+    }
+  });
+
+  it("an e-mail whose sent mark fails after the mail server took it is not sent again: the mark is retried", async () => {
+    const smtp = await startSmtp();
+    const server = await startServer({ ...FAST, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
+    try {
+      // The database refuses the "sent" mark, as a stalled database does, until the mail is out.
+      const allow = await failWrites(server.databaseUrl, "OutboxMessage", "UPDATE", "status", "sent");
+      const [id] = await insertMessages(server.databaseUrl, [{ kind: "email", topic: "test.smtp", payload: { to: "once@example.test", subject: "Once", text: "Only once" } }]);
+      await until("mail taken", async () => smtp.mails.length, (n) => n === 1);
+      await until("mark refused", async () => logLines(server, "outbox sent mark failed, will retry").length, (n) => n >= 1);
+      await allow();
+      const row = await until("sent", () => message(server.databaseUrl, id!), (m) => m.status === "sent");
+      expect(row.attempts).toBe(1);
+      expect(smtp.mails).toHaveLength(1);
+      expect(smtp.mails[0]!.data).toMatch(new RegExp(`Message-ID: <outbox-${id}@`, "i"));
     } finally {
       await server.stop();
       await smtp.close();

@@ -16,6 +16,8 @@ import { FetchError } from "~/lib/net/guarded-fetch.server";
 import { postWebhook } from "./webhook.server";
 
 const LEASE_MS = 5 * 60_000;
+/** A sent mark still failing this close to the lease's end is given up (logged): another attempt may start. */
+const SENT_MARK_MARGIN_MS = 30_000;
 /** Delay after the 1st…5th failed attempt; the 6th failure is final. */
 export const BACKOFF_MS = [30_000, 120_000, 600_000, 3_600_000, 21_600_000] as const;
 export const MAX_ATTEMPTS = BACKOFF_MS.length + 1;
@@ -87,6 +89,8 @@ export interface Mail {
   html?: string;
   /** Extra headers, e.g. List-Unsubscribe and List-Unsubscribe-Post. */
   headers?: Record<string, string>;
+  /** The same on every attempt of one outbox message, so a receiver can drop a copy sent twice. */
+  messageId?: string;
 }
 
 /** How e-mails leave: SMTP, or the log in the embedded mode. */
@@ -111,14 +115,24 @@ async function smtpTransport(smtpUrl: string): Promise<MailTransport> {
   const transporter = nodemailer.createTransport(url.toString());
   return {
     async send(mail) {
-      await transporter.sendMail({
-        from: mail.from ?? env.MAIL_FROM,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        ...(mail.html ? { html: mail.html } : {}),
-        ...(mail.headers ? { headers: mail.headers } : {}),
-      });
+      try {
+        await transporter.sendMail({
+          from: mail.from ?? env.MAIL_FROM,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          ...(mail.html ? { html: mail.html } : {}),
+          ...(mail.headers ? { headers: mail.headers } : {}),
+          ...(mail.messageId ? { messageId: mail.messageId } : {}),
+        });
+      } catch (err) {
+        // 5xx is the server's final word (unknown mailbox, policy): asking again gets the same answer.
+        const code = (err as { responseCode?: unknown }).responseCode;
+        if (typeof code === "number" && code >= 500 && code < 600) {
+          throw new PermanentFailure(`refused by the mail server: ${String((err as { response?: unknown }).response ?? code).slice(0, 300)}`);
+        }
+        throw err;
+      }
     },
   };
 }
@@ -177,7 +191,9 @@ async function deliverWebhook(message: Claimed): Promise<void> {
 }
 
 async function deliver(message: Claimed): Promise<void> {
-  if (message.kind === "email") return (await mailTransport()).send(asMail(message.payload));
+  if (message.kind === "email") {
+    return (await mailTransport()).send({ ...asMail(message.payload), messageId: `<outbox-${message.id}@${new URL(env.APP_URL).hostname}>` });
+  }
   if (message.kind === "webhook") return deliverWebhook(message);
   const job = jobs.get(message.kind);
   if (job) return job.deliver(message);
@@ -205,10 +221,6 @@ export function retryDelayMs(attempts: number): number {
 async function attempt(message: Claimed): Promise<void> {
   try {
     await deliver(message);
-    await db.outboxMessage.updateMany({
-      where: { id: message.id, status: "pending" },
-      data: { status: "sent", sentAt: new Date(), lastError: null },
-    });
   } catch (err) {
     const lastError = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
     const final = err instanceof PermanentFailure || message.attempts >= MAX_ATTEMPTS;
@@ -225,6 +237,32 @@ async function attempt(message: Claimed): Promise<void> {
         ? { status: "failed", lastError }
         : { lastError, nextAttemptAt: new Date(Date.now() + retryDelayMs(message.attempts)) },
     });
+    return;
+  }
+  await recordSent(message);
+}
+
+/**
+ * The message went out; its mark must stick, or it goes out again when its
+ * lease ends (an e-mail twice after a database stall). So a failed mark is
+ * not a failed delivery: it is retried, backing off, for as long as the lease
+ * keeps other attempts away. Only a process that dies before the mark sticks
+ * sends the message again (e-mails then carry the same Message-ID).
+ */
+async function recordSent(message: Claimed): Promise<void> {
+  const giveUpAt = Date.now() + LEASE_MS - SENT_MARK_MARGIN_MS;
+  for (let wait = 200; ; wait = Math.min(wait * 2, 5000)) {
+    try {
+      await db.outboxMessage.updateMany({
+        where: { id: message.id, status: "pending" },
+        data: { status: "sent", sentAt: new Date(), lastError: null },
+      });
+      return;
+    } catch (err) {
+      if (Date.now() + wait > giveUpAt) throw err;
+      log.warn("outbox sent mark failed, will retry", { id: message.id, kind: message.kind, ...errorFields(err) });
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 }
 
