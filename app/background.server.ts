@@ -22,6 +22,10 @@ import { startKeyStatusPoll, stopKeyStatusPoll } from "~/domains/keys/key-status
 import { startSessionRevocationPoll, stopSessionRevocationPoll } from "~/domains/identity/session-revocations.server";
 import { underLease } from "~/domains/system/job-lease.server";
 import { startChangeListener, stopChangeListener } from "~/db/change-signals.server";
+import { productImageJob } from "~/domains/products/product-facts.server";
+
+// Images of products the shops' webhooks name are copied after the webhook is answered.
+registerOutboxJob(productImageJob);
 
 // The customer metafield mirror and the Flow triggers write with the shop's offline session.
 if (offlineAdmin) {

@@ -2,20 +2,31 @@
 // Shopify credentials, real webhook requests over HTTP signed with the app
 // secret (the library's own getHmac), effects read from the database and API.
 import { randomUUID } from "node:crypto";
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, wish, type Api, jsonOrNull } from "../support/api.ts";
 import { provisioner } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
+import { flatPng } from "../support/images.ts";
 import { sql } from "../support/sql.ts";
+import { until } from "../support/wait.ts";
 
 const SECRET = "shpss_webhook_test_secret";
 let server: TestServer;
 let api: Api;
 let p: Awaited<ReturnType<typeof provisioner>>;
+/** A product image host that answers only when the test lets it (a slow CDN). */
+let images: Server;
+let imageHost: string;
+const heldImages: ServerResponse[] = [];
 
 beforeAll(async () => {
-  server = await startServer({ SHOPIFY_API_KEY: "test-client-id", SHOPIFY_API_SECRET: SECRET });
+  images = createServer((_req, res) => void heldImages.push(res));
+  await new Promise<void>((resolve) => images.listen(0, "127.0.0.1", () => resolve()));
+  imageHost = `127.0.0.1:${(images.address() as AddressInfo).port}`;
+  server = await startServer({ SHOPIFY_API_KEY: "test-client-id", SHOPIFY_API_SECRET: SECRET, FETCH_TEST_ALLOW_HOSTS: imageHost, OUTBOX_POLL_MS: "100" });
   api = await apiFor(server);
   p = await provisioner(server);
   // A delivery id from long ago: forgotten once the first delivery of this server prunes.
@@ -23,7 +34,11 @@ beforeAll(async () => {
   await prisma.processedWebhook.create({ data: { webhookId: "ancient", topic: "shop/update", shopDomain: "x.myshopify.com", processedAt: new Date(Date.now() - 31 * 86_400_000) } });
   await prisma.processedWebhook.create({ data: { webhookId: "recent", topic: "shop/update", shopDomain: "x.myshopify.com", processedAt: new Date(Date.now() - 3 * 86_400_000) } });
 });
-afterAll(() => server?.stop());
+afterAll(async () => {
+  await server?.stop();
+  images?.closeAllConnections();
+  await new Promise((resolve) => images?.close(resolve));
+});
 
 const db = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
 const truthy = (v: unknown) => v === true || v === 1 || v === "1";
@@ -343,6 +358,33 @@ describe("products/create, products/update, products/delete", () => {
     });
     const points = await db(`SELECT "priceMinor", currency FROM "PricePoint" WHERE "productId" = ?`, [row!.id]);
     expect(points).toEqual([{ priceMinor: 2490, currency: "EUR" }]);
+  });
+
+  it("answers at once while the product's image host is slow; the image is copied after the answer, once", async () => {
+    const s = await installedShop();
+    const handle = `slow-image-${suffix()}`;
+    const imageUrl = `http://${imageHost}/files/${handle}.png`;
+    const res = await deliver("products/update", "products/update", s.domain, product(handle, { image: { src: imageUrl } }));
+    // Answered while the image host has not answered (or not even been asked) yet.
+    expect(res.status).toBe(200);
+    expect(heldImages.length).toBeLessThanOrEqual(1);
+    const localization = async () =>
+      (await db<{ imageUrl: string | null; originalImageUrl: string }>(
+        `SELECT l."imageUrl", l."originalImageUrl" FROM "ProductLocalization" l JOIN "Product" p ON p.id = l."productId" WHERE p."canonicalUrl" = ?`,
+        [`https://${s.primary}/products/${handle}`],
+      ))[0];
+    expect(await localization()).toEqual({ imageUrl: null, originalImageUrl: imageUrl });
+    // The same delivery again (Shopify's retry) queues no second copy.
+    await deliver("products/update", "products/update", s.domain, product(handle, { image: { src: imageUrl } }));
+    await until("the copy asks the image host", async () => heldImages.length, (n) => n === 1);
+    const png = await flatPng(40, 40, [200, 120, 40]);
+    heldImages.shift()!.writeHead(200, { "content-type": "image/png", "content-length": png.length }).end(png);
+    const copied = await until("image copied", localization, (l) => l?.imageUrl !== null);
+    expect(copied!.imageUrl).not.toBe(imageUrl);
+    const [row] = await db<{ id: number }>(`SELECT id FROM "Product" WHERE "canonicalUrl" = ?`, [`https://${s.primary}/products/${handle}`]);
+    const copies = await db<{ status: string }>(`SELECT status FROM "OutboxMessage" WHERE kind = 'product-image' AND "dedupKey" LIKE ?`, [`product-image:${row!.id}:%`]);
+    expect(copies).toEqual([{ status: "sent" }]);
+    expect(heldImages).toHaveLength(0);
   });
 
   it("update refreshes the entries shoppers saved (primary and myshopify host) in the shop's currency, records a price point; sold out → unavailable; delete → unavailable", async () => {

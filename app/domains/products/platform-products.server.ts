@@ -11,7 +11,7 @@ import { currencyCode, items, record, shopifyId, text, type Fields } from "~/dom
 import { toMinor } from "~/lib/money";
 import type { PlatformWebhook } from "~/domains/shops/webhook-deliveries.server";
 import { canonicalUrl } from "./canonical-url";
-import { recordCatalogFacts, upsertProduct, withStoredImage, type ProductFacts } from "./product-facts.server";
+import { queueImageCopy, recordCatalogFacts, upsertProduct, type ProductFacts } from "./product-facts.server";
 import { recordPlatformState } from "./product-facts.sql.server";
 import { inventoryLevelChanged, platformVariantsChanged, type VariantFacts } from "~/domains/alerts/alerts.server";
 
@@ -95,7 +95,8 @@ export async function productChanged(hook: PlatformWebhook): Promise<void> {
     .map((host) => productUrl(host, handle))
     .filter((u): u is string => u !== null);
   const variants = items(p.variants).map(record);
-  const facts = await withStoredImage(factsOf(p, shop.currency ?? currencyCode(record(variants[0]).currency)));
+  // The image is copied after the answer (queueImageCopy): the facts carry only its address.
+  const facts = factsOf(p, shop.currency ?? currencyCode(record(variants[0]).currency));
   const available = availableOf(p, variants);
 
   const existing = await db.product.findMany({ where: { canonicalUrl: { in: urls } }, include: { localizations: true } });
@@ -113,6 +114,9 @@ export async function productChanged(hook: PlatformWebhook): Promise<void> {
         if (!markets.some(compatible)) markets.push({ market: "", currency: null });
         for (const loc of markets) {
           yield* recordCatalogFacts(product.id, loc.market, compatible(loc) ? facts : { ...facts, priceMinor: null, compareAtPriceMinor: null });
+        }
+        if (facts.imageUrl && product.localizations.every((loc) => loc.originalImageUrl !== facts.imageUrl || !loc.imageUrl)) {
+          yield* queueImageCopy(product.id, facts.imageUrl);
         }
         const host = new URL(product.canonicalUrl!).hostname; // one of the shop's hosts (the entries were found by them)
         yield* recordPlatformState(product.id, { available, rawProductId: id, updatedAt: new Date(), sourcePartnerId: shop.partnerId, sourceShopId: shop.id, sourceDomain: host });

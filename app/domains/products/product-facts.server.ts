@@ -13,8 +13,13 @@ import {
   type ProductKey,
   type StoredLocalization,
 } from "./product-facts.sql.server";
+import { createHash } from "node:crypto";
+import { db } from "~/db.server";
 import { log, errorFields } from "~/lib/log.server";
 import { copyImage } from "~/domains/media/image-store.server";
+import { enqueueStep } from "~/domains/outbox/outbox.server";
+import { PermanentFailure, type OutboxJob } from "~/domains/outbox/worker.server";
+import { FetchError } from "~/lib/net/guarded-fetch.server";
 
 export { findProduct } from "./product-facts.sql.server";
 
@@ -145,6 +150,47 @@ export async function recordMarketFacts(productId: number, market: string, facts
   const stored = await withStoredImage(facts);
   await transaction(recordCatalogFacts(productId, market, stored));
 }
+
+// ---------------------------------------------------------------- image copies after the answer
+
+/** The outbox job that copies a product's image into storage (app/background.server.ts registers it). */
+export const PRODUCT_IMAGE_JOB = "product-image";
+/** Copies run one at a time per lane (an outbox job topic), so at most this many at once. */
+const IMAGE_COPY_LANES = 4;
+
+/**
+ * Queues the copy of `imageUrl` for the product's entries, as a step of the
+ * transaction that recorded the URL (facts without `storedImageUrl` leave the
+ * entry showing the original until then). For webhooks: Shopify waits at most
+ * 5 s for the answer, and one slow image host must not hold a wave of them.
+ */
+export function* queueImageCopy(productId: number, imageUrl: string): Op<boolean> {
+  const digest = createHash("sha256").update(imageUrl).digest("hex").slice(0, 32);
+  return yield* enqueueStep({
+    kind: PRODUCT_IMAGE_JOB,
+    topic: `lane-${productId % IMAGE_COPY_LANES}`,
+    dedupKey: `product-image:${productId}:${digest}`,
+    payload: { productId, imageUrl },
+  });
+}
+
+export const productImageJob: OutboxJob = {
+  kind: PRODUCT_IMAGE_JOB,
+  async deliver(message) {
+    const { productId, imageUrl } = (message.payload ?? {}) as { productId?: unknown; imageUrl?: unknown };
+    if (typeof productId !== "number" || typeof imageUrl !== "string") throw new PermanentFailure("product-image payload needs productId and imageUrl");
+    let stored;
+    try {
+      stored = await copyImage(imageUrl);
+    } catch (err) {
+      // The fetch guard refuses the address the same way every time.
+      if (err instanceof FetchError && (err.code === "blocked_address" || err.code === "invalid_url")) throw new PermanentFailure(err.message);
+      throw err;
+    }
+    // Only entries still showing this image: a newer URL recorded meanwhile has its own copy queued.
+    await db.productLocalization.updateMany({ where: { productId, originalImageUrl: imageUrl }, data: { imageUrl: stored.url } });
+  },
+};
 
 /** The stored copy's URL; null when the image cannot be copied (the original is still shown). */
 async function storedImage(sourceUrl: string): Promise<string | null> {
