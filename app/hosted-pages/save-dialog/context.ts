@@ -132,9 +132,11 @@ export function hasDeclined(userId: string, partnerId: number): boolean {
 }
 
 export function setDeclined(userId: string, partnerId: number, declined: boolean): void {
-  const others = declinedOf(userId).filter((p) => p !== partnerId);
+  const partners = [...declinedOf(userId).filter((p) => p !== partnerId), ...(declined ? [partnerId] : [])];
   try {
-    localStorage.setItem(DECLINED_KEY, JSON.stringify({ user: userId, partners: declined ? [...others, partnerId] : others }));
+    // Stored only while there is a refusal to honour (docs/privacy.md).
+    if (partners.length) localStorage.setItem(DECLINED_KEY, JSON.stringify({ user: userId, partners }));
+    else localStorage.removeItem(DECLINED_KEY);
   } catch {
     /* no storage: the next save asks again */
   }
