@@ -100,7 +100,10 @@ const privacyStub = (consentRequired: boolean) => `<script>
 interface Visitor {
   context: BrowserContext;
   page: Page;
-  /** Every analytics request of this browser profile: the event and the server's status (null while unanswered). */
+  /**
+   * Every analytics request of this browser profile, `POST /analytics/track` (the event) and
+   * `POST /baskets/{id}/event` ("basket:" and its type), with the server's status (null while unanswered).
+   */
   tracked: Array<{ event: string; status: number | null }>;
   console: { errors: string[] };
 }
@@ -119,8 +122,11 @@ async function visit(url: string): Promise<Visitor> {
   const tracked: Visitor["tracked"] = [];
   const seen = new Map<unknown, Visitor["tracked"][number]>();
   context.on("request", (req) => {
-    if (new URL(req.url()).pathname !== "/api/v1/analytics/track") return;
-    const entry = { event: String(req.postDataJSON()?.event), status: null as number | null };
+    const { pathname } = new URL(req.url());
+    const basket = /^\/api\/v1\/baskets\/[^/]+\/event$/.test(pathname);
+    if (pathname !== "/api/v1/analytics/track" && !basket) return;
+    const body = req.postDataJSON();
+    const entry = { event: basket ? `basket:${body?.type}` : String(body?.event), status: null as number | null };
     seen.set(req, entry);
     tracked.push(entry);
   });
@@ -134,18 +140,30 @@ async function visit(url: string): Promise<Visitor> {
   return { context, page, tracked, console };
 }
 
-/** A Shopify storefront page with the app embed's widget.js tag (assets from the CDN, app address and anon key on the tag). */
-async function shopifyStore(opts: { consentRequired: boolean }) {
+/**
+ * A Shopify storefront page with the app embed's tags: widget.js, and with `basket` the drawer's
+ * basket-integration.js and wish-basket.js (assets from the CDN, app address and anon key on the tags).
+ */
+async function shopifyStore(opts: { consentRequired: boolean; basket?: boolean }) {
   const host = `store-${hex()}.shop.test`;
   const partner = await p.partner("growth");
   const key = (await p.key(partner.id, { domains: [host] })).key as string;
   const pathname = `/collections/all-${hex()}`;
+  let drawer = "";
+  if (opts.basket) {
+    const baskets = await import("~/domains/baskets/baskets.server");
+    const configId = (await baskets.createBasketConfig(partner.id, { layout: "drawer" })).basket.id;
+    drawer = `<button type="button" id="drawer" data-wish-basket>My wishlist</button>
+<script src="${CDN}/extension-assets/basket-integration.js" data-wish-basket-script data-wish-app-url="${app()}" data-wish-anon-key="${api.anonKey}" defer></script>
+<script src="${CDN}/extension-assets/wish-basket.js" data-wish-basket-config="${configId}" data-wish-basket-key="${key}" data-wish-basket-locale="en-US"
+  data-wish-basket-cart-url="/cart/add?id={variant_id}&amp;quantity={quantity}" data-wish-basket-shopify-cart defer></script>`;
+  }
   shop.page(
     pathname,
     `<!doctype html><html lang="en"><head><title>Store</title><link rel="icon" href="data:,">${privacyStub(opts.consentRequired)}
 <script src="${CDN}/extension-assets/widget.js" data-wish-app-url="${app()}" data-wish-anon-key="${api.anonKey}" data-wish-key="${key}"
   data-wish-locale="en-US" data-wish-environment="live" data-wish-customer="0" async></script></head>
-<body><main><h1>All products</h1>${HEARTS.map((id) => heart(id, host)).join("")}</main></body></html>`,
+<body><main><h1>All products</h1>${HEARTS.map((id) => heart(id, host)).join("")}${drawer}</main></body></html>`,
   );
   return { url: shop.origin(host) + pathname, origin: shop.origin(host) };
 }
@@ -257,6 +275,29 @@ describe("on a Shopify storefront, widget.js follows the Customer Privacy API", 
     await popup.getByRole("heading", { name: /^Saved to/ }).waitFor();
     await expect.poll(() => v.page.getAttribute("#scarf", "aria-pressed")).toBe("true");
     expect(v.tracked.map((t) => t.event)).toEqual(["dialog_open"]);
+    await v.context.close();
+  });
+
+  it("the basket drawer counts its opening only with consent; a withdrawal stops it again", async () => {
+    const store = await shopifyStore({ consentRequired: true, basket: true });
+    const v = await visit(store.url);
+    /** Opens the drawer, waits until it has shown what it holds, and closes it. */
+    const drawer = async () => {
+      await v.page.locator("#drawer").click();
+      const frame = v.page.frameLocator("iframe[title='Wishlist']");
+      await frame.getByText("Save products with the heart button and they appear here.").waitFor();
+      await frame.getByRole("button", { name: "Close" }).click();
+      await expect.poll(() => v.page.locator("iframe").count()).toBe(0);
+    };
+    await drawer();
+    expect(v.tracked).toEqual([]);
+    await choose(v.page, true);
+    await drawer();
+    await expectTracked(v, 0, ["basket:open"]);
+    await choose(v.page, false);
+    await drawer();
+    expect(v.tracked).toHaveLength(1);
+    expect(v.console.errors).toEqual([]);
     await v.context.close();
   });
 
