@@ -1,7 +1,8 @@
-// What the visitor allowed, for widget.js (docs/privacy.md). A save and the
-// saved-state marks are what the shopper asked for and need no consent; these
-// purposes only decide what the hosted dialog may do beyond that (analytics
-// events, remembering the last list). Page-wide: every instance shares them.
+// What the visitor allowed, for widget.js and basket-integration.js (each
+// bundles its own copy; docs/privacy.md). A save, the saved-state marks and the
+// drawer are what the shopper asked for and need no consent; these purposes
+// only decide what the hosted dialog and drawer may do beyond that (analytics
+// events, remembering the last list). Page-wide: every widget instance shares them.
 //
 // On a Shopify storefront Shopify's Customer Privacy API answers (the
 // merchant's settings, the visitor's region and choice combined): loaded with
