@@ -62,10 +62,12 @@ export default function BasketDrawer() {
       const claims = widgetClaims(data.token);
       if (!claims || claims.origin !== event.origin) return;
       shop.current = { origin: claims.origin, token: data.token };
-      void load(data.token, typeof data.accessToken === "string" ? data.accessToken : null);
+      // Counting the drawer's openings is analytics: only when the page says its visitor allowed it (docs/privacy.md).
+      const analytics = typeof data.consent === "string" && data.consent.split(",").includes("analytics");
+      void load(data.token, typeof data.accessToken === "string" ? data.accessToken : null, analytics);
     };
-    const load = async (token: string, accessToken: string | null) => {
-      void call(`/baskets/${id}/event`, { body: { type: "open" } }).catch(() => undefined);
+    const load = async (token: string, accessToken: string | null, analytics: boolean) => {
+      if (analytics) void call(`/baskets/${id}/event`, { body: { type: "open" } }).catch(() => undefined);
       if (!accessToken) return setState({ name: "signed-out" });
       try {
         const { products } = await call<{ products: Saved[] }>("/widget/saved-products", { widgetToken: token, accessToken });

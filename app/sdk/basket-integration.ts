@@ -3,6 +3,7 @@
 // handshake and messages per docs/storefront-protocol.md "Basket drawer".
 import { APP_URL, call, eachElement, initWidget, isGerman, originOf, restoreShopper, stripSlash, widgetError, wishMessage } from "./common";
 import { cartActionLines, cartPlan, shopifyCartItems } from "./cart";
+import { granted, setConsent, watchConsent } from "./consent";
 
 interface BasketOptions {
   apiKey?: string;
@@ -13,6 +14,8 @@ interface BasketOptions {
   locale?: string;
   apiBase?: string;
   widgetUrl?: string;
+  /** What the visitor allowed beyond the drawer itself (docs/privacy.md): `{analytics: true}`. */
+  consent?: unknown;
 }
 
 interface BasketConfig {
@@ -26,7 +29,7 @@ type Listener = (payload?: unknown) => void;
 const listeners: Record<string, Set<Listener>> = {};
 const emit = (event: string, payload?: unknown) => listeners[event]?.forEach((cb) => cb(payload));
 
-let opts: Required<Omit<BasketOptions, "locale" | "shopifyCart">> & { locale: string; shopifyCart: boolean };
+let opts: Required<Omit<BasketOptions, "locale" | "shopifyCart" | "consent">> & { locale: string; shopifyCart: boolean };
 let config: BasketConfig | null = null;
 /** The configuration request of init, while it runs: an opener clicked meanwhile waits for it. */
 let loading: Promise<unknown> | null = null;
@@ -74,7 +77,8 @@ async function handshake(target: Window): Promise<void> {
     const init = await initWidget(opts.apiBase, opts.apiKey);
     // The drawer gets the partner-scoped shopper credential, never an account session.
     const accessToken = (await restoreShopper(opts.apiBase, init))?.token ?? null;
-    target.postMessage({ source: "wish", type: "basket-init", token: init.token, accessToken }, originOf(opts.widgetUrl));
+    // `consent`: the drawer counts its opening only when the visitor allowed analytics (docs/privacy.md).
+    target.postMessage({ source: "wish", type: "basket-init", token: init.token, accessToken, consent: granted() }, originOf(opts.widgetUrl));
   } catch (err) {
     close();
     emit("error", err);
@@ -152,6 +156,7 @@ async function init(options: BasketOptions = {}): Promise<BasketConfig> {
   if (!options.cartUrl || !options.cartUrl.includes("{variant_id}")) {
     return fail("invalid_input", "cartUrl must contain {variant_id}");
   }
+  if (options.consent !== undefined) setConsent(options.consent);
   opts = {
     apiKey: options.apiKey,
     configId: options.configId,
@@ -202,4 +207,7 @@ function off(event: string, cb: Listener) {
 
 // A second copy of the script on the page leaves the first in charge.
 const global = window as unknown as { WishBasket?: unknown };
-global.WishBasket ??= { init, open, close, on, off };
+if (!global.WishBasket) {
+  watchConsent();
+  global.WishBasket = { init, open, close, on, off, setConsent };
+}

@@ -38,7 +38,7 @@ export async function buildScripts() {
       entryPoints: [path.join(root, `app/sdk/${name}.ts`)],
       bundle: true,
       format: "iife",
-      target: "es2018",
+      target: "es2020",
       minify: true,
       write: false,
       legalComments: "none",

@@ -20,6 +20,7 @@ import {
 } from "./common";
 import { urlKey as productKey } from "./url-key";
 import { customerShopper, type CustomerCredential } from "./shop-customer";
+import { granted, onConsent, setConsent, watchConsent } from "./consent";
 
 type Listener = (payload?: unknown) => void;
 type Options = Record<string, unknown>;
@@ -289,6 +290,7 @@ function createInstance(initial?: Options, page = false) {
       apiBase: str(options.apiBase) || cfg.apiBase,
       widgetUrl: str(options.widgetUrl) || cfg.widgetUrl,
     });
+    if (options.consent !== undefined) setConsent(options.consent);
     initialised = true;
     session = null;
     if (!listening) {
@@ -336,6 +338,9 @@ function createInstance(initial?: Options, page = false) {
         // The dialog belongs to the shop: its basket colour becomes the dialog's accent.
         const color = (init.basketConfig as { primaryColor?: unknown } | null)?.primaryColor;
         if (typeof color === "string") fragment.accent = color;
+        // What the visitor allowed beyond the save itself (docs/privacy.md); none: the key is left out.
+        const consent = granted();
+        if (consent) fragment.consent = consent;
         // Closed by the shopper while init ran: `close` was emitted, nothing to open.
         if (!win.closed) {
           win.location.href = stripSlash(cfg.widgetUrl) + "/dialog/save#" + new URLSearchParams(fragment).toString();
@@ -432,12 +437,16 @@ function createInstance(initial?: Options, page = false) {
     listeners[event]?.delete(cb);
   }
 
+  // A dialog already open hears of a change at once (a withdrawal stops its analytics).
+  onConsent(() => popup?.postMessage({ source: "wish", type: "consent", consent: granted() }, originOf(cfg.widgetUrl)));
+
   const api = {
     init,
     open,
     mount,
     on,
     off,
+    setConsent: (consent: unknown) => (setConsent(consent), api),
     createInstance: (options?: Options) => createInstance(options),
     get config() {
       return { ...cfg };
@@ -469,6 +478,7 @@ function createInstance(initial?: Options, page = false) {
 // A second copy of the script on the page (theme plus app embed) leaves the first in charge.
 const global = window as unknown as { WishWidget?: ReturnType<typeof createInstance> };
 if (!global.WishWidget) {
+  watchConsent();
   const key = tagAttr("key") || tagAttr("public-key");
   const WishWidget = (global.WishWidget = createInstance(undefined, true));
   if (key) {

@@ -132,12 +132,15 @@ describe("block schemas", () => {
     expect(leafKeys(readJson("locales/de.json")).sort()).toEqual(leafKeys(readJson("locales/en.default.json")).sort());
   });
 
-  it("the block JavaScript stays under Shopify's 10,000-byte limit", () => {
+  // theme-check holds a block's schema `javascript` to 10,000 B and script tags' assets to 10,000 B compressed.
+  // widget.js runs on every page of the store: the product's budget, 5 KB gzip, binds it instead.
+  it("the block JavaScript stays within its budgets: widget.js 5,120 B gzip, the others under 10,000 B", () => {
     for (const asset of ["wish-variant.js", "wish-basket.js", "wish-cards.js", "widget.js", "basket-integration.js"]) {
       const size = statSync(path.join(EXT, "assets", asset)).size;
       const compressed = gzipSync(readFileSync(path.join(EXT, "assets", asset))).length;
       console.log(`theme extension asset ${asset}: ${size} B (${compressed} B gzip)`);
-      expect(size).toBeLessThan(10_000);
+      if (asset === "widget.js") expect(compressed).toBeLessThanOrEqual(5120);
+      else expect(size).toBeLessThan(10_000);
     }
   });
 });

@@ -66,13 +66,14 @@ const seedSid = ({ sid, origin }: { sid: string; origin: string }) => {
   if (location.origin === origin) localStorage.setItem("wish:sid", sid);
 };
 
+/** The shop's page with the drawer; its visitor allowed analytics (docs/privacy.md), so the drawer counts its opening. */
 function shopPage(path: string, key: string, basketId: string, appUrl: string) {
   shop.page(
     path,
     `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1>
 <button type="button" data-wish-basket>My wishlist</button></main>
 <script src="${appUrl}/sdk/v1/basket-integration.js"></script>
-<script>WishBasket.init({ apiKey: ${JSON.stringify(key)}, configId: ${JSON.stringify(basketId)}, cartUrl: "/cart/add?id={variant_id}&quantity={quantity}" });</script>
+<script>WishBasket.init({ apiKey: ${JSON.stringify(key)}, configId: ${JSON.stringify(basketId)}, cartUrl: "/cart/add?id={variant_id}&quantity={quantity}", consent: { analytics: true } });</script>
 </body></html>`,
   );
   shop.page("/cart/add", `<!doctype html><html lang="en"><head><title>Cart</title></head><body><main><h1>Cart</h1></main></body></html>`);

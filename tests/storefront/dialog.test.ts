@@ -60,8 +60,9 @@ const product = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-function fragment(token: string, prod: Record<string, unknown>, locale = "en-US") {
-  return new URLSearchParams({ token, product: JSON.stringify(prod), locale }).toString();
+/** `consent`: the purposes the shop page says its visitor allowed (docs/privacy.md), none by default. */
+function fragment(token: string, prod: Record<string, unknown>, locale = "en-US", consent?: string) {
+  return new URLSearchParams({ token, product: JSON.stringify(prod), locale, ...(consent ? { consent } : {}) }).toString();
 }
 
 interface Opened {
@@ -72,12 +73,12 @@ interface Opened {
 }
 
 /** Opens the shop page in `context` and the dialog from a click, as the SDK would. */
-async function openDialog(token: string, prod: Record<string, unknown>, locale = "en-US", context?: BrowserContext): Promise<Opened> {
+async function openDialog(token: string, prod: Record<string, unknown>, locale = "en-US", context?: BrowserContext, consent?: string): Promise<Opened> {
   context ??= await browser.newContext();
   const console = watchConsole(context);
   const page = await context.newPage();
   await page.goto(`${shopOrigin()}/opener`);
-  await page.evaluate((f) => ((window as any).fragment = f), fragment(token, prod, locale));
+  await page.evaluate((f) => ((window as any).fragment = f), fragment(token, prod, locale, consent));
   const [popup] = await Promise.all([page.waitForEvent("popup"), page.click("#open")]);
   await popup.waitForLoadState();
   return { context, page, popup, console };
@@ -131,7 +132,8 @@ describe("/dialog/save", () => {
   it("sign-up saves to the default list; Change list moves it to a new list; the next open on another shop saves there in one click; sign out", async () => {
     const w = await widgetFor();
     const address = email();
-    const first = await openDialog(w.token, product());
+    // Both shops' visitors allow preferences: the dialog may remember the list used last (docs/privacy.md).
+    const first = await openDialog(w.token, product(), "en-US", undefined, "preferences");
     const popup = first.popup;
     await popup.getByRole("button", { name: "Create account" }).click();
     await popup.getByLabel("E-mail").fill(address);
@@ -156,7 +158,7 @@ describe("/dialog/save", () => {
 
     // Another shop, same browser: saved at once, to the list used last.
     const other = await widgetFor();
-    const second = await openDialog(other.token, product(), "en-US", first.context);
+    const second = await openDialog(other.token, product(), "en-US", first.context, "preferences");
     await second.popup.getByRole("heading", { name: "Saved to “Birthday”" }).waitFor();
     await stayOpen(second.popup);
     expect(await second.popup.getByText(`Signed in as ${address}`).isVisible()).toBe(true);
@@ -170,7 +172,7 @@ describe("/dialog/save", () => {
     await first.context.close();
   });
 
-  it("a one-click save goes to the list saved to last, else the default list, never to the list only edited", async () => {
+  it("a one-click save goes to the list saved to last (when the visitor allows preferences), else the default list, never to the list only edited", async () => {
     const address = email();
     const account = await api.post("/auth/signup", { body: { email: address, password: "a good long password" } });
     expect(account.status).toBe(200);
@@ -181,7 +183,7 @@ describe("/dialog/save", () => {
     expect((await api.put(`/hosted/lists/${holiday.body.token}`, { token, body: { description: "Beach" } })).status).toBe(200);
 
     const w = await widgetFor();
-    const first = await openDialog(w.token, product());
+    const first = await openDialog(w.token, product(), "en-US", undefined, "analytics,preferences");
     await first.popup.getByRole("button", { name: "Sign in" }).click();
     await first.popup.getByLabel("E-mail").fill(address);
     await first.popup.getByLabel("Password").fill("a good long password");
@@ -196,8 +198,13 @@ describe("/dialog/save", () => {
 
     // Editing the default list afterwards (as on My lists) does not make it the list saved to last.
     expect((await api.put(`/hosted/lists/${own.body.list.id}`, { token, body: { description: "Everything" } })).status).toBe(200);
-    const second = await openDialog(w.token, product(), "en-US", first.context);
+    const second = await openDialog(w.token, product(), "en-US", first.context, "preferences");
     await second.popup.getByRole("heading", { name: "Saved to “Holiday”" }).waitFor();
+    await second.popup.close();
+    // A shop page whose visitor does not allow preferences: the default list, and the remembered one is forgotten.
+    const third = await openDialog(w.token, product(), "en-US", first.context);
+    await third.popup.getByRole("heading", { name: "Saved to “My wishlist”" }).waitFor();
+    expect(await third.popup.evaluate(() => localStorage.getItem("wish:last-list"))).toBeNull();
     expect(first.console.errors).toEqual([]);
     await first.context.close();
   });

@@ -15,6 +15,14 @@ export interface Context {
   accent: string | null;
 }
 
+/**
+ * What the shop page says its visitor allowed beyond the save itself
+ * (docs/privacy.md): analytics events, and remembering the last list
+ * (preferences). Nothing until the page says so; the opener may change it
+ * while the dialog is open (`consent` message).
+ */
+export const consent = { analytics: false, preferences: false };
+
 export interface ListChoice {
   /** The list's share token (item routes address lists by it). */
   id: string;
@@ -57,7 +65,7 @@ const LAST_LIST_KEY = "wish:last-list";
 export function readContext(): Context | null {
   const hash = new URLSearchParams(location.hash.slice(1));
   let raw = hash.get("token")
-    ? { token: hash.get("token"), product: hash.get("product"), locale: hash.get("locale"), accent: hash.get("accent") }
+    ? { token: hash.get("token"), product: hash.get("product"), locale: hash.get("locale"), accent: hash.get("accent"), consent: hash.get("consent") }
     : null;
   if (raw) {
     history.replaceState(null, "", location.pathname);
@@ -70,6 +78,7 @@ export function readContext(): Context | null {
     }
   }
   if (!raw?.token) return null;
+  setConsent(raw.consent);
   const claims = widgetClaims(raw.token);
   let product: Product | null = null;
   try {
@@ -81,7 +90,23 @@ export function readContext(): Context | null {
   return { token: raw.token, claims, product, locale: raw.locale ?? "de-DE", accent: raw.accent ?? null };
 }
 
+/** Takes the purposes the shop page names ("analytics,preferences"; none: null or ""); a refused preference forgets the last list. */
+export function setConsent(purposes: string | null | undefined): void {
+  const named = (purposes ?? "").split(",");
+  consent.analytics = named.includes("analytics");
+  consent.preferences = named.includes("preferences");
+  try {
+    if (!consent.preferences) localStorage.removeItem(LAST_LIST_KEY);
+    // A reload of this window (the context comes from storage then) keeps the latest answer.
+    const stored = JSON.parse(sessionStorage.getItem(CONTEXT_KEY) ?? "null");
+    if (stored) sessionStorage.setItem(CONTEXT_KEY, JSON.stringify({ ...stored, consent: purposes ?? null }));
+  } catch {
+    /* no storage: nothing stored to forget */
+  }
+}
+
 export function lastListOf(userId: string): number | null {
+  if (!consent.preferences) return null;
   try {
     const last = JSON.parse(localStorage.getItem(LAST_LIST_KEY) ?? "null");
     return last?.user === userId && typeof last.list === "number" ? last.list : null;
@@ -91,6 +116,7 @@ export function lastListOf(userId: string): number | null {
 }
 
 export function rememberList(userId: string, list: number): void {
+  if (!consent.preferences) return;
   try {
     localStorage.setItem(LAST_LIST_KEY, JSON.stringify({ user: userId, list }));
   } catch {
@@ -106,9 +132,11 @@ export function hasDeclined(userId: string, partnerId: number): boolean {
 }
 
 export function setDeclined(userId: string, partnerId: number, declined: boolean): void {
-  const others = declinedOf(userId).filter((p) => p !== partnerId);
+  const partners = [...declinedOf(userId).filter((p) => p !== partnerId), ...(declined ? [partnerId] : [])];
   try {
-    localStorage.setItem(DECLINED_KEY, JSON.stringify({ user: userId, partners: declined ? [...others, partnerId] : others }));
+    // Stored only while there is a refusal to honour (docs/privacy.md).
+    if (partners.length) localStorage.setItem(DECLINED_KEY, JSON.stringify({ user: userId, partners }));
+    else localStorage.removeItem(DECLINED_KEY);
   } catch {
     /* no storage: the next save asks again */
   }

@@ -7,7 +7,8 @@ import { ApiFailure, call, tell } from "../client";
 import { errorText, langOf, texts, type Lang } from "../i18n";
 import { currentSession, signIn, signOut, signUpGuest, type UserSession } from "../session";
 import { urlKey } from "~/sdk/url-key";
-import { counted, hasDeclined, lastListOf, readContext, rememberList, setDeclined, type Context, type AlertOfferAnswer, type ListChoice, type Placement, type Product, type Screen, type ShopNotice } from "./context";
+import { track } from "../analytics";
+import { counted, hasDeclined, lastListOf, readContext, rememberList, setConsent, setDeclined, type Context, type AlertOfferAnswer, type ListChoice, type Placement, type Product, type Screen, type ShopNotice } from "./context";
 
 /** How long the confirmation of a one-click save stays before the dialog closes itself. */
 const AUTO_CLOSE_MS = 4000;
@@ -98,6 +99,7 @@ export function useSaveDialog() {
         }),
       );
       rememberList(s.user.id, list.db_id);
+      track(c, "item_saved");
       setLists((all) => counted(all, list.db_id, 1));
       const placement = { itemId: result.item_id, list };
       announceSaved(c, placement, result.product_id);
@@ -149,6 +151,7 @@ export function useSaveDialog() {
     if (!c) return setScreen({ name: "no-context" });
     setCtx(c);
     setShown(c.product);
+    track(c, "dialog_open");
     // A button with only a URL: the title, image and price come from the product page.
     if (!c.product.title) {
       call<{ result: { success: boolean; product?: { title: string | null; image_url: string | null; price_minor: number | null; currency: string | null } } }>(
@@ -170,6 +173,13 @@ export function useSaveDialog() {
     }
     const onHide = () => tell(window.opener, c.claims.origin, { type: "close" });
     window.addEventListener("pagehide", onHide);
+    // The visitor changed their choice on the shop page while this dialog is open (a withdrawal stops its analytics).
+    const onMessage = (ev: MessageEvent) => {
+      const msg = ev.data;
+      if (ev.source !== window.opener || ev.origin !== c.claims.origin || msg?.source !== "wish" || msg.type !== "consent") return;
+      setConsent(typeof msg.consent === "string" ? msg.consent : null);
+    };
+    window.addEventListener("message", onMessage);
     const start = async () => {
       try {
         const s = await currentSession();
@@ -181,7 +191,10 @@ export function useSaveDialog() {
       }
     };
     void start();
-    return () => window.removeEventListener("pagehide", onHide);
+    return () => {
+      window.removeEventListener("pagehide", onHide);
+      window.removeEventListener("message", onMessage);
+    };
     // Runs once per window: the context comes from the address it was opened with.
   }, []);
 
