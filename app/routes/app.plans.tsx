@@ -33,21 +33,22 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: "invalid_input", message: "Choose a plan or a badge setting" }, { status: 400 });
   const input = parsed.data;
-  if (input.intent === "subscribe") {
-    const plan = billingPlanByName(input.plan);
-    if (!plan) return data({ error: "invalid_plan", message: `There is no plan called ${JSON.stringify(input.plan)}` }, { status: 400 });
-    // Throws Shopify's confirmation redirect (a 401 with a reauthorize URL for App Bridge's fetch).
-    await billing.request({
-      plan: plan.name,
-      isTest: BILLING_IS_TEST,
-      returnUrl: embeddedAppUrl(session.shop, env.SHOPIFY_API_KEY ?? "", "/app/plans"),
-    });
-    return data({ error: "billing_failed", message: "Shopify did not return a confirmation page" }, { status: 502 });
-  }
   try {
+    if (input.intent === "subscribe") {
+      const plan = billingPlanByName(input.plan);
+      if (!plan) return data({ error: "invalid_plan", message: `There is no plan called ${JSON.stringify(input.plan)}` }, { status: 400 });
+      // Throws Shopify's confirmation redirect (a 401 with a reauthorize URL for App Bridge's fetch).
+      await billing.request({
+        plan: plan.name,
+        isTest: BILLING_IS_TEST,
+        returnUrl: embeddedAppUrl(session.shop, env.SHOPIFY_API_KEY ?? "", "/app/plans"),
+      });
+      return data({ error: "billing_failed", message: "Shopify did not return a confirmation page" }, { status: 502 });
+    }
     const badge = await setBrandingBadge(admin.graphql, partnerId, input.shown === "true");
     return { ok: true as const, badge };
   } catch (err) {
+    // A plan rule, or the local preview's "not connected to Shopify"; Shopify's own responses pass on.
     if (err instanceof ApiError) return data(err.body() as { error: string; message: string }, { status: err.status });
     throw err;
   }
