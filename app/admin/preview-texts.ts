@@ -7,8 +7,6 @@ const en = {
   bannerTitle: "Preview — not connected to a Shopify store",
   bannerText:
     "You are looking at the admin of the demo shop on this local installation, with made-up data. Nothing here reaches Shopify: choosing a plan and the branding badge answer with a note instead.",
-  navLabel: "Admin pages",
-  home: "Home",
   readOnly: "This is the local preview: it is not connected to a Shopify store, so nothing was changed in Shopify.",
 };
 
@@ -16,8 +14,6 @@ const de: typeof en = {
   bannerTitle: "Vorschau – mit keinem Shopify-Shop verbunden",
   bannerText:
     "Du siehst den Admin des Demo-Shops dieser lokalen Installation, mit erfundenen Daten. Nichts davon erreicht Shopify: Tarifwahl und Branding-Badge antworten stattdessen mit einem Hinweis.",
-  navLabel: "Admin-Seiten",
-  home: "Start",
   readOnly: "Das ist die lokale Vorschau: Sie ist mit keinem Shopify-Shop verbunden, in Shopify wurde also nichts geändert.",
 };
 

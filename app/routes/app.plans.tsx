@@ -64,13 +64,20 @@ export default function Plans() {
   const error = result && "error" in result ? result : null;
   const { trial, usage } = overview;
   return (
-    <Page title="Plans" subtitle={`Current plan: ${overview.plan.name}`}>
+    <Page title="Plans">
       <Layout>
         {error ? (
           <Layout.Section>
-            <Banner tone="critical" title="That did not work">
-              <p>{error.message}</p>
-            </Banner>
+            {/* The local preview's note is information, not a failure. */}
+            {error.error === "preview_read_only" ? (
+              <Banner tone="info">
+                <p>{error.message}</p>
+              </Banner>
+            ) : (
+              <Banner tone="critical" title="That did not work">
+                <p>{error.message}</p>
+              </Banner>
+            )}
           </Layout.Section>
         ) : null}
         {trial.expired ? (
@@ -84,7 +91,7 @@ export default function Plans() {
           <Card>
             <BlockStack gap="200">
               <Text as="h2" variant="headingMd">
-                {overview.plan.name}
+                Your plan: {overview.plan.name}
                 {overview.subscription.status === "active" ? " (subscribed)" : ""}
               </Text>
               {trial.daysLeft !== null && trial.daysLeft > 0 ? (

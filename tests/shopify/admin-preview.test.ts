@@ -51,10 +51,10 @@ const SHOWS: Record<string, { heading: string; data: string }> = {
   "/app": { heading: "Demo shop", data: "Plan: Free" },
   "/app/revenue": { heading: "Wishlist revenue", data: "Wool scarf" },
   "/app/usage": { heading: "Usage", data: "Saves" },
-  "/app/keys": { heading: "Keys and access tokens", data: "pk_live_" },
+  "/app/keys": { heading: "Keys and tokens", data: "pk_live_" },
   "/app/baskets": { heading: "Wishlist drawer", data: "bkt_" },
   "/app/alerts": { heading: "Alerts", data: "Stoneware mug" },
-  "/app/plans": { heading: "Plans", data: "Current plan: Free" },
+  "/app/plans": { heading: "Plans", data: "Your plan: Free" },
 };
 const pages = ["/app", ...ADMIN_PAGES.map((p) => p.to)];
 const slug = (to: string) => (to === "/app" ? "home" : to.replace("/app/", ""));
@@ -75,8 +75,10 @@ async function previewCookie(): Promise<string> {
 describe("the admin preview on a local installation", () => {
   it("opens every admin page with the demo shop's data and the banner, fits 375 and 1280 px, axe-clean (screenshots)", async () => {
     expect(Object.keys(SHOWS).sort()).toEqual([...pages].sort());
+    const problems: string[] = [];
     for (const width of [375, 1280]) {
-      const context = await browser.newContext({ viewport: { width, height: 900 }, locale: "en-US" });
+      // Reduced motion: the progress bar's fill is shot where it ends, not mid-animation.
+      const context = await browser.newContext({ viewport: { width, height: 900 }, locale: "en-US", reducedMotion: "reduce" });
       const console = watchConsole(context);
       const page = await context.newPage();
       await startPreview(page);
@@ -88,13 +90,18 @@ describe("the admin preview on a local installation", () => {
         await page.getByText(SHOWS[to]!.data).first().waitFor();
         // The page's own link is marked as the current one.
         expect(await page.getByRole("navigation", { name: "Admin pages" }).locator('[aria-current="page"]').count(), to).toBe(1);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${to} at ${width}px`).toBeLessThanOrEqual(width);
-        expect(await seriousA11yViolations(page), to).toEqual([]);
+        // Every page is shot before anything is judged, so one failure still leaves the others to look at.
         await page.screenshot({ path: path.join(shots, `${slug(to)}-${width}.png`), fullPage: true });
+        // A full-page shot leaves the sandboxed e-mail preview blank: it gets its own.
+        if (to === "/app/alerts") await page.locator("iframe").screenshot({ path: path.join(shots, `alerts-email-${width}.png`) });
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (overflow > width) problems.push(`${to} at ${width}px: ${overflow}px wide`);
+        for (const v of await seriousA11yViolations(page)) problems.push(`${to} at ${width}px: ${v.id} (${v.help})`);
       }
       await context.close();
       expect(console.errors).toEqual([]);
     }
+    expect(problems).toEqual([]);
   }, 120_000);
 
   it("speaks German to a German browser", async () => {
@@ -102,7 +109,7 @@ describe("the admin preview on a local installation", () => {
     const page = await context.newPage();
     await startPreview(page);
     await page.getByText("Vorschau – mit keinem Shopify-Shop verbunden").waitFor();
-    expect(await page.getByRole("navigation", { name: "Admin-Seiten" }).count()).toBe(1);
+    expect(await page.locator('[lang="de"]').getByText("Vorschau – mit keinem Shopify-Shop verbunden").count()).toBe(1);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.screenshot({ path: path.join(shots, "home-de-375.png"), fullPage: true });
     await context.close();

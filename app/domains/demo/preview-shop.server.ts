@@ -73,9 +73,9 @@ async function seed(tx: Tx, now: Date) {
     products.push({ ...p, id: product.id, rawProductId: product.rawProductId! });
   }
 
-  // Three shoppers with a list each; their items earn the orders below.
+  // Six shoppers with a list each; some of their items earn the orders below.
   const items = [];
-  for (let s = 0; s < 3; s++) {
+  for (let s = 0; s < 6; s++) {
     const user = await tx.user.create({ data: { id: `preview-shopper-${randomBytes(8).toString("hex")}`, isAnonymous: true } });
     const list = await tx.wishlist.create({
       data: { shareToken: randomBytes(18).toString("base64url"), ownerId: user.id, name: "My wishlist", defaultKey: "default", createdThroughPartnerId: partner.id },
@@ -90,7 +90,7 @@ async function seed(tx: Tx, now: Date) {
 
   // Wishlist revenue: an order every few days over the last four weeks.
   for (let n = 0; n < 9; n++) {
-    const { item, product } = items[(n * 5) % items.length]!;
+    const { item, product } = items[(n * 3) % items.length]!;
     const orderedAt = daysAgo(now, 27 - n * 3);
     const quantity = 1 + (n % 2);
     const revenueMinor = product.price * quantity;
@@ -149,7 +149,8 @@ async function seed(tx: Tx, now: Date) {
   const totals = { saves: 0, shares: 0, listViews: 0 };
   for (let d = 1; d <= today; d++) {
     const day = `${period}-${String(d).padStart(2, "0")}`;
-    const counts = { saves: 2 + ((d * 7) % 5), shares: d % 3 === 0 ? 1 : 0, listViews: 1 + ((d * 3) % 4) };
+    // About half of Free's 200 actions by the month's end: no usage banner.
+    const counts = { saves: 1 + ((d * 7) % 3), shares: d % 4 === 0 ? 1 : 0, listViews: (d * 5) % 3 };
     await tx.usageDay.create({ data: { partnerId: partner.id, day, ...counts } });
     totals.saves += counts.saves;
     totals.shares += counts.shares;
@@ -161,8 +162,8 @@ async function seed(tx: Tx, now: Date) {
   // Storefront events of the last two weeks (the home page's chart).
   for (let d = 0; d < 14; d++) {
     const day = isoDay(daysAgo(now, d));
-    await tx.analyticsDay.create({ data: { partnerId: partner.id, day, event: "wishlist_open", count: 3 + ((d * 5) % 7) } });
-    await tx.analyticsDay.create({ data: { partnerId: partner.id, day, event: "share_click", count: d % 4 } });
+    await tx.analyticsDay.create({ data: { partnerId: partner.id, day, event: "drawer_open", count: 3 + ((d * 5) % 7) } });
+    await tx.analyticsDay.create({ data: { partnerId: partner.id, day, event: "share_page_view", count: d % 4 } });
   }
 }
 
