@@ -115,9 +115,12 @@ export default function Home() {
             </Banner>
           </Layout.Section>
         ) : null}
-        <Layout.Section>
-          <UsageBanner usage={usage} planId={plan.id} />
-        </Layout.Section>
+        {/* An empty section would still take its margin. */}
+        {usage.level !== "ok" ? (
+          <Layout.Section>
+            <UsageBanner usage={usage} planId={plan.id} />
+          </Layout.Section>
+        ) : null}
         <Layout.Section>
           <Card>
             {loading ? (
