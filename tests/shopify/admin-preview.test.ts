@@ -170,6 +170,18 @@ describe("the admin preview on a local installation", () => {
       expect(res.status, intent).toBe(404);
     }
     expect(await sql(server.databaseUrl, `SELECT status FROM "ApiKey" WHERE id = ?`, [key!.id])).toEqual([{ status: "active" }]);
+    // What stays in the app works, on the demo shop's partner.
+    const created = await fetch(`${directUrl}/app/keys?shop=${shop}`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "create-test-key" }),
+    });
+    expect(created.status).toBe(200);
+    const testKeys = await sql<{ email: string }>(
+      server.databaseUrl,
+      `SELECT p.email FROM "ApiKey" k JOIN "Partner" p ON p.id = k."partnerId" WHERE k.environment = 'test'`,
+    );
+    expect(testKeys).toEqual([{ email: "demo-admin@example.com" }]);
   });
 
   it("a forged or altered cookie, or a request addressed to a foreign host name, gets no preview", async () => {
