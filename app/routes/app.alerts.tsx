@@ -5,7 +5,7 @@
 // reminders show disabled, saying why.
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, Checkbox, DataTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { Banner, BlockStack, Box, Button, Card, Checkbox, DataTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { z } from "zod";
 import { field, outcome } from "~/admin/outcome.server";
@@ -145,17 +145,20 @@ export default function Alerts() {
                   {gatedList(gatedKinds)} come with Starter and up; this shop is on {planName}.
                 </Text>
               )}
-              <TextField
-                label="Low-stock threshold"
-                type="number"
-                min={1}
-                max={LOW_STOCK_THRESHOLD_MAX}
-                value={threshold}
-                onChange={setThreshold}
-                autoComplete="off"
-                disabled={!allowed("low_stock")}
-                helpText="Units left in stock."
-              />
+              {/* A few digits: a full-width field would look like it wants a sentence. */}
+              <Box maxWidth="240px">
+                <TextField
+                  label="Low-stock threshold"
+                  type="number"
+                  min={1}
+                  max={LOW_STOCK_THRESHOLD_MAX}
+                  value={threshold}
+                  onChange={setThreshold}
+                  autoComplete="off"
+                  disabled={!allowed("low_stock")}
+                  helpText="Units left in stock."
+                />
+              </Box>
               <Select
                 label="Reminders of saved items not yet bought"
                 options={REMINDER_DAYS.map((d) => ({ label: REMINDER_LABEL[d] ?? String(d), value: String(d) }))}
