@@ -185,6 +185,16 @@ describe("the admin preview on a local installation", () => {
     expect(testKeys).toEqual([{ email: "demo-admin@example.com" }]);
   });
 
+  it("the revenue CSV export, the admin's one download, carries the demo shop's orders", async () => {
+    const res = await fetch(`${directUrl}/app/revenue/export`, { headers: { cookie: await previewCookie() } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
+    const rows = (await res.text()).trim().split("\n");
+    expect(rows[0]).toContain("order_id");
+    expect(rows.length).toBeGreaterThan(1);
+    expect(rows.slice(1).every((row) => row.includes("EUR"))).toBe(true);
+  });
+
   it("a forged or altered cookie, or a request addressed to a foreign host name, gets no preview", async () => {
     const cookie = await previewCookie();
     const [, value] = cookie.split("=");
