@@ -291,6 +291,14 @@ const schema = z
      * localhost (the local default), off everywhere else.
      */
     DEMO_PAGE: z.enum(["true", "false", "1", "0"]).optional(),
+    /**
+     * The admin preview `/app/preview` (the embedded admin in a plain browser
+     * for the demo shop, docs/shopify.md "Preview the admin locally"). Only a
+     * local installation may have it: APP_URL on localhost and HOST a loopback
+     * address. Default: on there; `false` switches it off; `true` anywhere
+     * else stops the boot.
+     */
+    ADMIN_PREVIEW: z.enum(["true", "false", "1", "0"]).optional(),
   })
   .superRefine((env, ctx) => {
     const external = [env.AUTH_EXTERNAL_JWKS_URL, env.AUTH_EXTERNAL_ISSUER, env.AUTH_EXTERNAL_AUDIENCE];
@@ -325,6 +333,13 @@ const schema = z
     if (env.DATABASE_DIRECT_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
       ctx.addIssue({ code: "custom", path: ["DATABASE_DIRECT_URL"], message: "is for a PostgreSQL DATABASE_URL only" });
     }
+    if ((env.ADMIN_PREVIEW === "true" || env.ADMIN_PREVIEW === "1") && !localInstallation(env)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["ADMIN_PREVIEW"],
+        message: "the admin preview is for local installations only: APP_URL on localhost and HOST a loopback address (127.0.0.1, ::1, localhost)",
+      });
+    }
     if (Boolean(env.SHOPIFY_API_KEY) !== Boolean(env.SHOPIFY_API_SECRET)) {
       ctx.addIssue({ code: "custom", path: ["SHOPIFY_API_KEY"], message: "SHOPIFY_API_KEY and SHOPIFY_API_SECRET go together" });
     }
@@ -338,10 +353,33 @@ export function billingIsTest(config: Pick<Env, "NODE_ENV" | "SHOPIFY_BILLING_TE
   return config.SHOPIFY_BILLING_TEST === "true" || config.SHOPIFY_BILLING_TEST === "1";
 }
 
+/**
+ * APP_URL names this machine: `localhost` or a `*.localhost` name, which
+ * resolve to the loopback address only (RFC 6761). The one test of "a local
+ * installation" behind the demo page's default and the admin preview.
+ */
+export function isLocalAppUrl(appUrl: string): boolean {
+  const host = new URL(appUrl).hostname;
+  return host === "localhost" || host.endsWith(".localhost");
+}
+
+const LOOPBACK_BIND = new Set(["127.0.0.1", "::1", "[::1]", "localhost"]);
+
+/** A local installation: APP_URL on localhost, listening on a loopback address only (nobody else can connect). */
+export function localInstallation(config: Pick<Env, "APP_URL" | "HOST">): boolean {
+  return isLocalAppUrl(config.APP_URL) && LOOPBACK_BIND.has(config.HOST);
+}
+
 /** DEMO_PAGE as a boolean, with its APP_URL-dependent default. */
 export function demoPageEnabled(config: Pick<Env, "APP_URL" | "DEMO_PAGE">): boolean {
-  if (config.DEMO_PAGE === undefined) return new URL(config.APP_URL).hostname === "localhost";
+  if (config.DEMO_PAGE === undefined) return isLocalAppUrl(config.APP_URL);
   return config.DEMO_PAGE === "true" || config.DEMO_PAGE === "1";
+}
+
+/** Whether the admin preview is on: a local installation, and ADMIN_PREVIEW not `false` (boot refuses `true` elsewhere). */
+export function adminPreviewEnabled(config: Pick<Env, "APP_URL" | "HOST" | "ADMIN_PREVIEW">): boolean {
+  if (!localInstallation(config)) return false;
+  return config.ADMIN_PREVIEW === undefined || config.ADMIN_PREVIEW === "true" || config.ADMIN_PREVIEW === "1";
 }
 
 export function parseEnv(source: Record<string, string | undefined>): Env {

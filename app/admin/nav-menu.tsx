@@ -13,6 +13,9 @@ declare module "react" {
 }
 
 /** Pages of the admin, in menu order. Add an entry when a page exists. */
+/** The home page's label; the admin's pages are in English (the preview's banner follows the browser). */
+export const HOME_LABEL = "Home";
+
 export const ADMIN_PAGES: ReadonlyArray<{ to: string; label: string }> = [
   { to: "/app/revenue", label: "Revenue" },
   { to: "/app/usage", label: "Usage" },
@@ -26,7 +29,7 @@ export function NavMenu() {
   return (
     <ui-nav-menu>
       <Link to="/app" rel="home">
-        Home
+        {HOME_LABEL}
       </Link>
       {ADMIN_PAGES.map((page) => (
         <Link key={page.to} to={page.to}>

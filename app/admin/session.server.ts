@@ -2,7 +2,9 @@
 // requireAdmin(request), and this is the only module that calls
 // shopify.authenticate.admin. The result is memoised per Request, so the
 // layout (app.tsx) and the child route's loader share one authentication,
-// one shop lookup and one subscription check.
+// one shop lookup and one subscription check. On a local installation a
+// request with the preview cookie gets the demo shop's context instead
+// (preview.server.ts); nothing else ever does.
 import { InvalidHostError, InvalidShopError, ShopifyError } from "@shopify/shopify-api";
 import { db } from "~/db.server";
 import { errorResponse } from "~/http/error-reply.server";
@@ -11,6 +13,7 @@ import { BILLING_IS_TEST, shopify, type Shopify } from "~/shopify.server";
 import { provisionShop, refreshScriptMetafields } from "~/domains/shops/provisioning.server";
 import { fetchActiveSubscriptions, syncSubscription } from "~/domains/shops/subscription.server";
 import { shopifyOffResponse } from "./shopify-off";
+import { hasPreviewSession, previewContext } from "./preview.server";
 
 type AdminAuth = Awaited<ReturnType<Shopify["authenticate"]["admin"]>>;
 
@@ -21,6 +24,8 @@ export interface AdminContext {
   /** Our PlatformShop row for the authenticated shop (provisioned, active, subscription synced). */
   shop: NonNullable<Awaited<ReturnType<typeof findShop>>>;
   partnerId: number;
+  /** The local admin preview (demo shop, no Shopify behind it): the page says so. */
+  preview: boolean;
 }
 
 /** shopifyApp's exit-iframe page under authPathPrefix "/auth" (app/shopify.server.ts). */
@@ -78,14 +83,14 @@ async function load(request: Request): Promise<AdminContext> {
   await refreshScriptMetafields(admin.graphql, installation.shop);
   shop = await findShop(session.shop);
   if (!shop) throw new Error(`shop ${session.shop} missing after provisioning`);
-  return { admin, billing, session, shop, partnerId: shop.partnerId };
+  return { admin, billing, session, shop, partnerId: shop.partnerId, preview: false };
 }
 
 /** The authenticated shop's admin context; see the file comment. */
 export function requireAdmin(request: Request): Promise<AdminContext> {
   let context = contexts.get(request);
   if (!context) {
-    context = load(request);
+    context = hasPreviewSession(request).then((preview) => (preview ? previewContext(request) : load(request)));
     contexts.set(request, context);
   }
   return context;

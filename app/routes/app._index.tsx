@@ -78,7 +78,7 @@ function EventsChart({ analytics }: { analytics: Analytics }) {
           <div
             key={d.date}
             title={`${d.date}: ${d.total}`}
-            style={{ flex: 1, height: `${Math.max(2, (d.total / max) * 100)}%`, background: d.total ? "var(--p-color-bg-fill-brand)" : "var(--p-color-border)", borderRadius: 2 }}
+            style={{ flex: 1, height: `${Math.max(2, (d.total / max) * 100)}%`, background: d.total ? "var(--p-color-bg-fill-info-active)" : "var(--p-color-border)", borderRadius: 2 }}
           />
         ))}
       </div>
@@ -115,9 +115,12 @@ export default function Home() {
             </Banner>
           </Layout.Section>
         ) : null}
-        <Layout.Section>
-          <UsageBanner usage={usage} planId={plan.id} />
-        </Layout.Section>
+        {/* An empty section would still take its margin. */}
+        {usage.level !== "ok" ? (
+          <Layout.Section>
+            <UsageBanner usage={usage} planId={plan.id} />
+          </Layout.Section>
+        ) : null}
         <Layout.Section>
           <Card>
             {loading ? (

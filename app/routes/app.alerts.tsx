@@ -5,7 +5,7 @@
 // reminders show disabled, saying why.
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, Checkbox, DataTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
+import { Banner, BlockStack, Box, Button, Card, Checkbox, DataTable, InlineStack, Layout, Page, Select, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { z } from "zod";
 import { field, outcome } from "~/admin/outcome.server";
@@ -66,6 +66,17 @@ export async function action({ request }: ActionFunctionArgs) {
 
 const KIND_LABEL: Record<string, string> = { price_drop: "Price drop", back_in_stock: "Back in stock", low_stock: "Low stock", reminder: "Reminder of saved items" };
 const REMINDER_LABEL: Record<number, string> = { 0: "Off", 7: "Weekly", 14: "Every 2 weeks", 30: "Monthly" };
+
+/** "Price drop, low stock and reminders": one sentence's subject. */
+const gatedList = (labels: string[]) => {
+  const list = labels.map((l, i) => (i === 0 ? l : l.toLowerCase())).join(", ");
+  return list.replace(/, ([^,]*)$/, " and $1");
+};
+
+/** A cell whose text may wrap (DataTable cells do not), so the table fits a phone without scrolling. */
+const wrapping = (text: string) => <span style={{ whiteSpace: "normal" }}>{text}</span>;
+
+const sentAt = (iso: string) => new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: "UTC" });
 
 const money = (minor: number | null, currency: string | null) => (minor === null || !currency ? "—" : (formatMoney(minor, currency, "en-US") ?? "—"));
 
@@ -131,20 +142,23 @@ export default function Alerts() {
               {/* Said once, in readable text: Polaris greys a disabled checkbox's help text below contrast. */}
               {gatedKinds.length > 0 && (
                 <Text as="p" tone="subdued">
-                  {gatedKinds.join(", ").replace(/, ([^,]*)$/, " and $1")}: {gated}
+                  {gatedList(gatedKinds)} come with Starter and up; this shop is on {planName}.
                 </Text>
               )}
-              <TextField
-                label="Low-stock threshold"
-                type="number"
-                min={1}
-                max={LOW_STOCK_THRESHOLD_MAX}
-                value={threshold}
-                onChange={setThreshold}
-                autoComplete="off"
-                disabled={!allowed("low_stock")}
-                helpText="Units left in stock."
-              />
+              {/* A few digits: a full-width field would look like it wants a sentence. */}
+              <Box maxWidth="240px">
+                <TextField
+                  label="Low-stock threshold"
+                  type="number"
+                  min={1}
+                  max={LOW_STOCK_THRESHOLD_MAX}
+                  value={threshold}
+                  onChange={setThreshold}
+                  autoComplete="off"
+                  disabled={!allowed("low_stock")}
+                  helpText="Units left in stock."
+                />
+              </Box>
               <Select
                 label="Reminders of saved items not yet bought"
                 options={REMINDER_DAYS.map((d) => ({ label: REMINDER_LABEL[d] ?? String(d), value: String(d) }))}
@@ -185,7 +199,7 @@ export default function Alerts() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                Preview
+                E-mail preview
               </Text>
               <InlineStack gap="300" wrap>
                 <Select
@@ -242,9 +256,18 @@ export default function Alerts() {
                 </Text>
               ) : (
                 <DataTable
-                  columnContentTypes={["text", "text", "text", "text"]}
-                  headings={["Sent", "Alert", "Product", "Price"]}
-                  rows={sent.map((a) => [new Date(a.sentAt).toLocaleString("en"), KIND_LABEL[a.kind] ?? a.kind, a.title, money(a.priceMinor, a.currency)])}
+                  columnContentTypes={["text", "text", "numeric"]}
+                  headings={["Product", "Alert", "Price"]}
+                  rows={sent.map((a) => [
+                    wrapping(a.title),
+                    <BlockStack gap="050" key={a.id}>
+                      {wrapping(KIND_LABEL[a.kind] ?? a.kind)}
+                      <Text as="span" variant="bodySm" tone="subdued">
+                        {sentAt(a.sentAt)} UTC
+                      </Text>
+                    </BlockStack>,
+                    money(a.priceMinor, a.currency),
+                  ])}
                 />
               )}
             </BlockStack>

@@ -37,6 +37,8 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
+const LAYOUT_LABEL: Record<string, string> = { drawer: "Drawer from the right", modal: "Window in the middle", page: "Full page" };
+
 type Basket = Awaited<ReturnType<typeof listBasketConfigs>>["baskets"][number];
 
 export default function Baskets() {
@@ -98,8 +100,8 @@ function BasketForm({ basket, layouts, webhooks, planName }: { basket: Basket; l
           </Banner>
         )}
         <InlineStack gap="400" wrap>
-          <Select label="Layout" options={layouts.map((l) => ({ label: l, value: l }))} value={layout} onChange={setLayout} />
-          <TextField label="Colour" value={color} onChange={setColor} autoComplete="off" helpText="Buttons and links in the drawer, as #rrggbb; the default is #111111 (near black)." maxLength={7} />
+          <Select label="Layout" options={layouts.map((l) => ({ label: LAYOUT_LABEL[l] ?? l, value: l }))} value={layout} onChange={setLayout} />
+          <TextField label="Color" value={color} onChange={setColor} autoComplete="off" helpText="Buttons and links in the drawer, as #rrggbb; the default is #111111 (near black)." maxLength={7} />
           <Select
             label="Checkout"
             options={[

@@ -77,7 +77,7 @@ export default function Keys() {
   const result = useActionData<typeof action>() as Outcome<{ created?: string; token?: string }> | undefined;
   const busy = useNavigation().state !== "idle";
   return (
-    <Page title="Keys and access tokens">
+    <Page title="Keys and tokens">
       <Layout>
         {result && !result.ok && (
           <Layout.Section>
@@ -139,14 +139,19 @@ export default function Keys() {
               </Text>
               <Form method="post">
                 <input type="hidden" name="intent" value="create-token" />
-                <InlineStack gap="200" blockAlign="end">
-                  <Box minWidth="240px">
-                    <TextField label="Token name" name="name" autoComplete="off" maxLength={100} />
-                  </Box>
-                  <Button submit disabled={busy}>
-                    Create token
-                  </Button>
-                </InlineStack>
+                <Box maxWidth="480px">
+                  <TextField
+                    label="Token name"
+                    name="name"
+                    autoComplete="off"
+                    maxLength={100}
+                    connectedRight={
+                      <Button submit disabled={busy}>
+                        Create token
+                      </Button>
+                    }
+                  />
+                </Box>
               </Form>
               {tokens.length === 0 && <Text as="p">No tokens yet.</Text>}
               {tokens.map((t) => (
@@ -208,20 +213,18 @@ function KeyRow({ apiKey }: { apiKey: Key }) {
           </Banner>
         )}
         {apiKey.status === "active" && (
-          <InlineStack gap="200" blockAlign="end">
-            <Box minWidth="280px">
-              <TextField
-                label="Allowed domains"
-                helpText="Hosts separated by commas; *.example.com allows subdomains."
-                value={domains}
-                onChange={setDomains}
-                autoComplete="off"
-              />
-            </Box>
-            <Button onClick={() => post("allow-list", { domains })} disabled={busy}>
-              Save domains
-            </Button>
-          </InlineStack>
+          <TextField
+            label="Allowed domains"
+            helpText="Hosts separated by commas; *.example.com allows subdomains."
+            value={domains}
+            onChange={setDomains}
+            autoComplete="off"
+            connectedRight={
+              <Button onClick={() => post("allow-list", { domains })} disabled={busy}>
+                Save domains
+              </Button>
+            }
+          />
         )}
         <InlineStack gap="200">
           {apiKey.status === "active" && (

@@ -33,21 +33,22 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: "invalid_input", message: "Choose a plan or a badge setting" }, { status: 400 });
   const input = parsed.data;
-  if (input.intent === "subscribe") {
-    const plan = billingPlanByName(input.plan);
-    if (!plan) return data({ error: "invalid_plan", message: `There is no plan called ${JSON.stringify(input.plan)}` }, { status: 400 });
-    // Throws Shopify's confirmation redirect (a 401 with a reauthorize URL for App Bridge's fetch).
-    await billing.request({
-      plan: plan.name,
-      isTest: BILLING_IS_TEST,
-      returnUrl: embeddedAppUrl(session.shop, env.SHOPIFY_API_KEY ?? "", "/app/plans"),
-    });
-    return data({ error: "billing_failed", message: "Shopify did not return a confirmation page" }, { status: 502 });
-  }
   try {
+    if (input.intent === "subscribe") {
+      const plan = billingPlanByName(input.plan);
+      if (!plan) return data({ error: "invalid_plan", message: `There is no plan called ${JSON.stringify(input.plan)}` }, { status: 400 });
+      // Throws Shopify's confirmation redirect (a 401 with a reauthorize URL for App Bridge's fetch).
+      await billing.request({
+        plan: plan.name,
+        isTest: BILLING_IS_TEST,
+        returnUrl: embeddedAppUrl(session.shop, env.SHOPIFY_API_KEY ?? "", "/app/plans"),
+      });
+      return data({ error: "billing_failed", message: "Shopify did not return a confirmation page" }, { status: 502 });
+    }
     const badge = await setBrandingBadge(admin.graphql, partnerId, input.shown === "true");
     return { ok: true as const, badge };
   } catch (err) {
+    // A plan rule, or the local preview's "not connected to Shopify"; Shopify's own responses pass on.
     if (err instanceof ApiError) return data(err.body() as { error: string; message: string }, { status: err.status });
     throw err;
   }
@@ -63,13 +64,20 @@ export default function Plans() {
   const error = result && "error" in result ? result : null;
   const { trial, usage } = overview;
   return (
-    <Page title="Plans" subtitle={`Current plan: ${overview.plan.name}`}>
+    <Page title="Plans">
       <Layout>
         {error ? (
           <Layout.Section>
-            <Banner tone="critical" title="That did not work">
-              <p>{error.message}</p>
-            </Banner>
+            {/* The local preview's note is information, not a failure. */}
+            {error.error === "preview_read_only" ? (
+              <Banner tone="info">
+                <p>{error.message}</p>
+              </Banner>
+            ) : (
+              <Banner tone="critical" title="That did not work">
+                <p>{error.message}</p>
+              </Banner>
+            )}
           </Layout.Section>
         ) : null}
         {trial.expired ? (
@@ -83,7 +91,7 @@ export default function Plans() {
           <Card>
             <BlockStack gap="200">
               <Text as="h2" variant="headingMd">
-                {overview.plan.name}
+                Your plan: {overview.plan.name}
                 {overview.subscription.status === "active" ? " (subscribed)" : ""}
               </Text>
               {trial.daysLeft !== null && trial.daysLeft > 0 ? (

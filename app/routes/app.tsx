@@ -1,27 +1,38 @@
 // Layout of the embedded admin (/app/*): authenticates through requireAdmin
-// (shared with the child route's loader), loads App Bridge and Polaris.
-import type { HeadersFunction, LinksFunction, LoaderFunctionArgs } from "@remix-run/node";
+// (shared with the child route's loader), loads App Bridge and Polaris. In
+// the local preview there is no Shopify admin around the page: no App
+// Bridge, and the preview's banner and page links instead of the sidebar.
+import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css?url";
 import { requireAdmin } from "~/admin/session.server";
 import { AdminErrorBoundary } from "~/admin/error-boundary";
-import { NavMenu } from "~/admin/nav-menu";
+import { ADMIN_PAGES, NavMenu } from "~/admin/nav-menu";
+import { PreviewFrame } from "~/admin/preview-frame";
+import { PREVIEW_TEXTS, previewLang } from "~/admin/preview-texts";
 import { env } from "~/env.server";
+
+// The document's title for every admin page (the pages export no meta of their own).
+export const meta: MetaFunction = ({ location }) => {
+  const page = ADMIN_PAGES.find((p) => location.pathname === p.to);
+  return [{ title: page ? `${page.label} · Wishlist` : "Wishlist" }];
+};
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: polarisStyles }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  await requireAdmin(request);
-  return { apiKey: env.SHOPIFY_API_KEY ?? "" };
+  const { preview } = await requireAdmin(request);
+  const lang = previewLang(request);
+  return { apiKey: env.SHOPIFY_API_KEY ?? "", preview: preview ? { lang, texts: PREVIEW_TEXTS[lang] } : null };
 };
 
 export default function App() {
-  const { apiKey } = useLoaderData<typeof loader>();
+  const { apiKey, preview } = useLoaderData<typeof loader>();
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey}>
-      <NavMenu />
+    <AppProvider isEmbeddedApp={!preview} apiKey={apiKey}>
+      {preview ? <PreviewFrame texts={preview.texts} lang={preview.lang} /> : <NavMenu />}
       <Outlet />
     </AppProvider>
   );

@@ -2,7 +2,7 @@
 // the month's API requests per key (SPEC 8.3).
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { BlockStack, Card, DataTable, InlineGrid, Layout, Page, Text } from "@shopify/polaris";
+import { BlockStack, Card, DataTable, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { requireAdmin } from "~/admin/session.server";
 import { usageHistory, usageRecord } from "~/domains/metering/usage.server";
 
@@ -22,10 +22,10 @@ export default function Usage() {
   const { usage, history } = useLoaderData<typeof loader>();
   const limit = usage.actions_limit === null ? "unlimited" : usage.actions_limit.toLocaleString("en");
   return (
-    <Page title="Usage" subtitle={`${usage.plan_name} plan · ${history.period}`}>
+    <Page title="Usage" subtitle={`${usage.plan_name} plan · ${monthName(history.period)}`}>
       <Layout>
         <Layout.Section>
-          <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="400">
+          <InlineGrid columns={{ xs: 2, md: 4 }} gap="400">
             <Figure label="Actions this month" value={`${usage.actions_used.toLocaleString("en")} of ${limit}`} />
             <Figure label="Saves" value={String(usage.breakdown.save)} />
             <Figure label="Shares" value={String(usage.breakdown.share)} />
@@ -39,6 +39,7 @@ export default function Usage() {
                 By day
               </Text>
               <DailyChart daily={history.daily} />
+              <Legend />
               <DataTable
                 columnContentTypes={["text", "numeric", "numeric", "numeric"]}
                 headings={["Day", "Saves", "Shares", "List views"]}
@@ -57,15 +58,43 @@ export default function Usage() {
                 API requests per key this month
               </Text>
               <DataTable
-                columnContentTypes={["text", "text", "text", "numeric"]}
-                headings={["Key", "Environment", "Status", "Requests"]}
-                rows={history.keys.map((k) => [k.key, k.environment, k.status, k.requests.toLocaleString("en")])}
+                columnContentTypes={["text", "text", "numeric"]}
+                headings={["Key", "Status", "Requests"]}
+                rows={history.keys.map((k) => [
+                  <Text as="span" key={k.key} fontWeight="medium">
+                    <span title={k.key}>{shortKey(k.key)}</span>
+                  </Text>,
+                  k.status,
+                  k.requests.toLocaleString("en"),
+                ])}
               />
             </BlockStack>
           </Card>
         </Layout.Section>
       </Layout>
     </Page>
+  );
+}
+
+/** "2026-11" as "November 2026". */
+const monthName = (period: string) => new Date(`${period}-01T00:00:00Z`).toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+
+/** A key's environment prefix and its ends: enough to tell keys apart, short enough for a phone's table. */
+const shortKey = (key: string) => (key.length > 20 ? `${key.slice(0, 12)}…${key.slice(-4)}` : key);
+
+/** What the chart's colours stand for. */
+function Legend() {
+  return (
+    <InlineStack gap="400" wrap>
+      {KINDS.map(({ key, label, color }) => (
+        <InlineStack key={key} gap="100" blockAlign="center" wrap={false}>
+          <span aria-hidden style={{ display: "inline-block", width: 12, height: 12, borderRadius: 2, background: color }} />
+          <Text as="span" variant="bodySm">
+            {label}
+          </Text>
+        </InlineStack>
+      ))}
+    </InlineStack>
   );
 }
 
@@ -93,7 +122,7 @@ function DailyChart({ daily }: { daily: Day[] }) {
   const max = Math.max(1, ...daily.map((d) => d.saves + d.shares + d.listViews));
   const bar = width / Math.max(daily.length, 1);
   return (
-    <svg viewBox={`0 0 ${width} ${height}`} width="100%" height={height} role="img" aria-label="Actions per day this month (numbers in the table below)">
+    <svg viewBox={`0 0 ${width} ${height}`} width="100%" height={height} preserveAspectRatio="none" role="img" aria-label="Actions per day this month (numbers in the table below)">
       {daily.map((d, i) => {
         let y = height;
         return KINDS.map(({ key, color }) => {

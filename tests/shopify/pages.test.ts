@@ -122,7 +122,7 @@ describe("alerts page", () => {
       expect(checkbox(html, label)).toContain('aria-checked="false"');
     }
     expect(html).toContain("Comes with Starter and up; this shop is on Free.");
-    expect(html).toContain("Price drop, Low stock and Reminders: Comes with Starter and up");
+    expect(html).toContain("Price drop, low stock and reminders come with Starter and up; this shop is on Free.");
     // Reminders: the interval shows disabled at Off.
     const reminders = /<select[^>]*id="([^"]+)"[^>]*>(?:(?!<\/select>).)*<option value="7">Weekly/s.exec(html)?.[0] ?? "";
     expect(reminders).toContain("disabled");

@@ -65,3 +65,8 @@ export function assertSigningKey(pem: string): void {
 export const getAlertLinkKey = memo(async () =>
   Buffer.from(await storedSecret("alert_link_key", () => randomBytes(32).toString("base64url")), "base64url"),
 );
+
+/** HMAC key of the admin preview's cookie (admin/preview.server.ts); only a local installation ever creates it. */
+export const getAdminPreviewKey = memo(async () =>
+  Buffer.from(await storedSecret("admin_preview_key", () => randomBytes(32).toString("base64url")), "base64url"),
+);
