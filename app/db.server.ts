@@ -197,6 +197,9 @@ export const db: Db = (globalForDb.__wishDb ??= createDb(env.DATABASE_URL));
 /** At shutdown (app/server/main.ts, after the last request and background job): Prisma, then the pool it shares. */
 export async function closeDatabase(): Promise<void> {
   await db.$disconnect();
+  const health = healthConnection;
+  healthConnection = null;
+  if (health) await health.then((client) => client.end()).catch(() => {});
   const pool = sharedPool;
   sharedPool = null;
   if (pool && !pool.ended) await pool.end();
@@ -220,14 +223,39 @@ async function probeSqlite(lockWaitMs: number): Promise<void> {
   }
 }
 
-/** PostgreSQL: a connection and one read. */
+/**
+ * The health check's own PostgreSQL connection (opened on the first probe,
+ * replaced after any failure). Not from the pool: under load every pooled
+ * connection is busy and requests queue for them, and a probe queued behind
+ * them would call a busy but answering database down, so a load balancer
+ * would pull every loaded instance at once.
+ */
+let healthConnection: Promise<pg.Client> | null = null;
+
+function healthClient(): Promise<pg.Client> {
+  return (healthConnection ??= (async () => {
+    const client = new pg.Client({ connectionString: env.DATABASE_URL, ...postgresTimeouts() });
+    client.on("error", () => forgetHealthClient(client));
+    await client.connect();
+    return client;
+  })().catch((err) => {
+    healthConnection = null;
+    throw err;
+  }));
+}
+
+function forgetHealthClient(client: pg.Client): void {
+  healthConnection = null;
+  client.end().catch(() => {});
+}
+
+/** PostgreSQL: one read on the health check's connection. */
 async function probePostgres(timeoutMs: number): Promise<void> {
-  const client = await postgresPool().connect();
+  const client = await healthClient();
   try {
     await client.query({ text: PROBE, query_timeout: timeoutMs } as pg.QueryConfig);
-    client.release();
   } catch (err) {
-    client.release(err as Error);
+    forgetHealthClient(client);
     throw err;
   }
 }

@@ -8,6 +8,8 @@ const optionalUrl = z.string().url().optional();
 
 /** Express's names for address ranges (proxy-addr), accepted in TRUSTED_PROXIES. */
 const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+/** PostgreSQL: each worker's change listener, health check connection and a pool of at least one. */
+const CONNECTIONS_PER_WORKER_AT_LEAST = 3;
 
 /**
  * TRUSTED_PROXIES: unset = trust no proxy (the client is the connection's
@@ -231,7 +233,7 @@ const schema = z
      * their change listeners together (divided evenly among the workers).
      * Default: 20, or 2 per worker if that is more.
      */
-    DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(10_000).optional(),
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(CONNECTIONS_PER_WORKER_AT_LEAST).max(10_000).optional(),
     /**
      * PostgreSQL: a URL to the database itself, for what a transaction-mode
      * pooler (PgBouncer) in DATABASE_URL cannot carry: the change listener
@@ -323,11 +325,11 @@ const schema = z
     if (env.OUTBOX_CONCURRENCY_PER_TARGET >= env.OUTBOX_CONCURRENCY) {
       ctx.addIssue({ code: "custom", path: ["OUTBOX_CONCURRENCY_PER_TARGET"], message: "must be less than OUTBOX_CONCURRENCY (webhooks need slots beside the e-mails')" });
     }
-    if (env.DATABASE_POOL_SIZE !== undefined && env.DATABASE_POOL_SIZE < 2 * env.WEB_CONCURRENCY) {
+    if (env.DATABASE_POOL_SIZE !== undefined && env.DATABASE_POOL_SIZE < CONNECTIONS_PER_WORKER_AT_LEAST * env.WEB_CONCURRENCY) {
       ctx.addIssue({
         code: "custom",
         path: ["DATABASE_POOL_SIZE"],
-        message: `must allow 2 connections per worker (a pool and the change listener): at least ${2 * env.WEB_CONCURRENCY} for WEB_CONCURRENCY=${env.WEB_CONCURRENCY}`,
+        message: `must allow ${CONNECTIONS_PER_WORKER_AT_LEAST} connections per worker (a pool, the change listener and the health check): at least ${CONNECTIONS_PER_WORKER_AT_LEAST * env.WEB_CONCURRENCY} for WEB_CONCURRENCY=${env.WEB_CONCURRENCY}`,
       });
     }
     if (env.DATABASE_DIRECT_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
@@ -396,13 +398,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 export const env: Env = parseEnv(process.env);
 
 /**
- * PostgreSQL connections of one worker: its pool (Prisma and the hot
- * statements share it) plus its change listener, within DATABASE_POOL_SIZE
- * divided among the workers.
+ * The pool of one worker (Prisma and the hot statements share it): its share
+ * of DATABASE_POOL_SIZE less its change listener and its health check's
+ * connection.
  */
 export function poolSizePerWorker(config: Pick<Env, "DATABASE_POOL_SIZE" | "WEB_CONCURRENCY">): number {
-  const budget = config.DATABASE_POOL_SIZE ?? Math.max(20, 2 * config.WEB_CONCURRENCY);
-  return Math.floor(budget / config.WEB_CONCURRENCY) - 1;
+  const budget = config.DATABASE_POOL_SIZE ?? Math.max(20, CONNECTIONS_PER_WORKER_AT_LEAST * config.WEB_CONCURRENCY);
+  return Math.floor(budget / config.WEB_CONCURRENCY) - 2;
 }
 
 /** `{base_url}` of the SPEC. */

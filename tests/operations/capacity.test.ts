@@ -16,6 +16,7 @@ import { freshDatabaseUrl, kind } from "../support/database.ts";
 import { freePort, startServer, type TestServer } from "../support/server.ts";
 import { sql } from "../support/sql.ts";
 import { until } from "../support/wait.ts";
+import pg from "pg";
 import { sharedList, type SharedList } from "../support/shared-list.ts";
 
 const BOUND = 4;
@@ -159,10 +160,36 @@ if (kind === "postgresql") {
     });
 
     it("a budget too small for the workers stops the start, naming the variable", async () => {
-      const started = await startServer({ DATABASE_POOL_SIZE: "3" }, { workers: 2 }).catch((err: Error) => err);
+      const started = await startServer({ DATABASE_POOL_SIZE: "5" }, { workers: 2 }).catch((err: Error) => err);
       if (!(started instanceof Error)) await started.stop();
       expect(started).toBeInstanceOf(Error);
-      expect((started as Error).message).toMatch(/DATABASE_POOL_SIZE: must allow 2 connections per worker/);
+      expect((started as Error).message).toMatch(/DATABASE_POOL_SIZE: must allow 3 connections per worker/);
+    });
+
+    it("/health says the database is up while every pooled connection is busy: it has a connection of its own", async () => {
+      // One worker with a pool of two; a test connection locks the lists, so list reads hold both pooled connections (and queue).
+      const busy = await startServer({ DATABASE_POOL_SIZE: "4", DATABASE_CONNECT_TIMEOUT_MS: "8000" });
+      try {
+        const api = await apiFor(busy);
+        const list = await sharedList(api, busy.databaseUrl, { name: "Busy", ownerName: "Bo", products: [{ title: "Lamp" }] });
+        const lock = new pg.Client({ connectionString: busy.databaseUrl });
+        await lock.connect();
+        await lock.query(`BEGIN; LOCK TABLE "Wishlist" IN ACCESS EXCLUSIVE MODE`);
+        const reads = Promise.all(Array.from({ length: 6 }, () => api.get(`/hosted/public/lists/${list.token}/items`)));
+        await until(
+          "both pooled connections wait on the lock",
+          async () => Number((await sql<{ n: number }>(busy.databaseUrl, `SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0]!.n),
+          (n) => n >= 2,
+        );
+        const health = await fetch(`${busy.baseUrl}/health`);
+        const body = await health.json();
+        await lock.query("ROLLBACK");
+        await lock.end();
+        expect({ status: health.status, database: body.checks?.database }).toEqual({ status: 200, database: "ok" });
+        for (const res of await reads) expect(res.status, res.text).toBe(200);
+      } finally {
+        await busy.stop();
+      }
     });
   });
 
