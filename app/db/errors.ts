@@ -8,9 +8,12 @@ export function isUniqueViolation(err: unknown): boolean {
 const PRISMA_UNAVAILABLE = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2037"]);
 // The driver adapters' error kinds behind those codes (also inside P2010, raw queries).
 const ADAPTER_UNAVAILABLE = new Set(["DatabaseNotReachable", "SocketTimeout", "ConnectionClosed", "TooManyConnections"]);
-// Driver and server codes: SQLite lock waits that ran out; PostgreSQL statement
-// timeout, shutdown, too many connections, connection failures; socket errors.
-const DRIVER_UNAVAILABLE = /^(SQLITE_BUSY|SQLITE_LOCKED|57014|57P0[1-3]|53300|08\d\d\d|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH)/;
+// Driver and server codes: SQLite lock waits that ran out, a full disk, a
+// read-only file; PostgreSQL statement timeout, shutdown, insufficient
+// resources (disk full, out of memory, too many connections), a read-only
+// transaction (a connection that reached a standby after a failover),
+// connection failures; socket errors.
+const DRIVER_UNAVAILABLE = /^(SQLITE_BUSY|SQLITE_LOCKED|SQLITE_FULL|SQLITE_READONLY|57014|57P0[1-3]|53\d\d\d|25006|08\d\d\d|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH)/;
 // node-postgres throws these without a code (Prisma may wrap them into its own message).
 const PG_CLIENT_UNAVAILABLE = /Query read timeout|timeout exceeded when trying to connect|Connection terminated|is not queryable/;
 
