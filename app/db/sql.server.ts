@@ -19,6 +19,7 @@
 // Work is written once for both as generator functions over `one`, `all` and
 // `run` (`const row = yield* one(STATEMENT, id)`), run with `exec` (each
 // statement on its own) or `transaction` (all or nothing).
+import { isDatabaseUnavailable } from "~/db/errors";
 import type BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { env } from "~/env.server";
@@ -249,11 +250,13 @@ class PostgresDriver {
       return result;
     } catch (err) {
       failed = err;
-      await client.query("ROLLBACK").catch(() => {});
+      // A connection that timed out or was lost cannot roll back (waiting for it would double the
+      // request's wait on a frozen database); dropping it ends the transaction on the server.
+      if (!isDatabaseUnavailable(err)) await client.query("ROLLBACK").catch(() => {});
       throw err;
     } finally {
-      // A connection whose statement timed out on the client may still be busy: the pool drops it.
-      client.release(failed instanceof Error && /read timeout/i.test(failed.message) ? failed : undefined);
+      // Such a connection may still be busy: the pool drops it.
+      client.release(isDatabaseUnavailable(failed) ? (failed as Error) : undefined);
     }
   }
 }
