@@ -5,6 +5,7 @@
 // mirror writes.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { CUSTOMER_METAFIELD_NAMESPACE, CUSTOMER_METAFIELDS } from "~/domains/customer-accounts/metafield-mirror.server";
 
@@ -43,6 +44,30 @@ describe("customer account extension", () => {
       const names = (text: string) => [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
       expect(names(de[key]), key).toEqual(names(en[key]));
     }
+  });
+
+  it("bundles as the Shopify CLI does (esbuild from the targeting module), the shared money module inlined, under the full-page limit", async () => {
+    // The CLI installs the extension's own packages (preact, @shopify/ui-extensions) and bundles them too;
+    // they are left out here (not installed with the app), so the figure is the extension's own code.
+    const { build } = await import("esbuild");
+    const module = /^module = "(.+)"$/m.exec(toml)![1]!;
+    const result = await build({
+      entryPoints: [path.join(dir, module)],
+      bundle: true,
+      write: false,
+      minify: true,
+      format: "esm",
+      jsx: "automatic",
+      jsxImportSource: "preact",
+      external: ["preact", "preact/*", "@preact/signals", "@shopify/ui-extensions", "@shopify/ui-extensions/*"],
+      logLevel: "silent",
+    });
+    const code = result.outputFiles[0]!.text;
+    // app/lib/money.ts, imported from outside the extension's folder, is in the bundle (its pinned exponents).
+    expect(code).toContain("HUF");
+    // Full-page customer account extensions: 128 KB compressed
+    // (https://shopify.dev/docs/apps/build/customer-accounts/extension-performance/optimize-bundle-size).
+    expect(gzipSync(code).length).toBeLessThan(32 * 1024);
   });
 
   it("formats prices in minor units per currency", async () => {
