@@ -96,6 +96,18 @@ describe("plans page", () => {
   });
 });
 
+describe("plans page: Switch to Free", () => {
+  it("a paid plan offers Switch to Free; a Free shop sees no such button", async () => {
+    const growth = await render("app.plans", await shopWithUsage("plans-growth-leave", 0, "Growth"));
+    expect(growth).toContain("Your plan: Growth (subscribed)");
+    expect(growth).toContain("You are on Growth. You can leave it here at any time, without contacting us.");
+    expect(growth.match(/<button[^>]*>(?:(?!<\/button>).)*Switch to Free/g)).toHaveLength(1);
+    const free = await render("app.plans", await shopWithUsage("plans-free-leave", 0));
+    expect(free).toContain("Your plan: Free");
+    expect(free).not.toContain("Switch to Free");
+  });
+});
+
 describe("drawer page", () => {
   it("the colour hint names the colour a new drawer really has", async () => {
     const domain = await shopWithUsage("drawer-hint", 0);
