@@ -163,7 +163,7 @@ export default function Plans() {
                       <input type="hidden" name="plan" value={variant.name} />
                       <InlineStack align="space-between" blockAlign="center" gap="200">
                         <Text as="span">{variant.interval === "monthly" ? t.monthly(usd(variant.amountUsd) ?? "") : t.yearly(usd(variant.amountUsd) ?? "")}</Text>
-                        <Button submit disabled={variant.current} loading={busy === variant.name} accessibilityLabel={t.chooseLabel(variant.name)}>
+                        <Button submit disabled={variant.current} loading={busy === variant.name} accessibilityLabel={variant.current ? undefined : t.chooseLabel(variant.name)}>
                           {variant.current ? t.current : t.choose}
                         </Button>
                       </InlineStack>
