@@ -76,19 +76,19 @@ function Figure({ label, value, note }: { label: string; value: string; note?: s
 
 /** Revenue per day in the summary's currency, as bars of a fixed height (no layout shift). */
 export function RevenueChart({ summary }: { summary: RevenueSummaryView }) {
-  const { t, locale } = useAdminTexts();
+  const { t, locale, day } = useAdminTexts();
   const max = Math.max(1, ...summary.daily.map((d) => d.revenueMinor));
   const total = summary.daily.reduce((sum, d) => sum + d.revenueMinor, 0);
   return (
     <div
       role="img"
-      aria-label={t.figures.chartLabel(summary.range.from, summary.range.to, formatMoney(total, summary.currency, locale))}
+      aria-label={t.figures.chartLabel(day(summary.range.from), day(summary.range.to), formatMoney(total, summary.currency, locale))}
       style={{ display: "flex", alignItems: "flex-end", gap: 2, height: 96 }}
     >
       {summary.daily.map((d) => (
         <div
           key={d.day}
-          title={t.figures.dayTitle(d.day, formatMoney(d.revenueMinor, summary.currency, locale), d.orders)}
+          title={t.figures.dayTitle(day(d.day), formatMoney(d.revenueMinor, summary.currency, locale), d.orders)}
           style={{
             flex: 1,
             height: `${Math.max(2, (d.revenueMinor / max) * 100)}%`,

@@ -554,7 +554,8 @@ const de: typeof en = {
     current: "Aktuell",
     includedActions: (n: string) => `${n} Aktionen im Monat inklusive`,
     trialDays: (days: number) => `${days} Tage kostenlos testen`,
-    checkoutWebhooks: " · Checkout-Webhooks",
+    // A non-breaking hyphen: the word moves to the next line whole in a narrow card.
+    checkoutWebhooks: " · Checkout\u2011Webhooks",
     monthly: (price: string) => `${price} alle 30 Tage`,
     yearly: (price: string) => `${price} im Jahr (−20 %)`,
     choose: "Wählen",

@@ -71,7 +71,7 @@ type Analytics = ReturnType<typeof useLoaderData<typeof loader>>["analytics"];
 
 /** Events per day of the last two weeks (POST /analytics/track), as plain bars. */
 function EventsChart({ analytics }: { analytics: Analytics }) {
-  const { t, locale } = useAdminTexts();
+  const { t, locale, day } = useAdminTexts();
   const perDay = analytics.series.map((d) => ({ date: d.date, total: Object.values(d.counts).reduce((a, b) => a + b, 0) }));
   const max = Math.max(1, ...perDay.map((d) => d.total));
   const totals = Object.entries(analytics.totals);
@@ -80,11 +80,11 @@ function EventsChart({ analytics }: { analytics: Analytics }) {
       <Text as="h2" variant="headingMd">
         {t.home.eventsTitle(analytics.days)}
       </Text>
-      <div role="img" aria-label={t.home.eventsLabel(analytics.from, analytics.to)} style={{ display: "flex", alignItems: "flex-end", gap: 4, height: 80 }}>
+      <div role="img" aria-label={t.home.eventsLabel(day(analytics.from), day(analytics.to))} style={{ display: "flex", alignItems: "flex-end", gap: 4, height: 80 }}>
         {perDay.map((d) => (
           <div
             key={d.date}
-            title={`${d.date}: ${d.total.toLocaleString(locale)}`}
+            title={`${day(d.date)}: ${d.total.toLocaleString(locale)}`}
             style={{ flex: 1, height: `${Math.max(2, (d.total / max) * 100)}%`, background: d.total ? "var(--p-color-bg-fill-info-active)" : "var(--p-color-border)", borderRadius: 2 }}
           />
         ))}

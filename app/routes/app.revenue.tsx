@@ -58,7 +58,7 @@ export default function Revenue() {
   const [to, setTo] = useState(report.range.to);
   const [days, setDays] = useState(String(report.attributionWindowDays));
   const [exportFailed, setExportFailed] = useState(false);
-  const { t: texts, locale, lang } = useAdminTexts();
+  const { t: texts, locale, lang, day } = useAdminTexts();
   const t = texts.revenue;
   const money = (minor: number, currency: string) => formatMoney(minor, currency, locale) ?? "—";
   const number = (n: number) => n.toLocaleString(locale);
@@ -66,7 +66,7 @@ export default function Revenue() {
   // Alert kinds: the sources the alerts' own record counts sends for.
   const alerts = report.sources.filter((s) => s.alertsSent !== null);
   return (
-    <Page title={t.title} subtitle={t.subtitle(report.range.from, report.range.to)}>
+    <Page title={t.title} subtitle={t.subtitle(day(report.range.from), day(report.range.to))}>
       <Layout>
         {rangeError ? (
           <Layout.Section>
