@@ -27,7 +27,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: polarisSty
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { preview } = await requireAdmin(request);
-  // The pages read the language from here (useAdminTexts).
+  // The pages read the language from here (useAdminTexts); root.tsx sets <html lang> from it.
   return { apiKey: env.SHOPIFY_API_KEY ?? "", preview, lang: adminLang(request) };
 };
 
@@ -35,10 +35,8 @@ export default function App() {
   const { apiKey, preview, lang } = useLoaderData<typeof loader>();
   return (
     <AppProvider isEmbeddedApp={!preview} apiKey={apiKey} i18n={lang === "de" ? polarisDe : polarisEn}>
-      <div lang={lang}>
-        {preview ? <PreviewFrame /> : <NavMenu />}
-        <Outlet />
-      </div>
+      {preview ? <PreviewFrame /> : <NavMenu />}
+      <Outlet />
     </AppProvider>
   );
 }
