@@ -1,7 +1,10 @@
 // The app's navigation in the Shopify admin sidebar: App Bridge's
 // <ui-nav-menu> web component (what @shopify/app-bridge-react's NavMenu
-// renders), loaded by AppProvider's App Bridge script.
+// renders), loaded by AppProvider's App Bridge script. Labels come from the
+// admin catalogue; the links keep the admin's language.
 import { Link } from "@remix-run/react";
+import type { AdminTexts } from "./texts";
+import { useAdminTexts } from "./use-texts";
 
 declare module "react" {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -12,28 +15,28 @@ declare module "react" {
   }
 }
 
-/** Pages of the admin, in menu order. Add an entry when a page exists. */
-/** The home page's label; the admin's pages are in English (the preview's banner follows the browser). */
-export const HOME_LABEL = "Home";
+type PageKey = Exclude<keyof AdminTexts["nav"], "home" | "appName" | "pagesLabel">;
 
-export const ADMIN_PAGES: ReadonlyArray<{ to: string; label: string }> = [
-  { to: "/app/revenue", label: "Revenue" },
-  { to: "/app/usage", label: "Usage" },
-  { to: "/app/keys", label: "Keys and tokens" },
-  { to: "/app/baskets", label: "Wishlist drawer" },
-  { to: "/app/alerts", label: "Alerts" },
-  { to: "/app/plans", label: "Plans" },
+/** Pages of the admin, in menu order. Add an entry (and its label in texts.ts) when a page exists. */
+export const ADMIN_PAGES: ReadonlyArray<{ to: string; key: PageKey }> = [
+  { to: "/app/revenue", key: "revenue" },
+  { to: "/app/usage", key: "usage" },
+  { to: "/app/keys", key: "keys" },
+  { to: "/app/baskets", key: "baskets" },
+  { to: "/app/alerts", key: "alerts" },
+  { to: "/app/plans", key: "plans" },
 ];
 
 export function NavMenu() {
+  const { t, href } = useAdminTexts();
   return (
     <ui-nav-menu>
-      <Link to="/app" rel="home">
-        {HOME_LABEL}
+      <Link to={href("/app")} rel="home">
+        {t.nav.home}
       </Link>
       {ADMIN_PAGES.map((page) => (
-        <Link key={page.to} to={page.to}>
-          {page.label}
+        <Link key={page.to} to={href(page.to)}>
+          {t.nav[page.key]}
         </Link>
       ))}
     </ui-nav-menu>

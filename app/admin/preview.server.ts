@@ -16,7 +16,7 @@ import { getAdminPreviewKey } from "~/domains/secrets/secrets.server";
 import { isLocalHost } from "~/domains/widget/origin";
 import { PREVIEW_SHOP_DOMAIN, PREVIEW_STOREFRONT_HOST, previewShop } from "~/domains/demo/preview-shop.server";
 import type { AdminGraphql } from "~/domains/shops/admin-graphql.server";
-import { PREVIEW_TEXTS, previewLang } from "./preview-texts";
+import { ADMIN_TEXTS, adminLang } from "./texts";
 import type { AdminContext } from "./session.server";
 
 export const PREVIEW_COOKIE = "wish_admin_preview";
@@ -65,7 +65,7 @@ export async function hasPreviewSession(request: Request, now = Date.now()): Pro
 
 /** What anything that would change Shopify answers in the preview. */
 export function previewReadOnly(request: Request): ApiError {
-  return new ApiError(403, "preview_read_only", PREVIEW_TEXTS[previewLang(request)].readOnly);
+  return new ApiError(403, "preview_read_only", ADMIN_TEXTS[adminLang(request)].preview.readOnly);
 }
 
 /**

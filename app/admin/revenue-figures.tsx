@@ -3,9 +3,10 @@
 // screen readers. Amounts come as minor units with their currency.
 import { BlockStack, Card, InlineGrid, Text } from "@shopify/polaris";
 import { formatMoney as money } from "~/lib/money";
+import { useAdminTexts } from "./use-texts";
 
-/** Amounts in the admin (English); a malformed currency shows as a dash. */
-const formatMoney = (minor: number, currency: string) => money(minor, currency, "en-US") ?? "—";
+/** Amounts in the admin's locale; a malformed currency shows as a dash. */
+const formatMoney = (minor: number, currency: string, locale: string) => money(minor, currency, locale) ?? "—";
 
 export interface RevenueSummaryView {
   range: { from: string; to: string; days: number };
@@ -19,29 +20,35 @@ export interface RevenueSummaryView {
   daily: Array<{ day: string; orders: number; revenueMinor: number }>;
 }
 
-export const revenueText = (summary: Pick<RevenueSummaryView, "revenue" | "currency">) =>
-  summary.revenue.length ? summary.revenue.map((r) => formatMoney(r.revenueMinor, r.currency)).join(" + ") : formatMoney(0, summary.currency);
+export const revenueText = (summary: Pick<RevenueSummaryView, "revenue" | "currency">, locale: string) =>
+  summary.revenue.length
+    ? summary.revenue.map((r) => formatMoney(r.revenueMinor, r.currency, locale)).join(" + ")
+    : formatMoney(0, summary.currency, locale);
 
-export const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
+/** A share with one decimal: "12.5%" in English, "12,5 %" in German. */
+export const percent = (rate: number, locale: string) =>
+  rate.toLocaleString(locale, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 export function RevenueFigures({ summary }: { summary: RevenueSummaryView }) {
   const { conversion } = summary;
+  const { t: texts, locale } = useAdminTexts();
+  const t = texts.figures;
   return (
     <InlineGrid columns={{ xs: 1, sm: 3 }} gap="400">
       <Figure
-        label="Wishlist revenue"
-        value={revenueText(summary)}
+        label={t.revenue}
+        value={revenueText(summary, locale)}
         note={
           summary.refunded.length
-            ? `Net of ${summary.refunded.map((r) => formatMoney(r.refundedMinor, r.currency)).join(" + ")} refunded`
-            : "Net of refunds"
+            ? t.netOf(summary.refunded.map((r) => formatMoney(r.refundedMinor, r.currency, locale)).join(" + "))
+            : t.netOfRefunds
         }
       />
-      <Figure label="Attributed orders" value={summary.orders.toLocaleString("en-US")} />
+      <Figure label={t.orders} value={summary.orders.toLocaleString(locale)} />
       <Figure
-        label="Saves bought"
-        value={percent(conversion.rate)}
-        note={`${conversion.bought.toLocaleString("en-US")} of ${conversion.saves.toLocaleString("en-US")} saves`}
+        label={t.savesBought}
+        value={percent(conversion.rate, locale)}
+        note={t.boughtOf(conversion.bought.toLocaleString(locale), conversion.saves.toLocaleString(locale))}
       />
     </InlineGrid>
   );
@@ -69,18 +76,19 @@ function Figure({ label, value, note }: { label: string; value: string; note?: s
 
 /** Revenue per day in the summary's currency, as bars of a fixed height (no layout shift). */
 export function RevenueChart({ summary }: { summary: RevenueSummaryView }) {
+  const { t, locale, day } = useAdminTexts();
   const max = Math.max(1, ...summary.daily.map((d) => d.revenueMinor));
   const total = summary.daily.reduce((sum, d) => sum + d.revenueMinor, 0);
   return (
     <div
       role="img"
-      aria-label={`Wishlist revenue per day from ${summary.range.from} to ${summary.range.to}: ${formatMoney(total, summary.currency)} in total`}
+      aria-label={t.figures.chartLabel(day(summary.range.from), day(summary.range.to), formatMoney(total, summary.currency, locale))}
       style={{ display: "flex", alignItems: "flex-end", gap: 2, height: 96 }}
     >
       {summary.daily.map((d) => (
         <div
           key={d.day}
-          title={`${d.day}: ${formatMoney(d.revenueMinor, summary.currency)}, ${d.orders} ${d.orders === 1 ? "order" : "orders"}`}
+          title={t.figures.dayTitle(day(d.day), formatMoney(d.revenueMinor, summary.currency, locale), d.orders)}
           style={{
             flex: 1,
             height: `${Math.max(2, (d.revenueMinor / max) * 100)}%`,

@@ -10,7 +10,8 @@ import { setupChecklist, shopOverview } from "~/domains/shops/overview.server";
 import { partnerAnalytics } from "~/domains/analytics/analytics.server";
 import { lastDays, revenueSummary } from "~/domains/revenue/figures.server";
 import { RevenueChart, RevenueFigures } from "~/admin/revenue-figures";
-import { toDecimal } from "~/lib/money";
+import { formatMoney } from "~/lib/money";
+import { useAdminTexts } from "~/admin/use-texts";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await requireAdmin(request);
@@ -23,37 +24,42 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return { overview, checklist, analytics, revenue };
 };
 
-const day = (iso: string) => new Date(iso).toLocaleDateString("en-US", { month: "long", day: "numeric", timeZone: "UTC" });
-
 function UsageBanner({ usage, planId }: { usage: ReturnType<typeof useLoaderData<typeof loader>>["overview"]["usage"]; planId: string }) {
+  const { t: texts, locale, href } = useAdminTexts();
+  const t = texts.home;
+  const number = (n: number) => n.toLocaleString(locale);
   if (usage.level === "exceeded" && planId === "free") {
+    const until = new Date(usage.periodEnd).toLocaleDateString(locale, { month: "long", day: "numeric", timeZone: "UTC" });
     return (
-      <Banner tone="critical" title={`Saves are paused until ${day(usage.periodEnd)}`}>
+      <Banner tone="critical" title={t.pausedTitle(until)}>
         <p>
-          You used all {usage.limit?.toLocaleString("en-US")} actions of the Free plan this month. Shares and list views are still
-          counted. <Link to="/app/plans">Upgrade</Link> to resume saving at once.
+          {t.pausedText(number(usage.limit ?? 0))} <Link to={href("/app/plans")}>{t.upgrade}</Link>
+          {t.upgradeAfter}
         </p>
       </Banner>
     );
   }
   if (usage.level === "exceeded") {
-    const cost = usage.overageCostMinor === null ? null : toDecimal(usage.overageCostMinor, "USD");
+    // Overage is billed in USD through Shopify (SPEC 8.1); a fraction of a cent per action is shown as such.
+    const cost = usage.overageCostMinor === null ? null : formatMoney(usage.overageCostMinor, "USD", locale);
+    const perAction =
+      usage.overagePerActionMinor === null
+        ? null
+        : `${usage.overagePerActionMinor.toLocaleString(locale, { maximumFractionDigits: 2 })} ct`;
     return (
-      <Banner tone="info" title="You are over this month's included actions">
+      <Banner tone="info" title={t.overTitle}>
         <p>
-          Overage so far: {usage.overageActions.toLocaleString("en-US")} actions
-          {cost !== null ? ` at ${usage.overagePerActionMinor} ct each, ${cost} in total` : ""}. Nothing is switched off.{" "}
-          <Link to="/app/plans">Compare plans</Link>
+          {t.overText(number(usage.overageActions), cost, perAction)} <Link to={href("/app/plans")}>{t.comparePlans}</Link>
         </p>
       </Banner>
     );
   }
   if (usage.level === "warning") {
     return (
-      <Banner tone="warning" title={`You have used ${usage.percent}% of this month's actions`}>
+      <Banner tone="warning" title={t.warningTitle((usage.percent / 100).toLocaleString(locale, { style: "percent", maximumFractionDigits: 1 }))}>
         <p>
-          {planId === "free" ? "Saves pause at 100% on the Free plan. " : ""}
-          <Link to="/app/plans">See plans</Link>
+          {planId === "free" ? `${t.warningFree} ` : ""}
+          <Link to={href("/app/plans")}>{t.seePlans}</Link>
         </p>
       </Banner>
     );
@@ -65,34 +71,36 @@ type Analytics = ReturnType<typeof useLoaderData<typeof loader>>["analytics"];
 
 /** Events per day of the last two weeks (POST /analytics/track), as plain bars. */
 function EventsChart({ analytics }: { analytics: Analytics }) {
+  const { t, locale, day } = useAdminTexts();
   const perDay = analytics.series.map((d) => ({ date: d.date, total: Object.values(d.counts).reduce((a, b) => a + b, 0) }));
   const max = Math.max(1, ...perDay.map((d) => d.total));
   const totals = Object.entries(analytics.totals);
   return (
     <BlockStack gap="300">
       <Text as="h2" variant="headingMd">
-        Events, last {analytics.days} days
+        {t.home.eventsTitle(analytics.days)}
       </Text>
-      <div role="img" aria-label={`Events per day from ${analytics.from} to ${analytics.to}`} style={{ display: "flex", alignItems: "flex-end", gap: 4, height: 80 }}>
+      <div role="img" aria-label={t.home.eventsLabel(day(analytics.from), day(analytics.to))} style={{ display: "flex", alignItems: "flex-end", gap: 4, height: 80 }}>
         {perDay.map((d) => (
           <div
             key={d.date}
-            title={`${d.date}: ${d.total}`}
+            title={`${day(d.date)}: ${d.total.toLocaleString(locale)}`}
             style={{ flex: 1, height: `${Math.max(2, (d.total / max) * 100)}%`, background: d.total ? "var(--p-color-bg-fill-info-active)" : "var(--p-color-border)", borderRadius: 2 }}
           />
         ))}
       </div>
       <Text as="p" tone="subdued">
-        {totals.length ? totals.map(([event, count]) => `${event}: ${count.toLocaleString("en-US")}`).join(" · ") : "No events yet."}
+        {totals.length ? totals.map(([event, count]) => `${event}: ${count.toLocaleString(locale)}`).join(" · ") : t.home.noEvents}
       </Text>
     </BlockStack>
   );
 }
 
 function Check({ done, children }: { done: boolean | null; children: React.ReactNode }) {
+  const t = useAdminTexts().t.home;
   return (
     <InlineStack gap="200" blockAlign="center" wrap={false}>
-      <Badge tone={done ? "success" : "attention"}>{done ? "Done" : done === null ? "Check" : "To do"}</Badge>
+      <Badge tone={done ? "success" : "attention"}>{done ? t.done : done === null ? t.check : t.toDo}</Badge>
       <Text as="span">{children}</Text>
     </InlineStack>
   );
@@ -102,15 +110,19 @@ export default function Home() {
   const { overview, checklist, analytics, revenue } = useLoaderData<typeof loader>();
   const loading = useNavigation().state === "loading";
   const { plan, trial, usage } = overview;
+  const { t: texts, locale, href } = useAdminTexts();
+  const t = texts.home;
   const progress = usage.limit === null ? 0 : Math.min(100, usage.percent);
   return (
     <Page title={overview.shop.name}>
       <Layout>
         {trial.expired ? (
           <Layout.Section>
-            <Banner tone="critical" title="Your trial has ended">
+            <Banner tone="critical" title={t.trialEndedTitle}>
               <p>
-                Wishlist buttons are off on your store until you <Link to="/app/plans">choose a plan</Link>.
+                {t.trialEndedBefore}
+                <Link to={href("/app/plans")}>{t.trialEndedLink}</Link>
+                {t.trialEndedAfter}
               </p>
             </Banner>
           </Layout.Section>
@@ -129,18 +141,15 @@ export default function Home() {
               <BlockStack gap="300">
                 <InlineStack align="space-between">
                   <Text as="h2" variant="headingMd">
-                    Plan: {plan.name}
+                    {t.plan(plan.name)}
                   </Text>
-                  <Link to="/app/plans">Plans</Link>
+                  <Link to={href("/app/plans")}>{t.plansLink}</Link>
                 </InlineStack>
                 {trial.daysLeft !== null && trial.daysLeft > 0 ? (
-                  <Text as="p">
-                    Free trial: {trial.daysLeft} {trial.daysLeft === 1 ? "day" : "days"} left
-                  </Text>
+                  <Text as="p">{t.trialLeft(trial.daysLeft)}</Text>
                 ) : null}
                 <Text as="p" id="usage-label">
-                  Actions this month: {usage.used.toLocaleString("en-US")}
-                  {usage.limit !== null ? ` of ${usage.limit.toLocaleString("en-US")}` : " (unlimited)"}
+                  {t.actionsThisMonth(usage.used.toLocaleString(locale), usage.limit !== null ? usage.limit.toLocaleString(locale) : null)}
                 </Text>
                 {usage.limit !== null ? (
                   <ProgressBar
@@ -158,9 +167,9 @@ export default function Home() {
             <BlockStack gap="300">
               <InlineStack align="space-between" blockAlign="center">
                 <Text as="h2" variant="headingMd">
-                  Wishlist revenue, last 30 days
+                  {t.revenueTitle}
                 </Text>
-                <Link to="/app/revenue">By product and source</Link>
+                <Link to={href("/app/revenue")}>{t.revenueLink}</Link>
               </InlineStack>
               <RevenueFigures summary={revenue} />
               <RevenueChart summary={revenue} />
@@ -176,21 +185,17 @@ export default function Home() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                Setup
+                {t.setupTitle}
               </Text>
               <Check done={null}>
-                Turn on the Wishlist app embed: check in the{" "}
+                {t.embedBefore}
                 <a href={checklist.themeEditorUrl} target="_top">
-                  theme editor
+                  {t.embedLink}
                 </a>
-                .
+                {t.embedAfter}
               </Check>
-              <Check done={checklist.keyActive}>
-                {checklist.keyActive ? "Your store's public key is active." : "Your store's public key is not active."}
-              </Check>
-              <Check done={checklist.firstSaveSeen}>
-                {checklist.firstSaveSeen ? "Shoppers are saving products." : "No product saved yet."}
-              </Check>
+              <Check done={checklist.keyActive}>{checklist.keyActive ? t.keyActive : t.keyInactive}</Check>
+              <Check done={checklist.firstSaveSeen}>{checklist.firstSaveSeen ? t.saving : t.notSaving}</Check>
             </BlockStack>
           </Card>
         </Layout.Section>

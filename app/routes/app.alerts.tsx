@@ -18,6 +18,8 @@ import { getPartner } from "~/domains/partners/partners.server";
 import { formatMoney } from "~/lib/money";
 import { ALERT_KINDS, getPlan, type AlertKind } from "~/domains/plans/plans";
 import { ApiError } from "~/lib/api/errors";
+import { ADMIN_TEXTS, adminLang } from "~/admin/texts";
+import { useAdminTexts } from "~/admin/use-texts";
 
 type PreviewKind = AlertKind | "reminder";
 const PREVIEW_KINDS: readonly PreviewKind[] = [...ALERT_KINDS, "reminder"];
@@ -25,12 +27,13 @@ const PREVIEW_KINDS: readonly PreviewKind[] = [...ALERT_KINDS, "reminder"];
 export async function loader({ request }: LoaderFunctionArgs) {
   const { partnerId, shop } = await requireAdmin(request);
   const partner = await getPartner(partnerId);
-  // The e-mail preview: `?preview=<kind|reminder>&lang=<de|en>` (defaults: price drop, English).
+  // The e-mail preview: `?preview=<kind|reminder>&lang=<de|en>` (defaults: price drop, the admin's language).
   const url = new URL(request.url);
   const asked = url.searchParams.get("preview");
   const kind: PreviewKind = PREVIEW_KINDS.find((k) => k === asked) ?? "price_drop";
   const askedLang = url.searchParams.get("lang");
-  const lang = isAlertLang(askedLang) ? askedLang : "en";
+  const adminLanguage = adminLang(request);
+  const lang = isAlertLang(askedLang) ? askedLang : isAlertLang(adminLanguage) ? adminLanguage : "en";
   const [settings, sent] = await Promise.all([alertSettingsOf(shop.id, partner.plan), sentAlertsOf(shop.id)]);
   const preview =
     kind === "reminder"
@@ -56,35 +59,34 @@ const form = z.object({
 export async function action({ request }: ActionFunctionArgs) {
   const { shop } = await requireAdmin(request);
   const data = await request.formData();
-  return outcome(async () => {
+  const t = ADMIN_TEXTS[adminLang(request)].alerts;
+  return outcome(request, async () => {
     const parsed = form.safeParse(Object.fromEntries(["priceDrop", "backInStock", "lowStock", "lowStockThreshold", "senderName", "replyTo", "reminderDays"].map((k) => [k, field(data, k)])));
-    if (!parsed.success) throw new ApiError(400, "invalid_input", `The low-stock threshold must be a whole number from 1 to ${LOW_STOCK_THRESHOLD_MAX}.`);
+    if (!parsed.success) throw new ApiError(400, "invalid_input", t.thresholdInvalid(LOW_STOCK_THRESHOLD_MAX));
     await updateAlertSettings(shop.id, parsed.data);
-    return { message: "Saved." };
+    return { message: t.saved };
   });
 }
-
-const KIND_LABEL: Record<string, string> = { price_drop: "Price drop", back_in_stock: "Back in stock", low_stock: "Low stock", reminder: "Reminder of saved items" };
-const REMINDER_LABEL: Record<number, string> = { 0: "Off", 7: "Weekly", 14: "Every 2 weeks", 30: "Monthly" };
-
-/** "Price drop, low stock and reminders": one sentence's subject. */
-const gatedList = (labels: string[]) => {
-  const list = labels.map((l, i) => (i === 0 ? l : l.toLowerCase())).join(", ");
-  return list.replace(/, ([^,]*)$/, " and $1");
-};
 
 /** A cell whose text may wrap (DataTable cells do not), so the table fits a phone without scrolling. */
 const wrapping = (text: string) => <span style={{ whiteSpace: "normal" }}>{text}</span>;
 
-const sentAt = (iso: string) => new Date(iso).toLocaleString("en-US", { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: "UTC" });
+const sentAt = (iso: string, locale: string) =>
+  new Date(iso).toLocaleString(locale, { month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZone: "UTC" });
 
-const money = (minor: number | null, currency: string | null) => (minor === null || !currency ? "—" : (formatMoney(minor, currency, "en-US") ?? "—"));
+const money = (minor: number | null, currency: string | null, locale: string) =>
+  minor === null || !currency ? "—" : (formatMoney(minor, currency, locale) ?? "—");
 
 export default function Alerts() {
   const { settings, sent, planName, preview } = useLoaderData<typeof loader>();
   const [, setSearchParams] = useSearchParams();
+  const { lang: adminLanguage } = useAdminTexts();
+  // `locale` keeps the admin's language for the reload.
   const showPreview = (next: { kind?: string; lang?: string }) =>
-    setSearchParams({ preview: next.kind ?? preview.kind, lang: next.lang ?? preview.lang }, { preventScrollReset: true, replace: true });
+    setSearchParams(
+      { preview: next.kind ?? preview.kind, lang: next.lang ?? preview.lang, locale: adminLanguage },
+      { preventScrollReset: true, replace: true },
+    );
   const fetcher = useFetcher<typeof action>();
   const allowed = (kind: AlertKind) => settings.allowed.includes(kind);
   const [priceDrop, setPriceDrop] = useState(settings.priceDrop);
@@ -94,8 +96,9 @@ export default function Alerts() {
   const [senderName, setSenderName] = useState(settings.senderName ?? "");
   const [replyTo, setReplyTo] = useState(settings.replyTo ?? "");
   const [reminderDays, setReminderDays] = useState(String(settings.reminderDays));
-  const gated = `Comes with Starter and up; this shop is on ${planName}.`;
-  const gatedKinds = [...ALERT_KINDS.filter((k) => !allowed(k)).map((k) => KIND_LABEL[k]), ...(settings.remindersAllowed ? [] : ["Reminders"])];
+  const { t: texts, locale } = useAdminTexts();
+  const t = texts.alerts;
+  const gatedKinds = [...ALERT_KINDS.filter((k) => !allowed(k)).map((k) => t.kinds[k] ?? k), ...(settings.remindersAllowed ? [] : [t.reminders])];
   const data = fetcher.data;
   const save = () =>
     fetcher.submit(
@@ -103,16 +106,16 @@ export default function Alerts() {
       { method: "post" },
     );
   return (
-    <Page title="Alerts">
+    <Page title={t.title}>
       <Layout>
         <Layout.Section>
           <Card>
             <BlockStack gap="400">
               <Text as="h2" variant="headingMd">
-                Alerts to shoppers
+                {t.toShoppers}
               </Text>
               <Text as="p" tone="subdued">
-                E-mails to shoppers who saved your products and opted in (with a confirmed address). Each has a one-click unsubscribe; a shopper gets a few per day at most.
+                {t.intro}
               </Text>
               {data && !data.ok && (
                 <Banner tone="critical">
@@ -121,20 +124,20 @@ export default function Alerts() {
               )}
               {data?.ok && (
                 <Banner tone="success">
-                  <p>Saved.</p>
+                  <p>{t.saved}</p>
                 </Banner>
               )}
               <Checkbox
-                label="Price drop"
-                helpText={allowed("price_drop") ? "With the previous price and the lowest price of the 30 days before." : undefined}
+                label={t.kinds.price_drop}
+                helpText={allowed("price_drop") ? t.priceDropHelp : undefined}
                 checked={allowed("price_drop") && priceDrop}
                 disabled={!allowed("price_drop")}
                 onChange={setPriceDrop}
               />
-              <Checkbox label="Back in stock" checked={allowed("back_in_stock") && backInStock} disabled={!allowed("back_in_stock")} onChange={setBackInStock} />
+              <Checkbox label={t.kinds.back_in_stock} checked={allowed("back_in_stock") && backInStock} disabled={!allowed("back_in_stock")} onChange={setBackInStock} />
               <Checkbox
-                label="Low stock"
-                helpText={allowed("low_stock") ? "When a saved variant's stock falls to the threshold or below." : undefined}
+                label={t.kinds.low_stock}
+                helpText={allowed("low_stock") ? t.lowStockHelp : undefined}
                 checked={allowed("low_stock") && lowStock}
                 disabled={!allowed("low_stock")}
                 onChange={setLowStock}
@@ -142,13 +145,13 @@ export default function Alerts() {
               {/* Said once, in readable text: Polaris greys a disabled checkbox's help text below contrast. */}
               {gatedKinds.length > 0 && (
                 <Text as="p" tone="subdued">
-                  {gatedList(gatedKinds)} come with Starter and up; this shop is on {planName}.
+                  {t.gatedKinds(gatedKinds, planName)}
                 </Text>
               )}
               {/* A few digits: a full-width field would look like it wants a sentence. */}
               <Box maxWidth="240px">
                 <TextField
-                  label="Low-stock threshold"
+                  label={t.threshold}
                   type="number"
                   min={1}
                   max={LOW_STOCK_THRESHOLD_MAX}
@@ -156,40 +159,36 @@ export default function Alerts() {
                   onChange={setThreshold}
                   autoComplete="off"
                   disabled={!allowed("low_stock")}
-                  helpText="Units left in stock."
+                  helpText={t.thresholdHelp}
                 />
               </Box>
               <Select
-                label="Reminders of saved items not yet bought"
-                options={REMINDER_DAYS.map((d) => ({ label: REMINDER_LABEL[d] ?? String(d), value: String(d) }))}
+                label={t.reminderSelect}
+                options={REMINDER_DAYS.map((d) => ({ label: t.reminderOptions[d] ?? String(d), value: String(d) }))}
                 value={settings.remindersAllowed ? reminderDays : "0"}
                 onChange={setReminderDays}
                 disabled={!settings.remindersAllowed}
-                helpText={
-                  settings.remindersAllowed
-                    ? "A digest of their saved products they haven't bought, to shoppers who chose reminders; at most once a week. Off until you choose."
-                    : undefined
-                }
+                helpText={settings.remindersAllowed ? t.reminderHelp : undefined}
               />
               <TextField
-                label="Sender name"
+                label={t.senderName}
                 value={senderName}
                 onChange={setSenderName}
                 autoComplete="off"
                 maxLength={SENDER_NAME_MAX}
-                helpText="Shown as the e-mails' sender, e.g. your shop's name. Empty: the service's default sender."
+                helpText={t.senderHelp}
               />
               <TextField
-                label="Reply-to address"
+                label={t.replyTo}
                 type="email"
                 value={replyTo}
                 onChange={setReplyTo}
                 autoComplete="off"
-                helpText="Where shoppers' replies go. Empty: replies are not collected."
+                helpText={t.replyToHelp}
               />
               <div>
                 <Button variant="primary" onClick={save} loading={fetcher.state !== "idle"}>
-                  Save
+                  {t.save}
                 </Button>
               </div>
             </BlockStack>
@@ -199,20 +198,20 @@ export default function Alerts() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                E-mail preview
+                {t.previewTitle}
               </Text>
               <InlineStack gap="300" wrap>
                 <Select
-                  label="E-mail"
-                  options={PREVIEW_KINDS.map((k) => ({ label: KIND_LABEL[k] ?? k, value: k }))}
+                  label={t.previewEmail}
+                  options={PREVIEW_KINDS.map((k) => ({ label: t.kinds[k] ?? k, value: k }))}
                   value={preview.kind}
                   onChange={(kind) => showPreview({ kind })}
                 />
                 <Select
-                  label="Language"
+                  label={t.previewLanguage}
                   options={[
-                    { label: "English", value: "en" },
-                    { label: "German", value: "de" },
+                    { label: t.languages.en!, value: "en" },
+                    { label: t.languages.de!, value: "de" },
                   ]}
                   value={preview.lang}
                   onChange={(lang) => showPreview({ lang })}
@@ -220,27 +219,26 @@ export default function Alerts() {
               </InlineStack>
               {!preview.allowed && (
                 <Text as="p" tone="subdued">
-                  {gated}
+                  {t.gatedPreview(planName)}
                 </Text>
               )}
               <Text as="p">
                 <Text as="span" fontWeight="semibold">
-                  From:
+                  {t.from}
                 </Text>{" "}
                 {preview.from}
-                {preview.replyTo ? ` (replies to ${preview.replyTo})` : ""}
+                {preview.replyTo ? t.repliesTo(preview.replyTo) : ""}
                 <br />
                 <Text as="span" fontWeight="semibold">
-                  Subject:
+                  {t.subject}
                 </Text>{" "}
                 {preview.subject}
               </Text>
               <Text as="p" tone="subdued">
-                {preview.kind === "reminder" ? "With your three newest products at their prices." : "With your newest product and example prices."} The e-mail also has a plain-text
-                part and the one-click unsubscribe headers.
+                {preview.kind === "reminder" ? t.previewNoteReminder : t.previewNoteAlert} {t.previewNoteParts}
               </Text>
               {/* The e-mail's own HTML, sandboxed: no script runs, no link navigates the admin. */}
-              <iframe title="Alert e-mail preview" sandbox="" srcDoc={preview.html} style={{ width: "100%", height: 520, border: "1px solid #e3e3e3", borderRadius: 8 }} />
+              <iframe title={t.previewFrame} sandbox="" srcDoc={preview.html} style={{ width: "100%", height: 520, border: "1px solid #e3e3e3", borderRadius: 8 }} />
             </BlockStack>
           </Card>
         </Layout.Section>
@@ -248,25 +246,25 @@ export default function Alerts() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                Sent alerts
+                {t.sentTitle}
               </Text>
               {sent.length === 0 ? (
                 <Text as="p" tone="subdued">
-                  No alerts sent yet.
+                  {t.noneSent}
                 </Text>
               ) : (
                 <DataTable
                   columnContentTypes={["text", "text", "numeric"]}
-                  headings={["Product", "Alert", "Price"]}
+                  headings={[t.product, t.alert, t.price]}
                   rows={sent.map((a) => [
                     wrapping(a.title),
                     <BlockStack gap="050" key={a.id}>
-                      {wrapping(KIND_LABEL[a.kind] ?? a.kind)}
+                      {wrapping(t.kinds[a.kind] ?? a.kind)}
                       <Text as="span" variant="bodySm" tone="subdued">
-                        {sentAt(a.sentAt)} UTC
+                        {sentAt(a.sentAt, locale)} UTC
                       </Text>
                     </BlockStack>,
-                    money(a.priceMinor, a.currency),
+                    money(a.priceMinor, a.currency, locale),
                   ])}
                 />
               )}

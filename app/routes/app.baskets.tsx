@@ -9,6 +9,8 @@ import { requireAdmin } from "~/admin/session.server";
 import { LAYOUTS, listBasketConfigs, testBasketWebhook, updateBasketConfig } from "~/domains/baskets/baskets.server";
 import { getPartner } from "~/domains/partners/partners.server";
 import { getPlan } from "~/domains/plans/plans";
+import { ADMIN_TEXTS, adminLang } from "~/admin/texts";
+import { useAdminTexts } from "~/admin/use-texts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { partnerId } = await requireAdmin(request);
@@ -20,10 +22,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const { partnerId } = await requireAdmin(request);
   const form = await request.formData();
   const id = field(form, "id");
-  return outcome(async () => {
+  const t = ADMIN_TEXTS[adminLang(request)].baskets;
+  return outcome(request, async () => {
     if (field(form, "intent") === "test-webhook") {
       const { status } = await testBasketWebhook(partnerId, id);
-      return { message: `Your endpoint answered ${status}.` };
+      return { message: t.endpointAnswered(status) };
     }
     const webhookUrl = field(form, "webhookUrl").trim();
     const cartUrl = field(form, "cartUrl").trim();
@@ -33,23 +36,22 @@ export async function action({ request }: ActionFunctionArgs) {
       checkout: { mode: field(form, "mode"), ...(cartUrl ? { cartUrl } : {}) },
       ...(form.has("webhookUrl") ? { webhookUrl: webhookUrl || null } : {}),
     });
-    return { message: "Saved.", ...(webhookSecret ? { webhookSecret } : {}) };
+    return { message: t.saved, ...(webhookSecret ? { webhookSecret } : {}) };
   });
 }
-
-const LAYOUT_LABEL: Record<string, string> = { drawer: "Drawer from the right", modal: "Window in the middle", page: "Full page" };
 
 type Basket = Awaited<ReturnType<typeof listBasketConfigs>>["baskets"][number];
 
 export default function Baskets() {
   const { baskets, layouts, webhooks, planName } = useLoaderData<typeof loader>();
+  const t = useAdminTexts().t.baskets;
   return (
-    <Page title="Wishlist drawer">
+    <Page title={t.title}>
       <Layout>
         {baskets.length === 0 && (
           <Layout.Section>
             <Banner tone="warning">
-              <p>No drawer is set up for this shop yet. Reinstalling the app creates one.</p>
+              <p>{t.none}</p>
             </Banner>
           </Layout.Section>
         )}
@@ -73,6 +75,7 @@ function BasketForm({ basket, layouts, webhooks, planName }: { basket: Basket; l
   const [webhookUrl, setWebhookUrl] = useState(basket.webhookUrl ?? "");
   const busy = fetcher.state !== "idle";
   const data = fetcher.data;
+  const t = useAdminTexts().t.baskets;
   const save = () =>
     fetcher.submit(
       { id: basket.id, layout, primaryColor: color, mode, cartUrl, ...(webhooks ? { webhookUrl } : {}) },
@@ -82,7 +85,7 @@ function BasketForm({ basket, layouts, webhooks, planName }: { basket: Basket; l
     <Card>
       <BlockStack gap="400">
         <Text as="h2" variant="headingMd">
-          Drawer <code>{basket.id}</code>
+          {t.drawer} <code>{basket.id}</code>
         </Text>
         {data && !data.ok && (
           <Banner tone="critical">
@@ -94,46 +97,46 @@ function BasketForm({ basket, layouts, webhooks, planName }: { basket: Basket; l
             <p>{String(data.message)}</p>
             {"webhookSecret" in data && (
               <p>
-                Signing secret (shown once): <code>{String(data.webhookSecret)}</code>
+                {t.secret} <code>{String(data.webhookSecret)}</code>
               </p>
             )}
           </Banner>
         )}
         <InlineStack gap="400" wrap>
-          <Select label="Layout" options={layouts.map((l) => ({ label: LAYOUT_LABEL[l] ?? l, value: l }))} value={layout} onChange={setLayout} />
-          <TextField label="Color" value={color} onChange={setColor} autoComplete="off" helpText="Buttons and links in the drawer, as #rrggbb; the default is #111111 (near black)." maxLength={7} />
+          <Select label={t.layout} options={layouts.map((l) => ({ label: t.layouts[l] ?? l, value: l }))} value={layout} onChange={setLayout} />
+          <TextField label={t.color} value={color} onChange={setColor} autoComplete="off" helpText={t.colorHelp} maxLength={7} />
           <Select
-            label="Checkout"
+            label={t.checkout}
             options={[
-              { label: "Add to the shop's cart", value: "cart" },
-              { label: "Link to the product", value: "link" },
-              { label: "Send to my webhook", value: "webhook" },
+              { label: t.modeCart, value: "cart" },
+              { label: t.modeLink, value: "link" },
+              { label: t.modeWebhook, value: "webhook" },
             ]}
             value={mode}
             onChange={setMode}
           />
         </InlineStack>
         <TextField
-          label="Cart URL"
+          label={t.cartUrl}
           value={cartUrl}
           onChange={setCartUrl}
           autoComplete="off"
-          helpText="With {variant_id} and {quantity}, e.g. /cart/add?id={variant_id}&quantity={quantity}"
+          helpText={t.cartUrlHelp}
         />
         {webhooks ? (
-          <TextField label="Checkout webhook URL" value={webhookUrl} onChange={setWebhookUrl} autoComplete="off" helpText="Leave empty for none." />
+          <TextField label={t.webhookUrl} value={webhookUrl} onChange={setWebhookUrl} autoComplete="off" helpText={t.webhookHelp} />
         ) : (
           <Text as="p" tone="subdued">
-            Checkout webhooks come with the Growth plan and up; this shop is on {planName}.
+            {t.webhookGated(planName)}
           </Text>
         )}
         <InlineStack gap="200">
           <Button variant="primary" onClick={save} loading={busy}>
-            Save
+            {t.save}
           </Button>
           {webhooks && basket.webhookUrl && (
             <Button onClick={() => fetcher.submit({ intent: "test-webhook", id: basket.id }, { method: "post" })} disabled={busy}>
-              Send test
+              {t.sendTest}
             </Button>
           )}
         </InlineStack>

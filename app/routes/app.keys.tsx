@@ -19,6 +19,7 @@ import {
 } from "~/domains/keys/keys.server";
 import { createPersonalAccessToken, personalAccessTokenJson, revokePersonalAccessToken } from "~/domains/partners/access-tokens.server";
 import { listPartnerAccessTokens } from "~/domains/partners/partners.server";
+import { useAdminTexts } from "~/admin/use-texts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { partnerId } = await requireAdmin(request);
@@ -33,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { partnerId } = await requireAdmin(request);
   const form = await request.formData();
-  return outcome(async () => {
+  return outcome(request, async () => {
     switch (field(form, "intent")) {
       case "create-test-key":
         return { created: apiKeyJson(await createApiKey(partnerId, { environment: "test" })).key };
@@ -76,19 +77,22 @@ export default function Keys() {
   const { keys, tokens, graceMinutes } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as Outcome<{ created?: string; token?: string }> | undefined;
   const busy = useNavigation().state !== "idle";
+  const { t: texts, locale } = useAdminTexts();
+  const t = texts.keys;
+  const date = (iso: string) => new Date(iso).toLocaleDateString(locale, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
   return (
-    <Page title="Keys and tokens">
+    <Page title={t.title}>
       <Layout>
         {result && !result.ok && (
           <Layout.Section>
-            <Banner tone="critical" title="That did not work">
+            <Banner tone="critical" title={texts.common.failedTitle}>
               <p>{result.error}</p>
             </Banner>
           </Layout.Section>
         )}
         {result?.ok && result.created && (
           <Layout.Section>
-            <Banner tone="success" title="New key">
+            <Banner tone="success" title={t.newKey}>
               <p>
                 <code>{result.created}</code>
               </p>
@@ -97,7 +101,7 @@ export default function Keys() {
         )}
         {result?.ok && result.token && (
           <Layout.Section>
-            <Banner tone="warning" title="Copy this token now: it is shown only once">
+            <Banner tone="warning" title={t.tokenOnce}>
               <p>
                 <code>{result.token}</code>
               </p>
@@ -109,18 +113,17 @@ export default function Keys() {
             <BlockStack gap="400">
               <InlineStack align="space-between" blockAlign="center">
                 <Text as="h2" variant="headingMd">
-                  Public keys
+                  {t.publicKeys}
                 </Text>
                 <Form method="post">
                   <input type="hidden" name="intent" value="create-test-key" />
                   <Button submit disabled={busy}>
-                    Create test key
+                    {t.createTestKey}
                   </Button>
                 </Form>
               </InlineStack>
               <Text as="p" tone="subdued">
-                The storefront button uses your live key. Rotating a key gives a new value; the old one keeps working for {graceMinutes}{" "}
-                minutes so pages can switch over. Revoking stops a key at once.
+                {t.keysIntro(graceMinutes)}
               </Text>
               {keys.map((key) => (
                 <KeyRow key={key.id} apiKey={key} />
@@ -132,46 +135,46 @@ export default function Keys() {
           <Card>
             <BlockStack gap="400">
               <Text as="h2" variant="headingMd">
-                Personal access tokens
+                {t.tokensTitle}
               </Text>
               <Text as="p" tone="subdued">
-                For scripts and tools that call the partner API on your behalf. A token is valid for a year.
+                {t.tokensIntro}
               </Text>
               <Form method="post">
                 <input type="hidden" name="intent" value="create-token" />
                 <Box maxWidth="480px">
                   <TextField
-                    label="Token name"
+                    label={t.tokenName}
                     name="name"
                     autoComplete="off"
                     maxLength={100}
                     connectedRight={
                       <Button submit disabled={busy}>
-                        Create token
+                        {t.createToken}
                       </Button>
                     }
                   />
                 </Box>
               </Form>
-              {tokens.length === 0 && <Text as="p">No tokens yet.</Text>}
-              {tokens.map((t) => (
-                <InlineStack key={t.id} align="space-between" blockAlign="center">
+              {tokens.length === 0 && <Text as="p">{t.noTokens}</Text>}
+              {tokens.map((token) => (
+                <InlineStack key={token.id} align="space-between" blockAlign="center">
                   <BlockStack>
                     <Text as="span" fontWeight="semibold">
-                      {t.name || `Token ${t.id}`}
+                      {token.name || t.tokenFallback(token.id)}
                     </Text>
                     <Text as="span" tone="subdued">
-                      Created {t.created_at.slice(0, 10)} · expires {t.expires_at.slice(0, 10)}
+                      {t.tokenDates(date(token.created_at), date(token.expires_at))}
                     </Text>
                   </BlockStack>
-                  {t.revoked_at ? (
-                    <Badge tone="critical">Revoked</Badge>
+                  {token.revoked_at ? (
+                    <Badge tone="critical">{t.revoked}</Badge>
                   ) : (
                     <Form method="post">
                       <input type="hidden" name="intent" value="revoke-token" />
-                      <input type="hidden" name="id" value={t.id} />
+                      <input type="hidden" name="id" value={token.id} />
                       <Button submit tone="critical" variant="plain" disabled={busy}>
-                        Revoke
+                        {t.revoke}
                       </Button>
                     </Form>
                   )}
@@ -192,6 +195,8 @@ function KeyRow({ apiKey }: { apiKey: Key }) {
   const post = (intent: string, extra: Record<string, string> = {}) =>
     fetcher.submit({ intent, id: String(apiKey.id), ...extra }, { method: "post" });
   const error = fetcher.data && !fetcher.data.ok ? fetcher.data.error : null;
+  const { t: texts, locale } = useAdminTexts();
+  const t = texts.keys;
   return (
     <Box borderColor="border" borderWidth="025" borderRadius="200" padding="300">
       <BlockStack gap="200">
@@ -199,12 +204,12 @@ function KeyRow({ apiKey }: { apiKey: Key }) {
           <Text as="span" fontWeight="semibold">
             <code>{apiKey.key}</code>
           </Text>
-          <Badge>{apiKey.environment}</Badge>
-          <Badge tone={statusTone[apiKey.status as keyof typeof statusTone]}>{apiKey.status}</Badge>
+          <Badge>{t.environment[apiKey.environment] ?? apiKey.environment}</Badge>
+          <Badge tone={statusTone[apiKey.status as keyof typeof statusTone]}>{t.status[apiKey.status] ?? apiKey.status}</Badge>
         </InlineStack>
         {apiKey.status === "rotated" && apiKey.grace_expires_at && (
           <Text as="p" tone="subdued">
-            Replaced; keeps working until {new Date(apiKey.grace_expires_at).toLocaleTimeString()}.
+            {t.replacedUntil(new Date(apiKey.grace_expires_at).toLocaleTimeString(locale, { hour: "numeric", minute: "2-digit", timeZoneName: "short" }))}
           </Text>
         )}
         {error && (
@@ -214,14 +219,14 @@ function KeyRow({ apiKey }: { apiKey: Key }) {
         )}
         {apiKey.status === "active" && (
           <TextField
-            label="Allowed domains"
-            helpText="Hosts separated by commas; *.example.com allows subdomains."
+            label={t.allowedDomains}
+            helpText={t.allowedHelp}
             value={domains}
             onChange={setDomains}
             autoComplete="off"
             connectedRight={
               <Button onClick={() => post("allow-list", { domains })} disabled={busy}>
-                Save domains
+                {t.saveDomains}
               </Button>
             }
           />
@@ -230,15 +235,15 @@ function KeyRow({ apiKey }: { apiKey: Key }) {
           {apiKey.status === "active" && (
             <>
               <Button onClick={() => post("rotate")} disabled={busy}>
-                Rotate
+                {t.rotate}
               </Button>
               <Button tone="critical" onClick={() => post("revoke")} disabled={busy}>
-                Revoke
+                {t.revoke}
               </Button>
             </>
           )}
           <Button variant="plain" tone="critical" onClick={() => post("delete")} disabled={busy}>
-            Delete
+            {t.delete}
           </Button>
         </InlineStack>
       </BlockStack>

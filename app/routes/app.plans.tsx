@@ -1,70 +1,105 @@
 // /app/plans, the {upgrade_url} of every 402 and 403 subscription_required:
 // current plan, trial and usage, the plans to buy through Shopify billing,
-// and the branding badge setting (SPEC 8.1).
+// the way back to Free, and the branding badge setting (SPEC 8.1).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
 import { Badge, Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { z } from "zod";
 import { requireAdmin } from "~/admin/session.server";
+import { previewReadOnly } from "~/admin/preview.server";
 import { AdminErrorBoundary } from "~/admin/error-boundary";
 import { embeddedAppUrl } from "~/admin/urls";
+import { ADMIN_TEXTS, adminLang, type AdminTexts } from "~/admin/texts";
+import { useAdminTexts } from "~/admin/use-texts";
 import { env } from "~/env.server";
 import { BILLING_IS_TEST } from "~/shopify.server";
 import { ApiError } from "~/lib/api/errors";
 import { billingPlanByName } from "~/domains/plans/billing-plans";
+import { getPlan } from "~/domains/plans/plans";
 import { brandingBadge, setBrandingBadge } from "~/domains/shops/badge.server";
 import { planOffers, shopOverview } from "~/domains/shops/overview.server";
+import { switchToFree } from "~/domains/shops/subscription.server";
 import { formatMoney, toMinor } from "~/lib/money";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop, admin, partnerId } = await requireAdmin(request);
   const [overview, badge] = await Promise.all([shopOverview(shop), brandingBadge(admin.graphql, partnerId)]);
-  return { overview, offers: planOffers(overview.plan.id, shop.plan), badge, testCharges: BILLING_IS_TEST };
+  const free = getPlan("free")!;
+  return {
+    overview,
+    offers: planOffers(overview.plan.id, shop.plan),
+    badge,
+    testCharges: BILLING_IS_TEST,
+    free: { includedActions: free.includedActions ?? 0 },
+    appTrialDays: getPlan("starter")!.trialDays,
+  };
 };
 
 const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("subscribe"), plan: z.string().min(1).max(100) }),
+  z.object({ intent: z.literal("free") }),
   z.object({ intent: z.literal("badge"), shown: z.enum(["true", "false"]) }),
 ]);
 
+/** Domain errors the page words itself; other codes keep the sentence they came with. */
+function errorReply(err: ApiError, t: AdminTexts["plans"]) {
+  const message =
+    err.code === "cancel_failed" ? t.cancelFailed(err.message) : err.code === "no_subscription" ? t.noSubscription : err.code === "plan_required" ? t.badgePlanRequired : err.message;
+  return data({ error: err.code, message }, { status: err.status });
+}
+
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { billing, session, partnerId, admin } = await requireAdmin(request);
+  const { billing, session, partnerId, admin, preview } = await requireAdmin(request);
+  const t = ADMIN_TEXTS[adminLang(request)].plans;
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ error: "invalid_input", message: "Choose a plan or a badge setting" }, { status: 400 });
+  if (!parsed.success) return data({ error: "invalid_input", message: t.invalidInput }, { status: 400 });
   const input = parsed.data;
   try {
     if (input.intent === "subscribe") {
       const plan = billingPlanByName(input.plan);
-      if (!plan) return data({ error: "invalid_plan", message: `There is no plan called ${JSON.stringify(input.plan)}` }, { status: 400 });
+      if (!plan) return data({ error: "invalid_plan", message: t.unknownPlan(input.plan) }, { status: 400 });
       // Throws Shopify's confirmation redirect (a 401 with a reauthorize URL for App Bridge's fetch).
       await billing.request({
         plan: plan.name,
         isTest: BILLING_IS_TEST,
         returnUrl: embeddedAppUrl(session.shop, env.SHOPIFY_API_KEY ?? "", "/app/plans"),
       });
-      return data({ error: "billing_failed", message: "Shopify did not return a confirmation page" }, { status: 502 });
+      return data({ error: "billing_failed", message: t.noConfirmation }, { status: 502 });
+    }
+    if (input.intent === "free") {
+      // The preview's demo shop has no Shopify subscription: it answers with the preview's note, like Choose.
+      if (preview) throw previewReadOnly(request);
+      await switchToFree(session.shop, admin.graphql, { acceptTest: BILLING_IS_TEST });
+      return { ok: true as const, switched: true };
     }
     const badge = await setBrandingBadge(admin.graphql, partnerId, input.shown === "true");
     return { ok: true as const, badge };
   } catch (err) {
-    // A plan rule, or the local preview's "not connected to Shopify"; Shopify's own responses pass on.
-    if (err instanceof ApiError) return data(err.body() as { error: string; message: string }, { status: err.status });
+    // A plan rule, Shopify's refusal, or the local preview's "not connected to Shopify"; Shopify's own responses pass on.
+    if (err instanceof ApiError) return errorReply(err, t);
     throw err;
   }
 };
 
-const usd = (amount: number) => formatMoney(toMinor(amount, "USD"), "USD", "en-US");
-
 export default function Plans() {
-  const { overview, offers, badge, testCharges } = useLoaderData<typeof loader>();
+  const { overview, offers, badge, testCharges, free, appTrialDays } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
+  const { t: texts, locale } = useAdminTexts();
+  const t = texts.plans;
+  const [confirming, setConfirming] = useState(false);
   const busy = navigation.state !== "idle" ? navigation.formData?.get("plan") ?? navigation.formData?.get("intent") : null;
   const error = result && "error" in result ? result : null;
+  const switched = result && "switched" in result;
   const { trial, usage } = overview;
+  const number = (n: number) => n.toLocaleString(locale);
+  const usd = (amount: number) => formatMoney(toMinor(amount, "USD"), "USD", locale);
+  const paid = overview.subscription.status === "active" && overview.subscription.name !== null;
+  const trialEnds = new Date(trial.endsAt).toLocaleDateString(locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
   return (
-    <Page title="Plans">
+    <Page title={t.title}>
       <Layout>
         {error ? (
           <Layout.Section>
@@ -74,16 +109,23 @@ export default function Plans() {
                 <p>{error.message}</p>
               </Banner>
             ) : (
-              <Banner tone="critical" title="That did not work">
+              <Banner tone="critical" title={texts.common.failedTitle}>
                 <p>{error.message}</p>
               </Banner>
             )}
           </Layout.Section>
         ) : null}
+        {switched ? (
+          <Layout.Section>
+            <Banner tone="success">
+              <p>{t.switched}</p>
+            </Banner>
+          </Layout.Section>
+        ) : null}
         {trial.expired ? (
           <Layout.Section>
-            <Banner tone="warning" title="Your trial has ended">
-              <p>Wishlist buttons stay off on your store until you choose a plan.</p>
+            <Banner tone="warning" title={t.trialEndedTitle}>
+              <p>{t.trialEndedText}</p>
             </Banner>
           </Layout.Section>
         ) : null}
@@ -91,18 +133,11 @@ export default function Plans() {
           <Card>
             <BlockStack gap="200">
               <Text as="h2" variant="headingMd">
-                Your plan: {overview.plan.name}
-                {overview.subscription.status === "active" ? " (subscribed)" : ""}
+                {t.yourPlan(overview.plan.name)}
+                {overview.subscription.status === "active" ? t.subscribed : ""}
               </Text>
-              {trial.daysLeft !== null && trial.daysLeft > 0 ? (
-                <Text as="p">
-                  Free trial: {trial.daysLeft} {trial.daysLeft === 1 ? "day" : "days"} left. Choose a plan before it ends to keep the wishlist buttons on.
-                </Text>
-              ) : null}
-              <Text as="p">
-                Actions this month: {usage.used.toLocaleString("en-US")}
-                {usage.limit !== null ? ` of ${usage.limit.toLocaleString("en-US")}` : ""}
-              </Text>
+              {trial.daysLeft !== null && trial.daysLeft > 0 ? <Text as="p">{t.trialLeft(trial.daysLeft)}</Text> : null}
+              <Text as="p">{t.actionsThisMonth(number(usage.used), usage.limit !== null ? number(usage.limit) : null)}</Text>
             </BlockStack>
           </Card>
         </Layout.Section>
@@ -115,25 +150,21 @@ export default function Plans() {
                     <Text as="h3" variant="headingMd">
                       {offer.name}
                     </Text>
-                    {offer.current ? <Badge tone="success">Current</Badge> : null}
+                    {offer.current ? <Badge tone="success">{t.current}</Badge> : null}
                   </InlineStack>
-                  <Text as="p">{offer.includedActions?.toLocaleString("en-US")} actions a month included</Text>
-                  <Text as="p">{offer.trialDays}-day free trial{offer.webhooks ? " · checkout webhooks" : ""}</Text>
+                  <Text as="p">{t.includedActions(number(offer.includedActions ?? 0))}</Text>
+                  <Text as="p">
+                    {t.trialDays(offer.trialDays)}
+                    {offer.webhooks ? t.checkoutWebhooks : ""}
+                  </Text>
                   {offer.variants.map((variant) => (
                     <Form method="post" key={variant.name}>
                       <input type="hidden" name="intent" value="subscribe" />
                       <input type="hidden" name="plan" value={variant.name} />
-                      <InlineStack align="space-between" blockAlign="center">
-                        <Text as="span">
-                          {usd(variant.amountUsd)} {variant.interval === "monthly" ? "every 30 days" : "a year (−20%)"}
-                        </Text>
-                        <Button
-                          submit
-                          disabled={variant.current}
-                          loading={busy === variant.name}
-                          accessibilityLabel={`Choose ${variant.name}`}
-                        >
-                          {variant.current ? "Current" : "Choose"}
+                      <InlineStack align="space-between" blockAlign="center" gap="200">
+                        <Text as="span">{variant.interval === "monthly" ? t.monthly(usd(variant.amountUsd) ?? "") : t.yearly(usd(variant.amountUsd) ?? "")}</Text>
+                        <Button submit disabled={variant.current} loading={busy === variant.name} accessibilityLabel={variant.current ? undefined : t.chooseLabel(variant.name)}>
+                          {variant.current ? t.current : t.choose}
                         </Button>
                       </InlineStack>
                     </Form>
@@ -145,18 +176,41 @@ export default function Plans() {
         </Layout.Section>
         <Layout.Section>
           <Card>
-            <BlockStack gap="200">
+            <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                Free
+                {t.freeTitle}
               </Text>
-              <Text as="p">
-                200 actions a month while the 14-day free trial of the app lasts; saves pause at the limit until the next month. No charge. When the
-                trial ends, choose a plan to keep the wishlist buttons on.
-              </Text>
+              <Text as="p">{t.freeText(number(free.includedActions), appTrialDays)}</Text>
               {testCharges ? (
                 <Text as="p" tone="subdued">
-                  Charges on this server are test charges.
+                  {t.testCharges}
                 </Text>
+              ) : null}
+              {paid && !switched ? (
+                confirming ? (
+                  <Banner tone="warning" title={t.confirmTitle(overview.plan.name)}>
+                    <BlockStack gap="200">
+                      <p>{t.confirmEnds(overview.plan.name)}</p>
+                      <p>{t.confirmActions(number(free.includedActions))}</p>
+                      <p>{t.confirmFeatures}</p>
+                      <p>{trial.endsAt && new Date(trial.endsAt).getTime() > Date.now() ? t.confirmTrialLeft(trialEnds) : t.confirmTrialOver}</p>
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="free" />
+                        <InlineStack gap="200">
+                          <Button submit variant="primary" tone="critical" loading={busy === "free"}>
+                            {t.confirmYes}
+                          </Button>
+                          <Button onClick={() => setConfirming(false)}>{t.confirmKeep(overview.plan.name)}</Button>
+                        </InlineStack>
+                      </Form>
+                    </BlockStack>
+                  </Banner>
+                ) : (
+                  <BlockStack gap="200" inlineAlign="start">
+                    <Text as="p">{t.switchIntro(overview.plan.name)}</Text>
+                    <Button onClick={() => setConfirming(true)}>{t.switchToFree}</Button>
+                  </BlockStack>
+                )
               ) : null}
             </BlockStack>
           </Card>
@@ -165,17 +219,16 @@ export default function Plans() {
           <Card>
             <BlockStack gap="200">
               <Text as="h2" variant="headingMd">
-                Branding badge
+                {t.badgeTitle}
               </Text>
               <Text as="p">
-                {badge.shown ? "The “Wishlist by Wish” badge under the wishlist button is shown on your store." : "The badge is hidden on your store."}{" "}
-                {badge.canHide ? "" : "It can be switched off on a paid plan."}
+                {badge.shown ? t.badgeShown : t.badgeHidden} {badge.canHide ? "" : t.badgePaidOnly}
               </Text>
               <Form method="post">
                 <input type="hidden" name="intent" value="badge" />
                 <input type="hidden" name="shown" value={badge.shown ? "false" : "true"} />
                 <Button submit disabled={badge.shown && !badge.canHide} loading={busy === "badge"}>
-                  {badge.shown ? "Hide the badge" : "Show the badge"}
+                  {badge.shown ? t.badgeHide : t.badgeShow}
                 </Button>
               </Form>
             </BlockStack>

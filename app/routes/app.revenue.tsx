@@ -12,8 +12,8 @@ import { RevenueChart, RevenueFigures, percent } from "~/admin/revenue-figures";
 import { ApiError } from "~/lib/api/errors";
 import { dayRange, lastDays, revenueReport, setAttributionWindow } from "~/domains/revenue/figures.server";
 import { ATTRIBUTION_WINDOW_DAYS } from "~/domains/revenue/limits";
-import { sourceLabel } from "~/domains/revenue/sources";
 import { formatMoney } from "~/lib/money";
+import { useAdminTexts } from "~/admin/use-texts";
 
 const rangeQuery = z.object({ from: z.string().max(20).optional(), to: z.string().max(20).optional() });
 
@@ -35,7 +35,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop } = await requireAdmin(request);
   const form = await request.formData();
-  return outcome(async () => ({ attributionWindowDays: await setAttributionWindow(shop.id, Number(field(form, "days") || NaN)) }));
+  return outcome(request, async () => ({ attributionWindowDays: await setAttributionWindow(shop.id, Number(field(form, "days") || NaN)) }));
 };
 
 /** Downloads the CSV through App Bridge's fetch, which adds the session token a plain link could not carry. */
@@ -58,15 +58,19 @@ export default function Revenue() {
   const [to, setTo] = useState(report.range.to);
   const [days, setDays] = useState(String(report.attributionWindowDays));
   const [exportFailed, setExportFailed] = useState(false);
-  const money = (minor: number, currency: string) => formatMoney(minor, currency, "en-US") ?? "—";
+  const { t: texts, locale, lang, day } = useAdminTexts();
+  const t = texts.revenue;
+  const money = (minor: number, currency: string) => formatMoney(minor, currency, locale) ?? "—";
+  const number = (n: number) => n.toLocaleString(locale);
+  const sourceLabel = (source: string) => t.sources[source] ?? source;
   // Alert kinds: the sources the alerts' own record counts sends for.
   const alerts = report.sources.filter((s) => s.alertsSent !== null);
   return (
-    <Page title="Wishlist revenue" subtitle={`${report.range.from} to ${report.range.to} (UTC)`}>
+    <Page title={t.title} subtitle={t.subtitle(day(report.range.from), day(report.range.to))}>
       <Layout>
         {rangeError ? (
           <Layout.Section>
-            <Banner tone="warning" title="Showing the last 30 days">
+            <Banner tone="warning" title={t.rangeFallback}>
               <p>{rangeError}</p>
             </Banner>
           </Layout.Section>
@@ -74,11 +78,13 @@ export default function Revenue() {
         <Layout.Section>
           <Card>
             <Form method="get">
+              {/* Keeps the admin's language for the new range. */}
+              <input type="hidden" name="locale" value={lang} />
               <InlineStack gap="300" blockAlign="end" wrap>
-                <TextField label="From" type="date" name="from" value={from} onChange={setFrom} autoComplete="off" />
-                <TextField label="To" type="date" name="to" value={to} onChange={setTo} autoComplete="off" />
+                <TextField label={t.from} type="date" name="from" value={from} onChange={setFrom} autoComplete="off" />
+                <TextField label={t.to} type="date" name="to" value={to} onChange={setTo} autoComplete="off" />
                 <Button submit loading={navigation.state === "loading"}>
-                  Show
+                  {t.show}
                 </Button>
                 <Button
                   onClick={() => {
@@ -86,7 +92,7 @@ export default function Revenue() {
                     downloadCsv(report.range.from, report.range.to, "lines").catch(() => setExportFailed(true));
                   }}
                 >
-                  Export CSV
+                  {t.exportCsv}
                 </Button>
                 <Button
                   onClick={() => {
@@ -94,13 +100,13 @@ export default function Revenue() {
                     downloadCsv(report.range.from, report.range.to, "sources").catch(() => setExportFailed(true));
                   }}
                 >
-                  Export sources CSV
+                  {t.exportSources}
                 </Button>
               </InlineStack>
             </Form>
             {exportFailed ? (
               <Text as="p" tone="critical">
-                The export could not be downloaded. Please try again.
+                {t.exportFailed}
               </Text>
             ) : null}
           </Card>
@@ -112,7 +118,7 @@ export default function Revenue() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                Revenue per day ({report.currency})
+                {t.perDay(report.currency)}
               </Text>
               <RevenueChart summary={report} />
             </BlockStack>
@@ -122,13 +128,13 @@ export default function Revenue() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                By source
+                {t.bySource}
               </Text>
               <DataTable
                 columnContentTypes={["text", "numeric", "numeric", "numeric"]}
-                headings={["Source", "Orders", "Items", "Revenue"]}
-                rows={report.sources.map((s) => [sourceLabel(s.source), s.orders, s.units, money(s.revenueMinor, s.currency)])}
-                footerContent={report.sources.length ? undefined : "No attributed orders in these days."}
+                headings={[t.source, t.orders, t.items, t.revenue]}
+                rows={report.sources.map((s) => [sourceLabel(s.source), number(s.orders), number(s.units), money(s.revenueMinor, s.currency)])}
+                footerContent={report.sources.length ? undefined : t.noOrders}
               />
             </BlockStack>
           </Card>
@@ -138,20 +144,19 @@ export default function Revenue() {
             <Card>
               <BlockStack gap="300">
                 <Text as="h2" variant="headingMd">
-                  Alert e-mails
+                  {t.alertMails}
                 </Text>
                 <Text as="p" tone="subdued">
-                  Alerts and reminders sent in these days, how many of them were clicked through, and the orders their links brought; each
-                  with its share of those sent. Reminder links lead to the shop directly, so their clicks are not known.
+                  {t.alertMailsIntro}
                 </Text>
                 <DataTable
                   columnContentTypes={["text", "numeric", "numeric", "numeric"]}
-                  headings={["Alert", "Alerts sent", "Clicked", "Bought"]}
+                  headings={[t.alert, t.alertsSent, t.clicked, t.bought]}
                   rows={alerts.map((s) => [
-                    sourceLabel(s.source).replace(/^Alert: (.)/, (_, first: string) => first.toUpperCase()),
-                    s.alertsSent ?? 0,
-                    s.alertsClicked === null ? "–" : `${s.alertsClicked} (${percent(s.clickRate ?? 0)})`,
-                    `${s.orders} (${percent(s.boughtRate ?? 0)})`,
+                    t.alertKinds[s.source] ?? sourceLabel(s.source),
+                    number(s.alertsSent ?? 0),
+                    s.alertsClicked === null ? "–" : `${number(s.alertsClicked)} (${percent(s.clickRate ?? 0, locale)})`,
+                    `${number(s.orders)} (${percent(s.boughtRate ?? 0, locale)})`,
                   ])}
                 />
               </BlockStack>
@@ -162,13 +167,13 @@ export default function Revenue() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                By product
+                {t.byProduct}
               </Text>
               <DataTable
                 columnContentTypes={["text", "numeric", "numeric", "numeric"]}
-                headings={["Product", "Orders", "Items", "Revenue"]}
-                rows={report.products.map((p) => [p.title || "(untitled)", p.orders, p.units, money(p.revenueMinor, p.currency)])}
-                footerContent={report.products.length ? undefined : "No attributed orders in these days."}
+                headings={[t.product, t.orders, t.items, t.revenue]}
+                rows={report.products.map((p) => [p.title || t.untitled, number(p.orders), number(p.units), money(p.revenueMinor, p.currency)])}
+                footerContent={report.products.length ? undefined : t.noOrders}
               />
             </BlockStack>
           </Card>
@@ -177,16 +182,13 @@ export default function Revenue() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                Attribution window
+                {t.windowTitle}
               </Text>
-              <Text as="p">
-                An order counts as wishlist revenue when it carries a wishlist link or drawer reference, or when the buyer saved the product within
-                this many days before ordering. Saves bought: {percent(report.conversion.rate)} of the saves in these days were bought since.
-              </Text>
+              <Text as="p">{t.windowText(percent(report.conversion.rate, locale))}</Text>
               <Form method="post">
                 <InlineStack gap="300" blockAlign="end">
                   <TextField
-                    label="Days after a save"
+                    label={t.windowDays}
                     type="number"
                     name="days"
                     min={ATTRIBUTION_WINDOW_DAYS.min}
@@ -197,13 +199,13 @@ export default function Revenue() {
                     error={saved && !saved.ok ? saved.error : undefined}
                   />
                   <Button submit loading={navigation.state === "submitting"}>
-                    Save
+                    {t.save}
                   </Button>
                 </InlineStack>
               </Form>
               {saved?.ok ? (
                 <Text as="p" tone="success">
-                  Saved: {saved.attributionWindowDays} days.
+                  {t.savedDays(saved.attributionWindowDays)}
                 </Text>
               ) : null}
             </BlockStack>

@@ -11,28 +11,31 @@ import { requireAdmin } from "~/admin/session.server";
 import { AdminErrorBoundary } from "~/admin/error-boundary";
 import { ADMIN_PAGES, NavMenu } from "~/admin/nav-menu";
 import { PreviewFrame } from "~/admin/preview-frame";
-import { PREVIEW_TEXTS, previewLang } from "~/admin/preview-texts";
+import { ADMIN_TEXTS, adminLang, type Lang } from "~/admin/texts";
 import { env } from "~/env.server";
+import polarisEn from "@shopify/polaris/locales/en.json";
+import polarisDe from "@shopify/polaris/locales/de.json";
 
 // The document's title for every admin page (the pages export no meta of their own).
-export const meta: MetaFunction = ({ location }) => {
+export const meta: MetaFunction<typeof loader> = ({ location, data }) => {
+  const t = ADMIN_TEXTS[(data as { lang?: Lang } | undefined)?.lang ?? "en"].nav;
   const page = ADMIN_PAGES.find((p) => location.pathname === p.to);
-  return [{ title: page ? `${page.label} · Wishlist` : "Wishlist" }];
+  return [{ title: page ? `${t[page.key]} · ${t.appName}` : t.appName }];
 };
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: polarisStyles }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { preview } = await requireAdmin(request);
-  const lang = previewLang(request);
-  return { apiKey: env.SHOPIFY_API_KEY ?? "", preview: preview ? { lang, texts: PREVIEW_TEXTS[lang] } : null };
+  // The pages read the language from here (useAdminTexts); root.tsx sets <html lang> from it.
+  return { apiKey: env.SHOPIFY_API_KEY ?? "", preview, lang: adminLang(request) };
 };
 
 export default function App() {
-  const { apiKey, preview } = useLoaderData<typeof loader>();
+  const { apiKey, preview, lang } = useLoaderData<typeof loader>();
   return (
-    <AppProvider isEmbeddedApp={!preview} apiKey={apiKey}>
-      {preview ? <PreviewFrame texts={preview.texts} lang={preview.lang} /> : <NavMenu />}
+    <AppProvider isEmbeddedApp={!preview} apiKey={apiKey} i18n={lang === "de" ? polarisDe : polarisEn}>
+      {preview ? <PreviewFrame /> : <NavMenu />}
       <Outlet />
     </AppProvider>
   );

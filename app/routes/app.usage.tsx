@@ -5,6 +5,8 @@ import { useLoaderData } from "@remix-run/react";
 import { BlockStack, Card, DataTable, InlineGrid, InlineStack, Layout, Page, Text } from "@shopify/polaris";
 import { requireAdmin } from "~/admin/session.server";
 import { usageHistory, usageRecord } from "~/domains/metering/usage.server";
+import { useAdminTexts } from "~/admin/use-texts";
+import type { AdminTexts } from "~/admin/texts";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { partnerId } = await requireAdmin(request);
@@ -13,40 +15,44 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const KINDS = [
-  { key: "saves", label: "Saves", color: "#1f5f4a" },
-  { key: "shares", label: "Shares", color: "#b98900" },
-  { key: "listViews", label: "List views", color: "#5c6ac4" },
-] as const;
+  { key: "saves", color: "#1f5f4a" },
+  { key: "shares", color: "#b98900" },
+  { key: "listViews", color: "#5c6ac4" },
+] as const satisfies ReadonlyArray<{ key: keyof AdminTexts["usage"]; color: string }>;
 
 export default function Usage() {
   const { usage, history } = useLoaderData<typeof loader>();
-  const limit = usage.actions_limit === null ? "unlimited" : usage.actions_limit.toLocaleString("en");
+  const { t: texts, locale } = useAdminTexts();
+  const t = texts.usage;
+  const number = (n: number) => n.toLocaleString(locale);
+  const limit = usage.actions_limit === null ? null : number(usage.actions_limit);
+  const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(locale, { day: "numeric", month: "short", timeZone: "UTC" });
   return (
-    <Page title="Usage" subtitle={`${usage.plan_name} plan · ${monthName(history.period)}`}>
+    <Page title={t.title} subtitle={t.subtitle(usage.plan_name, monthName(history.period, locale))}>
       <Layout>
         <Layout.Section>
           <InlineGrid columns={{ xs: 2, md: 4 }} gap="400">
-            <Figure label="Actions this month" value={`${usage.actions_used.toLocaleString("en")} of ${limit}`} />
-            <Figure label="Saves" value={String(usage.breakdown.save)} />
-            <Figure label="Shares" value={String(usage.breakdown.share)} />
-            <Figure label="List views" value={String(usage.breakdown.list_view)} />
+            <Figure label={t.actionsThisMonth} value={t.ofLimit(number(usage.actions_used), limit)} />
+            <Figure label={t.saves} value={number(usage.breakdown.save)} />
+            <Figure label={t.shares} value={number(usage.breakdown.share)} />
+            <Figure label={t.listViews} value={number(usage.breakdown.list_view)} />
           </InlineGrid>
         </Layout.Section>
         <Layout.Section>
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                By day
+                {t.byDay}
               </Text>
-              <DailyChart daily={history.daily} />
-              <Legend />
+              <DailyChart daily={history.daily} label={t.chartLabel} />
+              <Legend labels={t} />
               <DataTable
                 columnContentTypes={["text", "numeric", "numeric", "numeric"]}
-                headings={["Day", "Saves", "Shares", "List views"]}
+                headings={[t.day, t.saves, t.shares, t.listViews]}
                 rows={history.daily
                   .filter((d) => d.saves + d.shares + d.listViews > 0)
-                  .map((d) => [d.day, d.saves, d.shares, d.listViews])}
-                footerContent={history.daily.every((d) => d.saves + d.shares + d.listViews === 0) ? "No actions yet this month." : undefined}
+                  .map((d) => [dayLabel(d.day), number(d.saves), number(d.shares), number(d.listViews)])}
+                footerContent={history.daily.every((d) => d.saves + d.shares + d.listViews === 0) ? t.noActions : undefined}
               />
             </BlockStack>
           </Card>
@@ -55,17 +61,17 @@ export default function Usage() {
           <Card>
             <BlockStack gap="300">
               <Text as="h2" variant="headingMd">
-                API requests per key this month
+                {t.requestsTitle}
               </Text>
               <DataTable
                 columnContentTypes={["text", "text", "numeric"]}
-                headings={["Key", "Status", "Requests"]}
+                headings={[t.key, t.status, t.requests]}
                 rows={history.keys.map((k) => [
                   <Text as="span" key={k.key} fontWeight="medium">
                     <span title={k.key}>{shortKey(k.key)}</span>
                   </Text>,
-                  k.status,
-                  k.requests.toLocaleString("en"),
+                  texts.keys.status[k.status] ?? k.status,
+                  number(k.requests),
                 ])}
               />
             </BlockStack>
@@ -76,21 +82,22 @@ export default function Usage() {
   );
 }
 
-/** "2026-11" as "November 2026". */
-const monthName = (period: string) => new Date(`${period}-01T00:00:00Z`).toLocaleDateString("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
+/** "2026-11" as "November 2026" (in the admin's locale). */
+const monthName = (period: string, locale: string) =>
+  new Date(`${period}-01T00:00:00Z`).toLocaleDateString(locale, { month: "long", year: "numeric", timeZone: "UTC" });
 
 /** A key's environment prefix and its ends: enough to tell keys apart, short enough for a phone's table. */
 const shortKey = (key: string) => (key.length > 20 ? `${key.slice(0, 12)}…${key.slice(-4)}` : key);
 
 /** What the chart's colours stand for. */
-function Legend() {
+function Legend({ labels }: { labels: AdminTexts["usage"] }) {
   return (
     <InlineStack gap="400" wrap>
-      {KINDS.map(({ key, label, color }) => (
+      {KINDS.map(({ key, color }) => (
         <InlineStack key={key} gap="100" blockAlign="center" wrap={false}>
           <span aria-hidden style={{ display: "inline-block", width: 12, height: 12, borderRadius: 2, background: color }} />
           <Text as="span" variant="bodySm">
-            {label}
+            {labels[key]}
           </Text>
         </InlineStack>
       ))}
@@ -116,13 +123,13 @@ function Figure({ label, value }: { label: string; value: string }) {
 type Day = { day: string; saves: number; shares: number; listViews: number };
 
 /** Stacked bars per day; the table beside it carries the same numbers for screen readers. */
-function DailyChart({ daily }: { daily: Day[] }) {
+function DailyChart({ daily, label }: { daily: Day[]; label: string }) {
   const width = 600;
   const height = 120;
   const max = Math.max(1, ...daily.map((d) => d.saves + d.shares + d.listViews));
   const bar = width / Math.max(daily.length, 1);
   return (
-    <svg viewBox={`0 0 ${width} ${height}`} width="100%" height={height} preserveAspectRatio="none" role="img" aria-label="Actions per day this month (numbers in the table below)">
+    <svg viewBox={`0 0 ${width} ${height}`} width="100%" height={height} preserveAspectRatio="none" role="img" aria-label={label}>
       {daily.map((d, i) => {
         let y = height;
         return KINDS.map(({ key, color }) => {

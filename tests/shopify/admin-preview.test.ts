@@ -18,6 +18,8 @@ import { freePort, root, startServer, type TestServer } from "../support/server.
 import { adminRequest, API_KEY, API_SECRET, FakeAdminApi, fakeAdminForServer } from "../support/shopify.ts";
 import { sql } from "../support/sql.ts";
 import { ADMIN_PAGES } from "~/admin/nav-menu";
+import { ADMIN_TEXTS } from "~/admin/texts";
+import { PREVIEW_SHOP_DOMAIN } from "~/domains/demo/preview-shop.server";
 import { parseEnv } from "~/env.server";
 
 const api = new FakeAdminApi();
@@ -104,6 +106,97 @@ describe("the admin preview on a local installation", () => {
     }
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it("every page in German when the admin's locale is German: German texts, none of the English catalogue's, fits 375 and 1280 px, axe-clean (screenshots)", async () => {
+    // Each page's heading and a text of its own, as a German merchant reads them.
+    const GERMAN: Record<string, { heading: string; text: string }> = {
+      "/app": { heading: "Demo shop", text: "Tarif: Free" },
+      "/app/revenue": { heading: "Wunschlisten-Umsatz", text: "Zuordnungszeitraum" },
+      "/app/usage": { heading: "Nutzung", text: "API-Anfragen pro Schlüssel in diesem Monat" },
+      "/app/keys": { heading: "Schlüssel und Tokens", text: "Persönliche Zugriffstokens" },
+      "/app/baskets": { heading: "Wunschlisten-Leiste", text: "Warenkorb-URL" },
+      "/app/alerts": { heading: "Alarme", text: "Alarme an Kundinnen und Kunden" },
+      "/app/plans": { heading: "Tarife", text: "Ihr Tarif: Free" },
+    };
+    expect(Object.keys(GERMAN).sort()).toEqual([...pages].sort());
+    // The English catalogue's texts that German words differently and no German text contains.
+    const strings = (t: unknown, path = ""): Array<[string, string]> =>
+      typeof t === "string" ? [[path, t]] : t && typeof t === "object" ? Object.entries(t).flatMap(([k, v]) => strings(v, `${path}.${k}`)) : [];
+    const german = new Map(strings(ADMIN_TEXTS.de));
+    const word = (text: string) => new RegExp(`(^|[^\\p{L}\\p{N}_])${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\p{L}\\p{N}_])`, "u");
+    const english = strings(ADMIN_TEXTS.en)
+      .filter(([path, text]) => german.get(path) !== text)
+      .map(([, text]) => text)
+      .filter((text) => ![...german.values()].some((de) => word(text).test(de)));
+    expect(english).toEqual(expect.arrayContaining(["Plans", "Usage", "Save", "Actions this month"]));
+    const problems: string[] = [];
+    for (const width of [375, 1280]) {
+      // An English browser: the admin's locale decides, not Accept-Language.
+      const context = await browser.newContext({ viewport: { width, height: 900 }, locale: "en-US" });
+      const console = watchConsole(context);
+      const page = await context.newPage();
+      await startPreview(page);
+      for (const to of pages) {
+        const res = await page.goto(`${appUrl}${to}?locale=de`);
+        expect(res?.status(), to).toBe(200);
+        await page.getByRole("heading", { level: 1, name: GERMAN[to]!.heading }).waitFor();
+        await page.getByText("Vorschau – mit keinem Shopify-Shop verbunden").waitFor();
+        await page.getByText(GERMAN[to]!.text, { exact: true }).first().waitFor();
+        expect(await page.locator("html").getAttribute("lang"), to).toBe("de");
+        await page.waitForFunction(() => document.getAnimations().every((a) => a.playState === "finished"));
+        await page.screenshot({ path: path.join(shots, `${slug(to)}-de-${width}.png`), fullPage: true });
+        const shown = await page.locator("body").innerText();
+        const left = english.filter((text) => word(text).test(shown));
+        if (left.length) problems.push(`${to} at ${width}px shows English: ${left.map((t) => JSON.stringify(t)).join(", ")}`);
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (overflow > width) problems.push(`${to} at ${width}px: ${overflow}px wide`);
+        for (const v of await seriousA11yViolations(page)) problems.push(`${to} at ${width}px: ${v.id} (${v.help})`);
+      }
+      // The page links keep the language: the next page is German too.
+      await page.goto(`${appUrl}/app?locale=de`);
+      await page.getByRole("navigation", { name: "Seiten der App" }).getByRole("link", { name: "Tarife" }).click();
+      await page.getByRole("heading", { level: 1, name: "Tarife" }).waitFor();
+      expect(new URL(page.url()).searchParams.get("locale")).toBe("de");
+      await context.close();
+      expect(console.errors).toEqual([]);
+    }
+    expect(problems).toEqual([]);
+  }, 180_000);
+
+  it("Switch to Free on a paid plan: the confirmation says what changes, and the preview answers with its note without reaching Shopify", async () => {
+    const [shop] = await sql<{ id: number; partnerId: number }>(server.databaseUrl, `SELECT id, "partnerId" FROM "PlatformShop" WHERE domain = ?`, [PREVIEW_SHOP_DOMAIN]);
+    await sql(server.databaseUrl, `UPDATE "PlatformShop" SET "subscriptionStatus" = 'active', plan = 'Growth', "subscriptionId" = 'gid://shopify/AppSubscription/demo' WHERE id = ?`, [shop!.id]);
+    await sql(server.databaseUrl, `UPDATE "Partner" SET plan = 'growth' WHERE id = ?`, [shop!.partnerId]);
+    try {
+      const before = api.calls.length;
+      for (const [lang, width] of [["en", 1280], ["de", 375]] as const) {
+        const t = ADMIN_TEXTS[lang].plans;
+        const context = await browser.newContext({ viewport: { width, height: 900 }, locale: lang === "de" ? "de-DE" : "en-US" });
+        const page = await context.newPage();
+        await startPreview(page);
+        await page.goto(`${appUrl}/app/plans?locale=${lang}`);
+        await page.getByText(t.yourPlan("Growth") + t.subscribed).waitFor();
+        await page.getByRole("button", { name: t.switchToFree, exact: true }).click();
+        const confirmation = page.getByText(t.confirmTitle("Growth"));
+        await confirmation.waitFor();
+        for (const sentence of [t.confirmEnds("Growth"), t.confirmFeatures]) await page.getByText(sentence).waitFor();
+        // Free's limit (SPEC 8.1) in the page's own number format, and what Free means once the trial is over (SPEC 3).
+        await page.getByText(t.confirmActions("200")).waitFor();
+        await page.getByText(/Free is only available during the app's trial|Free gibt es nur während des Testzeitraums/).waitFor();
+        expect(await seriousA11yViolations(page)).toEqual([]);
+        await page.screenshot({ path: path.join(shots, `plans-switch-${lang}-${width}.png`), fullPage: true });
+        await page.getByRole("button", { name: t.confirmYes, exact: true }).click();
+        await page.getByText(ADMIN_TEXTS[lang].preview.readOnly).waitFor();
+        expect(await page.getByText(t.switched).count()).toBe(0);
+        await context.close();
+      }
+      expect(api.calls.slice(before)).toEqual([]);
+      expect(await sql(server.databaseUrl, `SELECT plan FROM "Partner" WHERE id = ?`, [shop!.partnerId])).toEqual([{ plan: "growth" }]);
+    } finally {
+      await sql(server.databaseUrl, `UPDATE "PlatformShop" SET "subscriptionStatus" = 'trialing', plan = NULL, "subscriptionId" = NULL WHERE id = ?`, [shop!.id]);
+      await sql(server.databaseUrl, `UPDATE "Partner" SET plan = 'free' WHERE id = ?`, [shop!.partnerId]);
+    }
+  });
 
   it("speaks German to a German browser", async () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 900 }, locale: "de-DE" });

@@ -200,6 +200,55 @@ describe("branding badge", () => {
   });
 });
 
+describe("Switch to Free", () => {
+  it("a Growth merchant switches to Free: Shopify cancels that subscription, the plan follows, the webhook after it changes nothing", async () => {
+    const { fake } = await installed("leave-growth-store");
+    const id = activate(fake, "Growth");
+    const before = await openPlans(fake.domain);
+    expect([before.overview.plan.id, before.overview.subscription.status]).toEqual(["growth", "active"]);
+
+    const result = await post(fake.domain, { intent: "free" });
+    expect(result.ok).toBe(true);
+    expect((result as { value: unknown }).value).toEqual({ ok: true, switched: true });
+    expect(fake.cancelRequests).toEqual([{ id, prorate: true }]);
+    expect(await state(fake.domain)).toEqual({ plan: "free", status: "cancelled", subscription: null });
+    const after = await openPlans(fake.domain);
+    expect(after.overview.plan).toEqual({ id: "free", name: "Free" });
+    expect(after.overview.subscription).toEqual({ status: "cancelled", name: null });
+    expect(after.offers.find((o) => o.id === "growth")!.current).toBe(false);
+
+    // Shopify's app_subscriptions/update for the same cancellation follows: recorded already, nothing moves.
+    const hook = await webhook(args(subscriptionEvent(fake.domain, id, "Growth", "CANCELLED", "wh-leave-1")));
+    expect(hook.status).toBe(200);
+    expect(await state(fake.domain)).toEqual({ plan: "free", status: "cancelled", subscription: null });
+    expect(fake.cancelRequests).toHaveLength(1);
+  });
+
+  it("Shopify's refusal (userErrors) is shown and changes nothing", async () => {
+    const { fake } = await installed("refused-cancel-store");
+    const id = activate(fake, "Growth");
+    await openPlans(fake.domain);
+    fake.refuseCancel = "The subscription cannot be cancelled right now";
+    const result = await post(fake.domain, { intent: "free" });
+    const value = (result as { value: { data: { error: string; message: string }; init: { status: number } } }).value;
+    expect(value.init.status).toBe(409);
+    expect(value.data).toEqual({ error: "cancel_failed", message: "Shopify did not cancel the subscription: The subscription cannot be cancelled right now" });
+    expect(fake.cancelRequests).toEqual([{ id, prorate: true }]);
+    expect(await state(fake.domain)).toEqual({ plan: "growth", status: "active", subscription: "Growth" });
+    expect(fake.activeSubscriptions.map((s) => s.id)).toEqual([id]);
+  });
+
+  it("a merchant on Free has nothing to leave: 409, and Shopify is not asked", async () => {
+    const { fake } = await installed("free-leave-store");
+    const result = await post(fake.domain, { intent: "free" });
+    const value = (result as { value: { data: { error: string }; init: { status: number } } }).value;
+    expect(value.init.status).toBe(409);
+    expect(value.data.error).toBe("no_subscription");
+    expect(fake.cancelRequests).toEqual([]);
+    expect(await state(fake.domain)).toEqual({ plan: "free", status: "trialing", subscription: null });
+  });
+});
+
 describe("app_subscriptions/update webhook", () => {
   it("activates, cancels, ignores a declined new subscription, and processes a duplicate delivery once", async () => {
     const { fake } = await installed("hook-store");

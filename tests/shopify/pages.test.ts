@@ -72,7 +72,7 @@ describe("home page", () => {
   it("shows the overage so far on a paid plan", async () => {
     const html = await render("app._index", await shopWithUsage("home-over", 2100, "Starter"));
     expect(html).toContain("Plan: Starter");
-    expect(html).toContain("Overage so far: 100 actions at 2.5 ct each, 2.50 in total");
+    expect(html).toContain("Overage so far: 100 actions at 2.5 ct each, $2.50 in total");
     expect(html).not.toContain("Free trial:");
   });
 });
@@ -93,6 +93,26 @@ describe("plans page", () => {
     expect(html).not.toMatch(/no trial/i);
     const storeLabel = JSON.parse(readFileSync("extensions/wishlist/locales/en.default.json", "utf8")).badge.label;
     expect(html).toContain(`The “${storeLabel}” badge`);
+  });
+});
+
+describe("plans page: Switch to Free", () => {
+  it("a paid plan offers Switch to Free and, once switched, the page shows Free; a Free shop sees no such button", async () => {
+    const growth = await render("app.plans", await shopWithUsage("plans-growth-leave", 0, "Growth"));
+    expect(growth).toContain("Your plan: Growth (subscribed)");
+    expect(growth).toContain("You are on Growth. You can leave it here at any time, without contacting us.");
+    expect(growth.match(/<button[^>]*>(?:(?!<\/button>).)*Switch to Free/g)).toHaveLength(1);
+    // Switched: the page tells the plan Shopify and the database now agree on, and offers no way back to Free.
+    const plans = await import("~/routes/app.plans");
+    const request = await adminRequest("plans-growth-leave.myshopify.com", "/app/plans", { method: "POST", form: { intent: "free" } });
+    expect(await plans.action({ request, params: {}, context: {} })).toEqual({ ok: true, switched: true });
+    const after = await render("app.plans", "plans-growth-leave.myshopify.com");
+    expect(after).toContain("Your plan: Free");
+    expect(after).not.toContain("(subscribed)");
+    expect(after).not.toContain("Switch to Free");
+    const free = await render("app.plans", await shopWithUsage("plans-free-leave", 0));
+    expect(free).toContain("Your plan: Free");
+    expect(free).not.toContain("Switch to Free");
   });
 });
 

@@ -27,6 +27,10 @@ export interface FakeShop {
   activeSubscriptions: Array<{ id: string; name: string; status: string; test: boolean; trialDays: number; currentPeriodEnd: string | null }>;
   /** appSubscriptionCreate requests, with their variables. */
   subscriptionRequests: Array<Record<string, unknown>>;
+  /** appSubscriptionCancel requests, with their variables (id, prorate). */
+  cancelRequests: Array<Record<string, unknown>>;
+  /** When set, appSubscriptionCancel answers with this userError and cancels nothing. */
+  refuseCancel: string | null;
   /** The shop's products the Admin API's `product(id:)` query knows, by numeric id. */
   products: Map<string, { handle: string; title: string; price: string; currency: string }>;
   /** flowTriggerReceive calls Shopify accepted: the handle and payload of each. */
@@ -60,6 +64,8 @@ export class FakeAdminApi {
       customerMetafields: new Map(),
       activeSubscriptions: [],
       subscriptionRequests: [],
+      cancelRequests: [],
+      refuseCancel: null,
       products: new Map(),
       flowTriggers: [],
       throttleFlowTriggers: 0,
@@ -171,6 +177,16 @@ export class FakeAdminApi {
           },
         },
       });
+    }
+    if (query.includes("appSubscriptionCancel")) {
+      // As Shopify: the subscription leaves activeSubscriptions and comes back CANCELLED; an id the shop
+      // has no active subscription under is a userError on `id`, with nothing cancelled.
+      shop.cancelRequests.push(variables ?? {});
+      const sub = shop.activeSubscriptions.find((s) => s.id === variables?.id);
+      const refusal = shop.refuseCancel ?? (sub ? null : "The subscription was not found or is not active");
+      if (refusal) return json({ data: { appSubscriptionCancel: { appSubscription: null, userErrors: [{ field: ["id"], message: refusal }] } } });
+      shop.activeSubscriptions = shop.activeSubscriptions.filter((s) => s !== sub);
+      return json({ data: { appSubscriptionCancel: { appSubscription: { id: sub!.id, name: sub!.name, status: "CANCELLED" }, userErrors: [] } } });
     }
     return json({ errors: [{ message: `fake admin api: unexpected query ${query.slice(0, 80)}` }] });
   }

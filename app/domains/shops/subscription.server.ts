@@ -8,7 +8,7 @@ import { z } from "zod";
 import { db } from "~/db.server";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { billingIsTest, env } from "~/env.server";
-import { badRequest } from "~/lib/api/errors";
+import { ApiError, badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { getPlan, type PlanId } from "~/domains/plans/plans";
 import { adminQuery, type AdminGraphql } from "./admin-graphql.server";
@@ -170,4 +170,43 @@ export async function subscriptionUpdated(hook: PlatformWebhook): Promise<void> 
     acceptTest: billingIsTest(env),
     graphql: hook.graphql,
   });
+}
+
+export const CANCEL_SUBSCRIPTION_MUTATION = `#graphql
+mutation WishlistCancelSubscription($id: ID!, $prorate: Boolean) {
+  appSubscriptionCancel(id: $id, prorate: $prorate) {
+    appSubscription { id name status }
+    userErrors { field message }
+  }
+}`;
+
+interface CancelPayload {
+  appSubscriptionCancel: {
+    appSubscription: ShopifySubscription | null;
+    userErrors: Array<{ field?: string[] | null; message: string }>;
+  } | null;
+}
+
+/**
+ * The merchant leaves the paid plan (the plans page's "Switch to Free"):
+ * Shopify cancels the shop's current subscription (prorated, so the unused
+ * part of the period is credited), and the cancellation is recorded exactly
+ * as the app_subscriptions/update webhook that follows records it. Shopify's
+ * refusal (userErrors) is a 409 `cancel_failed` carrying Shopify's words,
+ * and changes nothing here.
+ */
+export async function switchToFree(shopDomain: string, graphql: AdminGraphql, opts: SyncOptions): Promise<SyncResult> {
+  const shop = await shopByDomain(shopDomain);
+  if (!shop || shop.subscriptionStatus !== "active" || !shop.subscriptionId) {
+    throw new ApiError(409, "no_subscription", "This shop has no paid plan to leave");
+  }
+  const data = await adminQuery<CancelPayload>(graphql, CANCEL_SUBSCRIPTION_MUTATION, { id: shop.subscriptionId, prorate: true });
+  const payload = data.appSubscriptionCancel;
+  const errors = payload?.userErrors ?? [];
+  if (errors.length > 0 || !payload?.appSubscription) {
+    log.warn("shopify refused to cancel a subscription", { shop: shop.domain, subscription: shop.subscriptionId, errors: JSON.stringify(errors) });
+    throw new ApiError(409, "cancel_failed", errors.map((e) => e.message).join(" ") || "Shopify did not cancel the subscription");
+  }
+  const sub = payload.appSubscription;
+  return applySubscriptionUpdate(shopDomain, { id: sub.id, name: sub.name ?? shop.plan ?? "", status: sub.status }, { ...opts, graphql });
 }
