@@ -72,6 +72,8 @@ const en = {
     eventsTitle: (days: number) => `Events, last ${days} days`,
     eventsLabel: (from: string, to: string) => `Events per day from ${from} to ${to}`,
     noEvents: "No events yet.",
+    // The events the service's own pages send (app/hosted-pages/analytics.ts); a partner's own events show as sent.
+    eventName: (event: string) => ({ dialog_open: "Save dialog opened", item_saved: "Saved in the dialog" })[event] ?? event,
     setupTitle: "Setup",
     done: "Done",
     check: "Check",
@@ -362,6 +364,7 @@ const de: typeof en = {
     eventsTitle: (days: number) => `Ereignisse, letzte ${days} Tage`,
     eventsLabel: (from: string, to: string) => `Ereignisse pro Tag vom ${from} bis ${to}`,
     noEvents: "Noch keine Ereignisse.",
+    eventName: (event: string) => ({ dialog_open: "Merkdialog geöffnet", item_saved: "Im Dialog gemerkt" })[event] ?? event,
     setupTitle: "Einrichtung",
     done: "Erledigt",
     check: "Prüfen",

@@ -90,7 +90,7 @@ function EventsChart({ analytics }: { analytics: Analytics }) {
         ))}
       </div>
       <Text as="p" tone="subdued">
-        {totals.length ? totals.map(([event, count]) => `${event}: ${count.toLocaleString(locale)}`).join(" · ") : t.home.noEvents}
+        {totals.length ? totals.map(([event, count]) => `${t.home.eventName(event)}: ${count.toLocaleString(locale)}`).join(" · ") : t.home.noEvents}
       </Text>
     </BlockStack>
   );

@@ -162,8 +162,8 @@ async function seed(tx: Tx, now: Date) {
   // Storefront events of the last two weeks (the home page's chart).
   for (let d = 0; d < 14; d++) {
     const day = isoDay(daysAgo(now, d));
-    await tx.analyticsDay.create({ data: { partnerId: partner.id, day, event: "drawer_open", count: 3 + ((d * 5) % 7) } });
-    await tx.analyticsDay.create({ data: { partnerId: partner.id, day, event: "share_page_view", count: d % 4 } });
+    await tx.analyticsDay.create({ data: { partnerId: partner.id, day, event: "dialog_open", count: 3 + ((d * 5) % 7) } });
+    await tx.analyticsDay.create({ data: { partnerId: partner.id, day, event: "item_saved", count: d % 4 } });
   }
 }
 
