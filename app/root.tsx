@@ -40,6 +40,20 @@ function pageAnalyticsToken(matches: ReturnType<typeof useMatches>): string | nu
   return null;
 }
 
+/**
+ * The embedded admin's App Bridge: the API key its layout route loaded (`handle.appBridge`), unless it
+ * is the local preview. Shopify asks for app-bridge.js as the first script of the <head>, not async
+ * (https://shopify.dev/docs/api/app-bridge-library), so it is rendered here rather than by AppProvider.
+ */
+function appBridgeKeyOf(matches: ReturnType<typeof useMatches>): string | null {
+  for (const match of matches) {
+    if (!(match.handle as { appBridge?: boolean } | undefined)?.appBridge) continue;
+    const data = match.data as { apiKey?: unknown; preview?: unknown } | undefined;
+    return typeof data?.apiKey === "string" && !data.preview ? data.apiKey : null;
+  }
+  return null;
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   // Remix's inline scripts run under the page's CSP only with its nonce.
   const nonce = useNonce();
@@ -47,11 +61,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const framed = useFramed();
   // A page with a partner's context (its route's loader signs the token for that partner) carries the
   // credential its analytics events need (POST /analytics/track); pages without one carry none.
-  const analyticsToken = pageAnalyticsToken(useMatches());
+  const matches = useMatches();
+  const analyticsToken = pageAnalyticsToken(matches);
+  const appBridgeKey = appBridgeKeyOf(matches);
   return (
     <html lang={lang}>
       <head>
         <meta charSet="utf-8" />
+        {appBridgeKey !== null && <meta name="shopify-api-key" content={appBridgeKey} />}
+        {appBridgeKey !== null && <script src="https://cdn.shopify.com/shopifycloud/app-bridge.js" />}
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {analyticsToken && <meta name="wish-analytics-token" content={analyticsToken} />}
         <Meta />

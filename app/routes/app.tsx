@@ -1,5 +1,5 @@
 // Layout of the embedded admin (/app/*): authenticates through requireAdmin
-// (shared with the child route's loader), loads App Bridge and Polaris. In
+// (shared with the child route's loader), App Bridge (rendered in the root's <head>) and Polaris. In
 // the local preview there is no Shopify admin around the page: no App
 // Bridge, and the preview's banner and page links instead of the sidebar.
 import type { HeadersFunction, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
@@ -25,6 +25,9 @@ export const meta: MetaFunction<typeof loader> = ({ location, data }) => {
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: polarisStyles }];
 
+// root.tsx puts App Bridge first in the <head> with the loader's apiKey (not in preview).
+export const handle = { appBridge: true };
+
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { preview } = await requireAdmin(request);
   // The pages read the language from here (useAdminTexts); root.tsx sets <html lang> from it.
@@ -34,7 +37,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export default function App() {
   const { apiKey, preview, lang } = useLoaderData<typeof loader>();
   return (
-    <AppProvider isEmbeddedApp={!preview} apiKey={apiKey} i18n={lang === "de" ? polarisDe : polarisEn}>
+    <AppProvider isEmbeddedApp={false} apiKey={apiKey} i18n={lang === "de" ? polarisDe : polarisEn}>
       {preview ? <PreviewFrame /> : <NavMenu />}
       <Outlet />
     </AppProvider>

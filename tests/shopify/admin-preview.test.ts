@@ -15,6 +15,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, seriousA11yViolations, watchConsole } from "../support/browser.ts";
 import { freePort, root, startServer, type TestServer } from "../support/server.ts";
+import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
 import { adminRequest, API_KEY, API_SECRET, FakeAdminApi, fakeAdminForServer } from "../support/shopify.ts";
 import { sql } from "../support/sql.ts";
 import { ADMIN_PAGES } from "~/admin/nav-menu";
@@ -312,6 +313,27 @@ describe("the admin preview on a local installation", () => {
 });
 
 describe("the admin preview elsewhere", () => {
+  it("a shop's admin document loads App Bridge as the first script of its head, with the API key; the preview's loads none", async () => {
+    const store = api.addShop("bridge-store.myshopify.com", { primaryHost: "www.bridge.example" });
+    // The embedded admin's first load, as Shopify opens it: shop, host, embedded, id_token and hmac in the query.
+    const request = await setUpValidRequest(
+      { type: RequestType.Admin, store: store.domain.replace(".myshopify.com", ""), apiKey: API_KEY, apiSecretKey: API_SECRET },
+      new Request(`${directUrl}/app?shop=${store.domain}`),
+    );
+    // A browser's User-Agent: the library answers 410 to what looks like a bot.
+    const res = await fetch(request.url, { headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36" } });
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(/<script[^>]*>/.exec(head)?.[0]).toBe('<script src="https://cdn.shopify.com/shopifycloud/app-bridge.js">');
+    expect(head).toContain(`<meta name="shopify-api-key" content="${API_KEY}"/>`);
+    expect(html.match(/app-bridge\.js/g)).toHaveLength(1);
+
+    const preview = await fetch(`${directUrl}/app`, { headers: { cookie: await previewCookie() } });
+    expect(preview.status).toBe(200);
+    expect(await preview.text()).not.toContain("app-bridge.js");
+  });
+
   it("is 404 on a server whose APP_URL is not local, and a cookie minted locally is worth nothing there", async () => {
     const cookie = await previewCookie();
     const deployed = await startServer({
