@@ -19,9 +19,11 @@ import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { CHROMIUM, CHROMIUM_ARGS } from "../support/browser.ts";
 import { freePort } from "../support/net.ts";
-import { FIXTURE_PATHS, renderEmbed, startThemeShop, type FixturePage } from "../support/theme-fixture.ts";
+import { FIXTURE_PATHS, renderEmbed, startThemeShop } from "../support/theme-fixture.ts";
 import { freshDatabase, makeTempDir, median, removeDir, root, startServer, wishCli } from "./harness.ts";
 
+type FixturePage = "home" | "product" | "collection";
+const PAGES: FixturePage[] = ["home", "product", "collection"];
 const BUDGET = { points: 2, tbtMs: 50 };
 const WEIGHTS: Record<FixturePage, number> = { home: 0.17, product: 0.4, collection: 0.43 };
 const RUNS = Math.max(1, Number(process.env.BENCH_STOREFRONT_RUNS) || 5);
@@ -75,7 +77,7 @@ async function main() {
       with: { home: [], product: [], collection: [] },
     };
     for (let run = 0; run < RUNS; run++) {
-      for (const page of Object.keys(FIXTURE_PATHS) as FixturePage[]) {
+      for (const page of PAGES) {
         // Alternate which variant goes first, so both see the same moments of a noisy machine.
         const order = run % 2 === 0 ? (["without", "with"] as const) : (["with", "without"] as const);
         for (const variant of order) {
@@ -90,7 +92,7 @@ async function main() {
     const med = (variant: "without" | "with", page: FixturePage, k: keyof Sample) => median(samples[variant][page].map((s) => s[k]));
     const weighted = (variant: "without" | "with", k: keyof Sample) =>
       (Object.keys(WEIGHTS) as FixturePage[]).reduce((sum, page) => sum + WEIGHTS[page] * med(variant, page, k), 0);
-    const rows = (Object.keys(FIXTURE_PATHS) as FixturePage[]).map((page) => ({
+    const rows = PAGES.map((page) => ({
       page,
       weight: WEIGHTS[page],
       without: { score: med("without", page, "score"), tbt: med("without", page, "tbt"), lcp: med("without", page, "lcp"), cls: med("without", page, "cls") },
