@@ -67,6 +67,8 @@ interface CardState {
   hearts: number;
   label: string | null;
   heart: { x: number; y: number; w: number; h: number } | null;
+  /** What a tap on the heart's centre reaches: the heart, or what covers it. */
+  hit: string | null;
   badge: { x: number; y: number; w: number; h: number } | null;
 }
 
@@ -84,7 +86,14 @@ const cards = (page: Page, theme: ThemeName): Promise<CardState[]> =>
         .map((c) => {
           const hearts = c.querySelectorAll(".wish-heart");
           const handle = /\/products\/([\w-]+)/.exec(c.querySelector('a[href*="/products/"]')!.getAttribute("href")!)![1]!;
-          return { handle, hearts: hearts.length, label: hearts[0]?.getAttribute("aria-label") ?? null, heart: box(hearts[0] ?? null), badge: box(c.querySelector(badge)) };
+          const h = hearts[0];
+          let hit: string | null = null;
+          if (h) {
+            const r = h.getBoundingClientRect();
+            const top = r.width > 0 && r.top >= 0 && r.bottom <= innerHeight ? document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) : h;
+            hit = top && h.contains(top) ? "heart" : (top?.outerHTML.slice(0, 80) ?? "nothing");
+          }
+          return { handle, hearts: hearts.length, label: h?.getAttribute("aria-label") ?? null, heart: box(h ?? null), hit, badge: box(c.querySelector(badge)) };
         });
     },
     THEME[theme],
@@ -102,6 +111,7 @@ async function expectOneHeartPerCard(page: Page, theme: ThemeName, handles: stri
     expect(c.hearts, c.handle).toBe(1);
     expect(c.label, c.handle).toBe(`Add ${p.title} to wishlist`);
     expect(overlaps(c.heart, c.badge), `${c.handle}: heart over the badge`).toBe(false);
+    expect(c.hit, `${c.handle}: a tap on the heart reaches it`).toBe("heart");
   }
   // No heart anywhere but in a card: not in a dialog, not in the main product section.
   const stray = await page.evaluate((card) => [...document.querySelectorAll(".wish-heart")].filter((h) => !h.closest(card) || h.closest("dialog, [role=dialog], product-info, .product-information")).length, THEME[theme].card);

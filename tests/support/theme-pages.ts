@@ -299,7 +299,7 @@ function horizonHeader(): string {
       <div class="header__column header__column--right" data-testid="header-top-right">
         <search-button class="search-action"><button class="button-unstyled header-actions__action" aria-label="Open search dialog"><span class="hidden">Search</span><span class="svg-wrapper">${HORIZON_ICON.search}</span></button></search-button>
         <header-actions>
-          <div class="account-button header-actions__action color-custom-popover"><shopify-account class="account-button__button"><a href="/account/login" class="button-unstyled account-button__fallback" aria-label="Log in"><span class="svg-wrapper">${HORIZON_ICON.account}</span></a></shopify-account></div>
+          <div class="account-button header-actions__action color-custom-popover"><shopify-account class="account-button__button"><a href="/account/login" class="button-unstyled header-actions__action" aria-label="Log in"><span class="svg-wrapper">${HORIZON_ICON.account}</span></a></shopify-account></div>
           <a href="/cart" class="header-actions__action action__cart" aria-label="Cart"><cart-icon class="header-actions__cart-icon"><span class="hidden">Cart</span><span class="svg-wrapper">${HORIZON_ICON.cart}</span></cart-icon></a>
         </header-actions>
       </div>

@@ -14,8 +14,9 @@
   var hearts = attr("hearts") !== "false";
   var CARDS = attr("selector") || ".card-wrapper, product-card, .product-card";
   var NOT_CARDS = "dialog, [role=dialog], [aria-modal=true], quick-add-modal, quick-add-dialog, product-info, .product-information, [data-wish-no-hearts]";
-  // The card's media box (Horizon's gallery, Dawn's card__inner): the heart sits in its corner.
-  var SLOT = ".card-gallery, .card__inner";
+  // Horizon's media box (the heart sits in its corner); elsewhere the card itself. Not Dawn's
+  // card__inner: its transform makes it a layer under the card's full-size link.
+  var SLOT = ".card-gallery";
   var PAYLOAD = "[view-event-payload]";
   var LINK = 'a[href*="/products/"]';
   var label = attr("label") || "Add {title} to wishlist";
@@ -219,14 +220,11 @@
     headerLink();
   }
 
-  // The header link: first among the theme's header icons (Dawn's .header__icons, Horizon's <header-actions>).
+  // The header link: first among the theme's header icons (Dawn's .header__icons, Horizon's
+  // <header-actions>), put there by the embed's inline script while the page is parsed.
   function headerLink() {
     var link = document.querySelector(".wish-header-link");
-    if (!link) return;
-    var slot = document.querySelector(attr("header") || ".header__icons, header-actions");
-    if (!slot) return;
-    slot.insertBefore(link, slot.firstChild);
-    link.hidden = false;
+    if (!link || link.hidden) return;
     var count = link.querySelector(".wish-header-count");
     var watch = function () {
       window.WishWidget.on("count", function (n) {

@@ -1,10 +1,23 @@
 // Stand-in for the parts of Dawn 15.4.1's JavaScript the fixture needs, doing what they do to
-// the page: quick add (global.js ModalOpener/ModalDialog and quick-add.js: the product page's
-// product-info copied into the card's quick-add-modal, which opens), its Close button, filtering
+// the page: quick add (global.js ModalOpener/ModalDialog and quick-add.js: the card's
+// quick-add-modal moved to <body>, the product page's product-info copied into it, opened), its Close button, filtering
 // and sorting (facets.js renderProductGridContainer: #ProductGridContainer's innerHTML replaced
 // from a Section Rendering API answer) and "load more" as Dawn-derived themes add it (the next
 // page's grid items appended).
 const parse = (html) => new DOMParser().parseFromString(html, "text/html");
+
+// global.js ModalDialog: a modal moves itself to <body> when it connects (out of the card's
+// transformed, animated grid item, whose transform would trap its position: fixed).
+customElements.define(
+  "quick-add-modal",
+  class extends HTMLElement {
+    connectedCallback() {
+      if (this.moved) return;
+      this.moved = true;
+      document.body.appendChild(this);
+    }
+  },
+);
 
 document.addEventListener("click", async (ev) => {
   const opener = ev.target.closest("modal-opener [data-product-url]");
