@@ -1,9 +1,7 @@
-// App embed: a heart on every product card, and the header link's count (docs/storefront.md
-// "Hearts on product cards"). Cards: the embed's card selector, elements carrying Shopify's
-// view-event payload and `shopify:product:view` events; never inside a dialog (quick add) or
-// the main product section. A card holding a heart already (the card app block) is left alone.
-// Hearts are [data-wish] buttons: widget.js binds them and marks saved ones. Placement is CSS
-// only (no style reads); DOM writes are batched once per animation frame.
+// App embed: a heart on every product card, the header link's count (docs/storefront.md
+// "Hearts on product cards"). Never in a dialog or the main product section; a card holding
+// the card block's heart is left alone. Placement is CSS only (no style reads); DOM writes
+// are batched per animation frame. widget.js binds the [data-wish] hearts.
 (function () {
   var tag = document.currentScript;
   if (!tag || window.WishCards) return;
@@ -14,8 +12,7 @@
   var hearts = attr("hearts") !== "false";
   var CARDS = attr("selector") || ".card-wrapper, product-card, .product-card";
   var NOT_CARDS = "dialog, [role=dialog], [aria-modal=true], quick-add-modal, quick-add-dialog, product-info, .product-information, [data-wish-no-hearts]";
-  // Horizon's media box (the heart sits in its corner); elsewhere the card itself. Not Dawn's
-  // card__inner: its transform makes it a layer under the card's full-size link.
+  // Horizon's media box; elsewhere the card (Dawn's card__inner is a layer under the card's link).
   var SLOT = ".card-gallery";
   var PAYLOAD = "[view-event-payload]";
   var LINK = 'a[href*="/products/"]';
@@ -24,7 +21,7 @@
   var locale = attr("locale");
   var position = /^top-(left|right)$/.test(attr("position")) ? attr("position") : "auto";
   var HANDLE = /\/products\/([^/?#.]+)/;
-  // /products/<handle>.js gives the amount × 100 in every currency; the API takes minor units (app/lib/money.ts).
+  // /products/<handle>.js: amount × 100 in every currency; the API takes minor units (app/lib/money.ts).
   var ZERO = "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF".split(" ");
   var THREE = "BHD IQD JOD KWD LYD OMR TND".split(" ");
   var minorPrice = function (cents, currency) {
@@ -46,7 +43,7 @@
     var m = link && HANDLE.exec(link.getAttribute("href"));
     return m ? decodeURIComponent(m[1]) : "";
   }
-  // The product's name as the card shows it: a link's label or text, else its heading.
+  // The product's name as the card shows it.
   function titleOf(card) {
     var links = card.querySelectorAll(LINK);
     for (var i = 0; i < links.length; i++) {
@@ -56,11 +53,11 @@
     var h = card.querySelector("h2, h3, h4");
     return h ? h.textContent.trim().replace(/\s+/g, " ") : "";
   }
-  var eligible = function (card) {
-    return !card.closest(NOT_CARDS);
+  var eligible = function (el) {
+    return !el.closest(NOT_CARDS);
   };
 
-  // Cards waiting for the next frame: [element, handle from an event payload or ""].
+  // Cards for the next frame: [element, handle from an event or ""].
   var queue = [];
   var queued = false;
   function enqueue(card, handle) {
@@ -79,15 +76,15 @@
     batch.forEach(function (item) {
       var card = item[0];
       if (!card.isConnected || !eligible(card)) return;
-      // A card inside another card: the outer one carries the heart.
+      // Nested cards: the outer one carries it.
       var outer = card.parentElement && card.parentElement.closest(CARDS);
       if (outer && eligible(outer)) return;
       var handle = handleOf(card) || item[1];
       if (!handle) return;
       var heart = card.querySelector(".wish-heart");
-      if (heart && !heart.hasAttribute("data-wish-cards")) return; // the card app block's own heart
+      if (heart && !heart.hasAttribute("data-wish-cards")) return; // the card block's
       if (heart && heart.getAttribute("data-wish-cards") === handle) return;
-      if (heart) heart.remove(); // a re-render put another product into this card
+      if (heart) heart.remove(); // a re-render put another product here
       addHeart(card, handle);
     });
   }
@@ -108,29 +105,24 @@
     slot.appendChild(heart);
   }
 
-  // The theme's badges in a top corner: "auto" hearts take the other one (one class on <html>).
+  // Badges top right: "auto" hearts go left (one class on <html>).
   var cornerSet = false;
   function badgeCorner() {
     if (cornerSet || position !== "auto") return;
     var badge = document.querySelector(".product-badges--top-right, .product-badges--top-left, .card__badge.top");
     if (!badge) return;
     cornerSet = true;
-    var right = badge.classList.contains("product-badges--top-right") || badge.classList.contains("right");
-    document.documentElement.classList.add(right ? "wish-badges-right" : "wish-badges-left");
+    if (badge.matches(".product-badges--top-right, .right")) document.documentElement.classList.add("wish-badges-right");
   }
 
   var loads = {};
-  /** The product from the shop (`/products/<handle>.js`), written onto the heart as the save button's attributes. */
+  /** The product (`/products/<handle>.js`) as the save button's attributes. */
   function load(heart) {
     var handle = heart.getAttribute("data-wish-cards");
     if (!loads[handle]) {
       loads[handle] = fetch(root + "products/" + encodeURIComponent(handle) + ".js", { headers: { accept: "application/json" } })
-        .then(function (res) {
-          return res.ok ? res.json() : null;
-        })
-        .catch(function () {
-          return null;
-        });
+        .then(function (res) { return res.ok ? res.json() : null; })
+        .catch(function () { return null; });
     }
     return loads[handle].then(function (p) {
       heart.wishLoaded = true;
@@ -143,7 +135,6 @@
       };
       set("id", p.id);
       set("title", p.title);
-      // Shopify's CDN answers protocol-relative (//cdn.shopify.com/…); storefronts are https.
       set("image-url", /^\/\//.test(image) ? "https:" + image : image);
       var currency = shopify.currency && shopify.currency.active;
       set("price", minorPrice(variant ? variant.price : p.price, currency));
@@ -153,18 +144,16 @@
     });
   }
   var ours = function (ev) {
-    var heart = ev.target instanceof Element && ev.target.closest(".wish-heart[data-wish-cards]");
-    return heart || null;
+    return ev.target instanceof Element && ev.target.closest(".wish-heart[data-wish-cards]");
   };
-  // Product data when the shopper reaches for a heart (one listener for all hearts).
+  // Product data when the shopper reaches for a heart.
   ["pointerover", "focusin", "touchstart"].forEach(function (type) {
     document.addEventListener(type, function (ev) {
       var heart = ours(ev);
       if (heart && !heart.wishLoaded) load(heart);
     }, { passive: true });
   });
-  // A click before the product arrived (a fast tap): hold it, then click again with the data.
-  // The click's user activation lasts long enough for the dialog's popup.
+  // A click before the product arrived: held, then replayed (its activation still opens the popup).
   document.addEventListener("click", function (ev) {
     var heart = ours(ev);
     if (!heart || heart.wishLoaded) return;
@@ -175,7 +164,7 @@
     });
   }, true);
 
-  // Shopify's view events: the card itself dispatches them (not the product page's or a dialog's).
+  // Shopify's view events, dispatched by the card itself.
   function viewed(el, product, context) {
     if (!product || !product.handle || context === "page" || context === "dialog") return;
     var card = el.closest(CARDS) || (el.querySelector(LINK) ? el : null);
@@ -185,14 +174,13 @@
     var detail = ev.detail || {};
     if (ev.target instanceof Element) viewed(ev.target, ev.product || detail.product, ev.context || detail.context);
   });
-  // Elements carrying the view-event payload, read before they dispatch (intersect-triggered
-  // events would miss the cards already on screen when this script starts).
+  // View-event payloads read at once (intersect-triggered events fire before this script runs).
   function payloadCard(el) {
     try {
       var data = JSON.parse(el.getAttribute("view-event-payload"));
       if (data && data.product) viewed(el, data.product, data.context);
     } catch (e) {
-      /* not a product payload */
+      /* not JSON */
     }
   }
   function scan(node) {
@@ -204,8 +192,7 @@
   }
   function start() {
     scan(document.body);
-    // Filtering, sorting, "load more" and quick add re-render cards in place (innerHTML or a
-    // morph that drops foreign children): added nodes are scanned, a removed heart's card re-checked.
+    // Filters, sorting, "load more" re-render cards (innerHTML, or a morph dropping our heart).
     new MutationObserver(function (records) {
       records.forEach(function (r) {
         r.addedNodes.forEach(scan);
@@ -220,8 +207,7 @@
     headerLink();
   }
 
-  // The header link: first among the theme's header icons (Dawn's .header__icons, Horizon's
-  // <header-actions>), put there by the embed's inline script while the page is parsed.
+  // The header link (placed by the embed's inline script): its count.
   function headerLink() {
     var link = document.querySelector(".wish-header-link");
     if (!link || link.hidden) return;
@@ -233,7 +219,6 @@
       });
     };
     if (window.WishWidget) return watch();
-    // The widget.js tag (snippets/wish-widget-script.liquid): the one carrying the public key.
     var script = document.querySelector("script[data-wish-key]");
     if (script) script.addEventListener("load", watch);
   }
