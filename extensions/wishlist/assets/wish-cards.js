@@ -76,7 +76,7 @@
     batch.forEach(function (item) {
       var card = item[0];
       if (!card.isConnected || !eligible(card)) return;
-      // Nested cards: the outer one carries it.
+      // Nested cards: the outer one.
       var outer = card.parentElement && card.parentElement.closest(CARDS);
       if (outer && eligible(outer)) return;
       var handle = handleOf(card) || item[1];
@@ -146,7 +146,7 @@
   var ours = function (ev) {
     return ev.target instanceof Element && ev.target.closest(".wish-heart[data-wish-cards]");
   };
-  // Product data when the shopper reaches for a heart.
+  // Product data as the shopper reaches for a heart.
   ["pointerover", "focusin", "touchstart"].forEach(function (type) {
     document.addEventListener(type, function (ev) {
       var heart = ours(ev);
@@ -184,7 +184,7 @@
     }
   }
   function scan(node) {
-    if (!(node instanceof Element)) return;
+    if (!(node instanceof Element) || node.hasAttribute("data-wish")) return;
     if (node.matches(CARDS)) enqueue(node);
     if (node.matches(PAYLOAD)) payloadCard(node);
     node.querySelectorAll(CARDS).forEach(function (card) { enqueue(card); });
