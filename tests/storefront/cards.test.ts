@@ -69,7 +69,8 @@ interface Shopper {
 }
 
 async function shopper(): Promise<Shopper> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // Reduced motion: Dawn's cards slide and fade in on load, and axe would judge contrast mid-fade.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
   await context.addInitScript(observeShifts);
   // Product images from "Shopify's CDN" (https, as in /products/<handle>.js).
   await context.route(`https://${IMAGE_HOST}/**`, (route) => {

@@ -51,7 +51,8 @@ afterAll(async () => {
 });
 
 async function open(theme: ThemeName, pathname: string, width = 1280) {
-  const context = await browser.newContext({ viewport: { width, height: width < 700 ? 812 : 900 } });
+  // Reduced motion: Dawn's cards slide and fade in on load, and axe would judge contrast mid-fade.
+  const context = await browser.newContext({ viewport: { width, height: width < 700 ? 812 : 900 }, reducedMotion: "reduce" });
   await context.route(`https://${IMAGE_HOST}/**`, (route) => {
     const body = productSvg(path.basename(new URL(route.request().url()).pathname, ".svg"));
     return body ? route.fulfill({ contentType: "image/svg+xml", body }) : route.fulfill({ status: 404 });

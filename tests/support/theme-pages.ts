@@ -340,7 +340,7 @@ export function horizonPage(page: FixturePage, o: PageOptions, l: Listing = {}):
       "Home",
       "index",
       `<div id="shopify-section-template--index__hero" class="shopify-section"><div class="hero color-scheme-1" style="min-height: 360px; display: flex; align-items: center; justify-content: center; background: var(--color-background);"><div class="hero__content-wrapper section--page-width"><h2 class="h1">New season</h2><a class="button" href="/collections/all">Shop all</a></div></div></div>
-<div id="shopify-section-${section}" class="shopify-section section-wrapper"><div class="section-background color-scheme-1"></div><div class="section section--page-width color-scheme-1"><div class="section-resource-list spacing-style gap-style"><div class="section-resource-list__header"><h2 class="h3">Featured products</h2></div><div class="resource-list__carousel">${horizonList(PRODUCTS.slice(0, 8), "featured", o)}</div></div></div></div>`,
+<div id="shopify-section-${section}" class="shopify-section section-wrapper"><div class="section-background color-scheme-1"></div><div class="section product-grid-container color-scheme-1"><div class="collection-wrapper grid gap-style"><div class="section-resource-list__header" style="grid-column: var(--centered);"><h2 class="h3">Featured products</h2></div>${horizonGrid(PRODUCTS.slice(0, 8), "featured", o)}</div></div></div>`,
       o,
     );
   }

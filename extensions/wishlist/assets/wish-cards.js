@@ -30,10 +30,12 @@
   };
   var shopify = window.Shopify || {};
   var root = (shopify.routes && shopify.routes.root) || "/";
-  var icon = document.createElement("span");
-  icon.innerHTML =
-    '<svg class="wish-icon" aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="20" height="20"><path d="M12 20.5s-7.5-4.6-9.6-9.2C.9 7.9 3 4 6.8 4c2.2 0 3.6 1.2 4.2 2.5h2C13.6 5.2 15 4 17.2 4 21 4 23.1 7.9 21.6 11.3 19.5 15.9 12 20.5 12 20.5z"/></svg>';
-  icon = icon.firstChild;
+  // Parsed once, cloned per card.
+  var proto = document.createElement("span");
+  proto.innerHTML =
+    '<button type="button" class="wish-heart wish-heart--' + position + '" aria-pressed="false" data-wish' + (locale ? ' data-market="' + locale.replace(/[^\w-]/g, "") + '"' : "") +
+    '><svg class="wish-icon" aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="20" height="20"><path d="M12 20.5s-7.5-4.6-9.6-9.2C.9 7.9 3 4 6.8 4c2.2 0 3.6 1.2 4.2 2.5h2C13.6 5.2 15 4 17.2 4 21 4 23.1 7.9 21.6 11.3 19.5 15.9 12 20.5 12 20.5z"/></svg></button>';
+  proto = proto.firstChild;
 
   var named = function (title) {
     return title ? label.replace("{title}", title) : plain;
@@ -92,16 +94,10 @@
   function addHeart(card, handle) {
     var slot = card.querySelector(SLOT) || card;
     slot.classList.add("wish-anchor");
-    var heart = document.createElement("button");
-    heart.type = "button";
-    heart.className = "wish-heart wish-heart--" + position;
+    var heart = proto.cloneNode(true);
     heart.setAttribute("aria-label", named(titleOf(card)));
-    heart.setAttribute("aria-pressed", "false");
-    heart.setAttribute("data-wish", "");
     heart.setAttribute("data-wish-cards", handle);
     heart.setAttribute("data-url", location.origin + "/products/" + encodeURIComponent(handle));
-    if (locale) heart.setAttribute("data-market", locale);
-    heart.appendChild(icon.cloneNode(true));
     slot.appendChild(heart);
   }
 
@@ -192,6 +188,7 @@
   }
   function start() {
     scan(document.body);
+    flush(); // now: before widget.js reads its buttons
     // Filters, sorting, "load more" re-render cards (innerHTML, or a morph dropping our heart).
     new MutationObserver(function (records) {
       records.forEach(function (r) {
