@@ -194,10 +194,7 @@
       records.forEach(function (r) {
         r.addedNodes.forEach(scan);
         r.removedNodes.forEach(function (n) {
-          if (n instanceof Element && n.classList.contains("wish-heart") && r.target.isConnected) {
-            var card = r.target.closest(CARDS);
-            if (card) enqueue(card);
-          }
+          if (n instanceof Element && n.matches(".wish-heart") && r.target.isConnected) scan(r.target.closest(CARDS + "," + PAYLOAD));
         });
       });
     }).observe(document.body, { childList: true, subtree: true });
