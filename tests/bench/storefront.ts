@@ -78,10 +78,12 @@ async function main() {
 
     // The app scripts' own main-thread time on Dawn's collection page at 4× CPU throttling.
     const mainThread: number[] = [];
+    const threadTime: number[] = [];
     const perScript: Record<string, number[]> = {};
     for (let run = 0; run < MAIN_THREAD_RUNS; run++) {
       const sample = await appMainThread(browser, shop.origin(HOST) + FIXTURE_PATHS.collection);
       mainThread.push(sample.total);
+      threadTime.push(sample.cpu);
       for (const [file, ms] of Object.entries(sample.byScript)) (perScript[file] ??= []).push(ms);
       progress(`main thread ${run + 1}/${MAIN_THREAD_RUNS}: ${sample.total.toFixed(1)} ms`);
     }
@@ -89,7 +91,8 @@ async function main() {
     const scriptsMs = Object.fromEntries(Object.entries(perScript).map(([file, ms]) => [file, median([...ms, ...Array(MAIN_THREAD_RUNS - ms.length).fill(0)])]));
     const mainThreadLine =
       `main-thread time of the app's scripts on Dawn's 24-card collection page at 4× CPU (performance trace, median of ${MAIN_THREAD_RUNS}): ${mainThreadMs.toFixed(1)} ms ` +
-      `${mainThreadMs <= BUDGET.mainThreadMs ? "✓" : "✗"} (budget ≤ ${BUDGET.mainThreadMs} ms; runs ${mainThread.map((m) => m.toFixed(1)).join(", ")}; per script ${Object.entries(scriptsMs).map(([f, ms]) => `${f} ${ms.toFixed(1)}`).join(", ")})`;
+      `${mainThreadMs <= BUDGET.mainThreadMs ? "✓" : "✗"} (budget ≤ ${BUDGET.mainThreadMs} ms; runs ${mainThread.map((m) => m.toFixed(1)).join(", ")}; per script ${Object.entries(scriptsMs).map(([f, ms]) => `${f} ${ms.toFixed(1)}`).join(", ")}; ` +
+      `thread time, without the moments other processes held the core: median ${median(threadTime).toFixed(1)} ms)`;
     if (process.env.BENCH_STOREFRONT_LIGHTHOUSE === "0") {
       console.log(mainThreadLine);
       if (mainThreadMs > BUDGET.mainThreadMs) process.exitCode = 1;
@@ -155,7 +158,7 @@ async function main() {
     mkdirSync(path.join(root, "bench-results"), { recursive: true });
     writeFileSync(
       path.join(root, "bench-results/storefront.json"),
-      JSON.stringify({ at: new Date().toISOString(), lighthouse: lighthouseVersion(), runs: RUNS, budget: BUDGET, mainThread: { medianMs: mainThreadMs, runsMs: mainThread, perScriptMedianMs: scriptsMs }, impact, addedTbt, maxAddedTbt, rows, scripts, samples }, null, 2) + "\n",
+      JSON.stringify({ at: new Date().toISOString(), lighthouse: lighthouseVersion(), runs: RUNS, budget: BUDGET, mainThread: { medianMs: mainThreadMs, runsMs: mainThread, perScriptMedianMs: scriptsMs, threadMedianMs: median(threadTime), threadRunsMs: threadTime }, impact, addedTbt, maxAddedTbt, rows, scripts, samples }, null, 2) + "\n",
     );
     if (!ok) process.exitCode = 1;
   } finally {
@@ -177,7 +180,7 @@ const APP_SCRIPT = /\/cdn\/extension-assets\//;
  * function calls from timers, frames, events, observers and microtasks, with the style and layout
  * they force), nested events counted once.
  */
-async function appMainThread(browser: Browser, url: string): Promise<{ total: number; byScript: Record<string, number> }> {
+async function appMainThread(browser: Browser, url: string): Promise<{ total: number; cpu: number; byScript: Record<string, number> }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -207,13 +210,15 @@ async function appMainThread(browser: Browser, url: string): Promise<{ total: nu
     }
   }
   const byScript: Record<string, number> = {};
+  let cpu = 0;
   for (const e of ours) {
     // Top-level events only (not inside another of ours), per script file.
     if (ours.some((o) => o !== e && o.ts <= e.ts && e.ts + e.dur! <= o.ts + o.dur! && !(o.ts === e.ts && o.dur === e.dur && ours.indexOf(o) > ours.indexOf(e)))) continue;
     const file = urlOf(e).split("/").pop()!;
     byScript[file] = (byScript[file] ?? 0) + e.dur! / 1000;
+    cpu += (e.tdur ?? e.dur!) / 1000;
   }
-  return { total: total / 1000, byScript };
+  return { total: total / 1000, cpu, byScript };
 }
 
 interface TraceEvent {
@@ -223,6 +228,8 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
+  /** Thread (CPU) time: what the thread itself ran, without the moments another process had the core. */
+  tdur?: number;
   args?: { name?: string; data?: { url?: string; scriptName?: string }; url?: string; fileName?: string };
 }
 const SCRIPT_EVENTS = new Set(["EvaluateScript", "v8.compile", "v8.compileModule", "FunctionCall", "v8.evaluateModule"]);
