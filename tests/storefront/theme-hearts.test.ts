@@ -57,11 +57,42 @@ async function open(theme: ThemeName, pathname: string, width = 1280) {
     const body = productSvg(path.basename(new URL(route.request().url()).pathname, ".svg"));
     return body ? route.fulfill({ contentType: "image/svg+xml", body }) : route.fulfill({ status: 404 });
   });
+  await context.addInitScript(countLayoutReads);
   const console = watchConsole(context);
   const page = await context.newPage();
   await page.goto(shops[theme]!.origin(HOST) + pathname);
   return { context, page, console };
 }
+
+/** Counts style and layout reads made by wish-cards.js (each may force a style recalculation or layout of the page). */
+function countLayoutReads() {
+  const w = window as any;
+  w.wishLayoutReads = 0;
+  const mine = () => /\/wish-cards\.js/.test(new Error().stack ?? "");
+  const wrap = (owner: any, name: string) => {
+    const original = owner[name];
+    owner[name] = function (this: unknown, ...args: unknown[]) {
+      if (mine()) w.wishLayoutReads++;
+      return original.apply(this, args);
+    };
+  };
+  wrap(window, "getComputedStyle");
+  wrap(Element.prototype, "getBoundingClientRect");
+  wrap(Element.prototype, "getClientRects");
+  for (const name of ["offsetWidth", "offsetHeight", "offsetTop", "offsetLeft", "clientWidth", "clientHeight"]) {
+    const d = Object.getOwnPropertyDescriptor(HTMLElement.prototype, name) ?? Object.getOwnPropertyDescriptor(Element.prototype, name);
+    if (!d?.get) continue;
+    const get = d.get;
+    Object.defineProperty(name.startsWith("offset") ? HTMLElement.prototype : Element.prototype, name, {
+      ...d,
+      get() {
+        if (mine()) w.wishLayoutReads++;
+        return get.call(this);
+      },
+    });
+  }
+}
+const layoutReads = (page: Page) => page.evaluate(() => (window as any).wishLayoutReads as number);
 
 interface CardState {
   handle: string;
@@ -146,6 +177,8 @@ describe.each(["dawn", "horizon"] as const)("hearts on %s", (theme) => {
         return { parent: link.parentElement!.matches(".header__icons, header-actions"), visible: r.width > 0 && r.height > 0, covered: covered.map((el) => el.outerHTML.slice(0, 80)) };
       });
       expect(header).toEqual({ parent: true, visible: true, covered: [] });
+      // Placement is CSS only: the script reads no style and no geometry.
+      expect(await layoutReads(page)).toBe(0);
       await page.screenshot({ path: path.join(screenshots, `hearts-${theme}-${pageName}-${width}.png`) });
       expect(await seriousA11yViolations(page)).toEqual([]);
       expect(console.errors).toEqual([]);
@@ -166,6 +199,7 @@ describe.each(["dawn", "horizon"] as const)("hearts on %s", (theme) => {
     // The next page's cards appended (Horizon's infinite scroll, a Dawn theme's "load more").
     await page.evaluate(() => (window as any).fixtureTheme.more("filter.v.availability=1&page=2"));
     await expectOneHeartPerCard(page, theme, [...available, ...handles(listing({ available: true, page: 2 }))]);
+    expect(await layoutReads(page)).toBe(0);
     // A heart that moved with a re-render saves its card's product.
     const last = ALL_PRODUCTS.find((p) => p.handle === available[0])!;
     const heart = page.locator(`${THEME[theme].card}:has(a[href="/products/${last.handle}"]) .wish-heart`).first();
