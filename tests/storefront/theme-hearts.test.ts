@@ -4,7 +4,8 @@
 // gets one heart, none goes into the quick-add dialog or the main product section, no badge sits
 // under a heart, hearts survive the themes' filtering and sorting (Dawn replaces the grid's
 // innerHTML, Horizon morphs the section in place with its own morph.js) and "load more", quick
-// add's Close still closes, and each heart is named after its product from the first paint.
+// add's Close still closes, each heart is named after its product from the first paint and can
+// be tapped, and the script reads no style or geometry (placement is CSS only).
 // Horizon's card heart app block: the embed adds no second heart to a card holding one.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
