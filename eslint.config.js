@@ -12,7 +12,7 @@ const NO_HTTP_HERE = "A domain knows nothing of HTTP: let the HTTP wing read the
 const OUTSIDE_LIB = /^~\/(?!lib\/|env\.server$)/.source;
 
 export default tseslint.config(
-  { ignores: ["build/**", "node_modules/**", "public/**", "extensions/**/assets/**", "bench-results/**"] },
+  { ignores: ["build/**", "node_modules/**", "public/**", "extensions/**/assets/**", "bench-results/**", "tests/support/themes/dawn/**", "tests/support/themes/horizon/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

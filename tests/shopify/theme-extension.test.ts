@@ -85,17 +85,21 @@ function leafKeys(node: unknown, prefix = ""): string[] {
 describe("block schemas", () => {
   const blocks = readdirSync(path.join(EXT, "blocks")).sort();
 
-  it("the extension has the two blocks and a theme extension toml", () => {
-    expect(blocks).toEqual(["app-embed.liquid", "save-button.liquid"]);
+  it("the extension has its three blocks and a theme extension toml", () => {
+    expect(blocks).toEqual(["app-embed.liquid", "card-heart.liquid", "save-button.liquid"]);
     const toml = read("shopify.extension.toml");
     expect(toml).toMatch(/^type = "theme"$/m);
     expect(toml).toMatch(/^name = "Wishlist"$/m);
     expect(toml).toMatch(/^handle = "wishlist"$/m);
   });
 
-  it("targets: the embed goes into body, the save button into product sections", () => {
+  it("targets: the embed goes into body, the save button into product sections, the card heart into sections and theme blocks that take app blocks", () => {
     const embed = schemaOf("app-embed.liquid");
     const button = schemaOf("save-button.liquid");
+    const heart = schemaOf("card-heart.liquid");
+    expect(heart.target).toBe("section");
+    expect(heart.stylesheet).toBe("wish.css");
+    expect(heart.javascript).toBeUndefined();
     expect(embed.target).toBe("body");
     expect(button.target).toBe("section");
     expect(button.enabled_on).toEqual({ templates: ["product"] });
@@ -105,7 +109,7 @@ describe("block schemas", () => {
     expect(embed.stylesheet).toBeUndefined();
   });
 
-  it.each(["app-embed.liquid", "save-button.liquid"])("%s: known keys only, unique setting ids, defaults among the options, assets exist", (block) => {
+  it.each(["app-embed.liquid", "card-heart.liquid", "save-button.liquid"])("%s: known keys only, unique setting ids, defaults among the options, assets exist", (block) => {
     const schema = schemaOf(block);
     expect(Object.keys(schema).filter((k) => !SCHEMA_KEYS.has(k))).toEqual([]);
     const settings = schema.settings as Array<Record<string, any>>;
@@ -122,7 +126,7 @@ describe("block schemas", () => {
   });
 
   it("every t: label exists in English and German; storefront and schema locales have the same keys in both languages", () => {
-    const keys = ["app-embed.liquid", "save-button.liquid"].flatMap((b) => translationKeys(schemaOf(b)));
+    const keys = ["app-embed.liquid", "card-heart.liquid", "save-button.liquid"].flatMap((b) => translationKeys(schemaOf(b)));
     expect(keys.length).toBeGreaterThan(20);
     for (const file of ["locales/en.default.schema.json", "locales/de.schema.json"]) {
       const locale = readJson(file);
@@ -165,10 +169,12 @@ function shopifyLiquid(lang: "en" | "de", assetBase: string) {
   const liquid = new Liquid({ root: [path.join(EXT, "snippets")], extname: ".liquid", strictFilters: true });
   const locale = readJson(lang === "de" ? "locales/de.json" : "locales/en.default.json");
   liquid.registerTag("schema", SchemaTag);
-  liquid.registerFilter("t", (key: string) => {
+  // Shopify's t: the storefront string with its {{ variables }} from keyword arguments ([name, value] pairs).
+  liquid.registerFilter("t", (key: string, ...args: Array<[string, unknown]>) => {
     const value = lookup(locale, key);
     if (typeof value !== "string") throw new Error(`missing translation ${key}`);
-    return value;
+    const vars = Object.fromEntries(args);
+    return value.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? ""));
   });
   // Shopify's image_url: a protocol-relative CDN address with the requested width.
   liquid.registerFilter("image_url", (image: { src: string } | null, ...args: Array<[string, unknown]>) => {
@@ -187,6 +193,9 @@ interface Sample {
   metafields?: Record<string, { value: unknown }>;
   embedSettings?: Record<string, unknown>;
   buttonSettings?: Record<string, unknown>;
+  heartSettings?: Record<string, unknown>;
+  /** The card heart rendered where no product card gives it a product. */
+  noProduct?: boolean;
   shopUrl?: string;
   assetBase?: string;
   /** The cart's (presentment) currency; EUR by default. */
@@ -221,14 +230,17 @@ function sampleContext(sample: Sample, settings: Record<string, unknown>) {
 }
 
 // The embed's schema defaults, with hearts and the header link off: the cards script has its own tests below.
-const EMBED_DEFAULTS = { app_url: "", basket_button: false, basket_button_position: "bottom-right", hearts: false, heart_position: "top-right", card_selector: ".card-wrapper, product-card, .product-card", header_link: "none", header_selector: ".header__icons" };
+const EMBED_DEFAULTS = { app_url: "", basket_button: false, basket_button_position: "bottom-right", hearts: false, heart_position: "auto", card_selector: ".card-wrapper, product-card, .product-card", header_link: "none", header_selector: ".header__icons, header-actions" };
 const BUTTON_DEFAULTS = { label: "", style: "outline", icon: "heart", alignment: "left" };
 const KEY = "pk_live_0123456789abcdef";
 
-async function render(block: "app-embed" | "save-button", sample: Sample = {}): Promise<string> {
+async function render(block: "app-embed" | "save-button" | "card-heart", sample: Sample = {}): Promise<string> {
   const liquid = shopifyLiquid(sample.lang ?? "en", sample.assetBase ?? "https://cdn.shopify.test");
-  const settings = block === "app-embed" ? { ...EMBED_DEFAULTS, ...sample.embedSettings } : { ...BUTTON_DEFAULTS, ...sample.buttonSettings };
-  const context = sampleContext(sample, settings);
+  const settings =
+    block === "app-embed" ? { ...EMBED_DEFAULTS, ...sample.embedSettings } : block === "card-heart" ? { position: "auto", ...sample.heartSettings } : { ...BUTTON_DEFAULTS, ...sample.buttonSettings };
+  const base = sampleContext(sample, settings);
+  // Inside a product card (Horizon's `content_for 'blocks', closest.product: product`), the card's product is closest.product.
+  const context = block === "card-heart" ? { ...base, product: null, closest: { product: sample.noProduct ? null : base.product } } : base;
   // Shopify's objects are global: snippets see them inside {% render %} too (liquidjs: `globals`).
   const { block: _block, ...globals } = context;
   return liquid.parseAndRender(read(`blocks/${block}.liquid`), context, { globals });
@@ -403,11 +415,12 @@ describe("app embed: hearts on product cards and the header link", () => {
   it("schema: hearts on by default, card and header selectors with Dawn's defaults, the header link off by default with drawer and page modes", () => {
     const settings = Object.fromEntries((schemaOf("app-embed.liquid").settings as Array<Record<string, any>>).map((s) => [s.id, s]));
     expect(settings.hearts).toMatchObject({ type: "checkbox", default: true });
-    expect(settings.heart_position.options.map((o: { value: string }) => o.value)).toEqual(["top-right", "top-left"]);
+    expect(settings.heart_position).toMatchObject({ type: "select", default: "auto" });
+    expect(settings.heart_position.options.map((o: { value: string }) => o.value)).toEqual(["auto", "top-right", "top-left"]);
     expect(settings.card_selector).toMatchObject({ type: "text", default: ".card-wrapper, product-card, .product-card" });
     expect(settings.header_link).toMatchObject({ type: "select", default: "none" });
     expect(settings.header_link.options.map((o: { value: string }) => o.value)).toEqual(["none", "drawer", "page"]);
-    expect(settings.header_selector).toMatchObject({ type: "text", default: ".header__icons" });
+    expect(settings.header_selector).toMatchObject({ type: "text", default: ".header__icons, header-actions" });
   });
 
   it("hearts on: wish-cards.js, deferred, with the selector, position, label and locale; no header link unless chosen", async () => {
@@ -418,7 +431,9 @@ describe("app embed: hearts on product cards and the header link", () => {
     expect(cards.getAttribute("data-wish-cards-hearts")).toBe("true");
     expect(cards.getAttribute("data-wish-cards-selector")).toBe(".tile");
     expect(cards.getAttribute("data-wish-cards-position")).toBe("top-left");
-    expect(cards.getAttribute("data-wish-cards-label")).toBe("Auf die Wunschliste");
+    // The name template: wish-cards.js puts the card's product name where {title} stands.
+    expect(cards.getAttribute("data-wish-cards-label")).toBe("{title} auf die Wunschliste");
+    expect(cards.getAttribute("data-wish-cards-label-plain")).toBe("Auf die Wunschliste");
     expect(cards.getAttribute("data-wish-cards-locale")).toBe("de-DE");
     expect(parse(html).querySelector(".wish-header-link")).toBeNull();
     // Both off: no cards script at all.
@@ -453,6 +468,35 @@ function saveButton(html: string): HTMLElement {
   expect(buttons).toHaveLength(1);
   return buttons[0]!;
 }
+
+describe("card heart block (rendered)", () => {
+  it("a heart button with the card's product from Liquid (closest.product), named after it, escaped; no script of its own", async () => {
+    const html = await render("card-heart", { metafields: installed() });
+    expect(html).not.toContain("<Limited>");
+    const heart = parse(html).querySelector("button.wish-heart")!;
+    expect(heart.getAttribute("class")).toBe("wish-heart wish-heart--auto wish-card-heart");
+    expect(heart.getAttribute("type")).toBe("button");
+    expect(heart.getAttribute("aria-label")).toBe(`Add ${TITLE} to wishlist`);
+    expect(heart.getAttribute("aria-pressed")).toBe("false");
+    expect(heart.hasAttribute("data-wish")).toBe(true);
+    // Not one of wish-cards.js's hearts: the embed leaves a card holding it alone.
+    expect(heart.hasAttribute("data-wish-cards")).toBe(false);
+    expect(heart.getAttribute("data-url")).toBe("https://mug-shop.example/products/mug-deluxe");
+    expect(heart.getAttribute("data-id")).toBe("8001");
+    expect(heart.getAttribute("data-title")).toBe(TITLE);
+    expect(heart.getAttribute("data-image-url")).toBe("https://cdn.shopify.test/s/files/mug-large.jpg?width=800");
+    expect(heart.getAttribute("data-price")).toBe("1899");
+    expect(heart.getAttribute("data-currency")).toBe("EUR");
+    expect(JSON.parse(heart.getAttribute("data-metadata")!)).toEqual({ variant_id: 40002, quantity: 1 });
+    // widget.js comes from the embed, once per page, not once per card.
+    expect(scriptTags(html)).toHaveLength(0);
+    const german = parse(await render("card-heart", { lang: "de", metafields: installed(), heartSettings: { position: "top-left" } })).querySelector("button")!;
+    expect(german.getAttribute("aria-label")).toBe(`${TITLE} auf die Wunschliste`);
+    expect(german.getAttribute("class")).toContain("wish-heart--top-left");
+    // Outside a product card (no product): nothing.
+    expect((await render("card-heart", { metafields: installed(), noProduct: true })).trim()).toBe("");
+  });
+});
 
 describe("save button block (rendered)", () => {
   it("a real button with every data attribute of the selected variant, escaped; metadata is JSON", async () => {

@@ -1,13 +1,14 @@
-// A fixture Online Store 2.0 storefront with Dawn-like markup (header icons,
-// `.card-wrapper` product cards with a full-card link, `.grid` of cards), for
-// the hearts test and the storefront benchmark. Pages: home (hero and a
-// featured collection of 8), a product page, and a collection of 24 cards.
-// Served with Shopify's AJAX product (`/products/<handle>.js`) and cart
-// (`POST /cart/add.js`) endpoints; the app embed is rendered from the
-// extension's real Liquid with liquidjs and placed at the end of <body>, as
-// Shopify does (its styles are inline in it; no stylesheet in <head>). The
-// extension's assets (`asset_url`) come from a second server on its own port,
-// standing in for Shopify's CDN: another origin than the shop and the app.
+// Fixture Online Store 2.0 storefronts with Shopify's own Dawn 15.4.1 and Horizon 4.1.3 markup
+// and CSS (tests/support/theme-pages.ts, tests/support/themes/), for the hearts test and the
+// storefront benchmark. Pages: home (hero and 8 featured products), a product page (main
+// product and 4 recommendations), a collection of 24 cards (filter, sort and a second page
+// through Shopify's query parameters, `section_id` for the Section Rendering API) and search
+// results. Served with Shopify's AJAX product (`/products/<handle>.js`) and cart
+// (`POST /cart/add.js`) endpoints; the app embed is rendered from the extension's real Liquid
+// with liquidjs and placed at the end of <body>, as Shopify does (its styles are inline in it;
+// no stylesheet in <head>); on Horizon the card heart app block can be rendered into every card
+// (the extension's blocks/card-heart.liquid). The extension's assets (`asset_url`) come from a
+// second server on its own port, standing in for Shopify's CDN: another origin than the shop and the app.
 import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
@@ -15,29 +16,16 @@ import { gzipSync } from "node:zlib";
 import { Liquid, Tag, type TagToken, type TopLevelToken } from "liquidjs";
 import { freePort } from "./net.ts";
 import { root } from "./server.ts";
+import { ALL_PRODUCTS, FIXTURE_PATHS, PRODUCTS, imageOf, themePage, type FixturePage, type FixtureProduct, type ThemeName } from "./theme-pages.ts";
+import { dawnCollectionSection, horizonCollectionSection } from "./theme-pages.ts";
+
+export { ALL_PRODUCTS, FIXTURE_PATHS, PRODUCTS, type FixturePage, type FixtureProduct, type ThemeName };
 
 const EXT = path.join(root, "extensions/wishlist");
 const readExt = (file: string) => readFileSync(path.join(EXT, file), "utf8");
 
 /** The product images' host in `/products/<handle>.js` (Shopify's CDN stands here; route https://IMAGE_HOST/** in a browser context). */
 export const IMAGE_HOST = "img.shop.test";
-
-export interface FixtureProduct {
-  id: number;
-  handle: string;
-  title: string;
-  price: number;
-  variantId: number;
-}
-
-const NAMES = ["Linen shirt", "Wool scarf", "Canvas tote", "Leather belt", "Cotton tee", "Denim jacket", "Rain coat", "Knit beanie"];
-export const PRODUCTS: FixtureProduct[] = Array.from({ length: 24 }, (_, i) => ({
-  id: 7000 + i,
-  handle: `item-${String(i + 1).padStart(2, "0")}`,
-  title: `${NAMES[i % NAMES.length]} ${Math.floor(i / NAMES.length) + 1}`,
-  price: 1900 + i * 150,
-  variantId: 41000 + i,
-}));
 
 class SchemaTag extends Tag {
   constructor(token: TagToken, remain: TopLevelToken[], liquid: Liquid) {
@@ -66,133 +54,67 @@ export interface EmbedOptions {
   lang?: "en" | "de";
 }
 
-/** The app embed block rendered for the fixture shop (assets from `assetBase`/cdn/extension-assets/). */
-export async function renderEmbed(o: EmbedOptions): Promise<string> {
-  const lang = o.lang ?? "en";
+/** liquidjs set up as Shopify renders the extension: its snippets, `t` with the storefront language's strings (and their {{ variables }}), `asset_url` on the fixture's CDN. */
+function extensionLiquid(lang: "en" | "de", assetBase: string): Liquid {
   const locale = JSON.parse(readExt(lang === "de" ? "locales/de.json" : "locales/en.default.json"));
   const liquid = new Liquid({ root: [path.join(EXT, "snippets")], extname: ".liquid", strictFilters: true });
   liquid.registerTag("schema", SchemaTag);
-  liquid.registerFilter("t", (key: string) => key.split(".").reduce((n: any, k) => n?.[k], locale));
-  liquid.registerFilter("asset_url", (name: string) => `${o.assetBase}/cdn/extension-assets/${name}`);
+  liquid.registerFilter("t", (key: string, ...args: unknown[]) => {
+    const text = String(key.split(".").reduce((n: any, k) => n?.[k], locale) ?? "");
+    // Keyword arguments arrive as [name, value] pairs.
+    const vars = Object.fromEntries(args.filter((a): a is [string, unknown] => Array.isArray(a)));
+    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? ""));
+  });
+  liquid.registerFilter("asset_url", (name: string) => `${assetBase}/cdn/extension-assets/${name}`);
+  liquid.registerFilter("image_url", (src: string) => `//${IMAGE_HOST}${src}`);
+  return liquid;
+}
+
+interface ShopGlobals {
+  appUrl: string;
+  publicKey: string;
+  anonKey: string;
+  basketId?: string;
+  lang: "en" | "de";
+  shopUrl?: string;
+}
+const shopGlobals = (o: ShopGlobals) => {
   const metafields: Record<string, { value: unknown }> = { public_key: { value: o.publicKey }, app_url: { value: o.appUrl }, anon_key: { value: o.anonKey } };
   if (o.basketId) metafields.basket_id = { value: o.basketId };
-  const globals = {
-    shop: { url: "", metafields: { "$app:wishlist": metafields } },
-    request: { locale: { iso_code: lang } },
+  return {
+    shop: { url: o.shopUrl ?? "", metafields: { "$app:wishlist": metafields } },
+    request: { locale: { iso_code: o.lang } },
     localization: { country: { iso_code: "DE" } },
     routes: { cart_add_url: "/cart/add", root_url: "/" },
+    cart: { currency: { iso_code: "EUR" } },
   };
+};
+
+/** The app embed block rendered for the fixture shop (assets from `assetBase`/cdn/extension-assets/). */
+export async function renderEmbed(o: EmbedOptions): Promise<string> {
+  const lang = o.lang ?? "en";
+  const liquid = extensionLiquid(lang, o.assetBase);
+  const globals = shopGlobals({ ...o, lang });
   const block = { id: "embed", settings: { ...embedDefaults(), ...o.settings }, shopify_attributes: "" };
   return liquid.parseAndRender(readExt("blocks/app-embed.liquid"), { ...globals, block }, { globals });
 }
 
-// ------------------------------------------------------------------ pages
-
-const ICON = (d: string) => `<svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="22" height="22"><path d="${d}" fill="none" stroke="currentColor" stroke-width="1.8"/></svg>`;
-
-const THEME_CSS = `
-*,*::before,*::after{box-sizing:border-box}
-html{font-size:62.5%}
-body{margin:0;font:1.6rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#121212;background:#fff}
-a{color:inherit}
-.page-width{max-width:120rem;margin:0 auto;padding:0 1.5rem}
-@media (min-width:750px){.page-width{padding:0 5rem}}
-.header-wrapper{border-bottom:1px solid #e6e6e6}
-.header{display:grid;grid-template-columns:1fr auto 1fr;grid-template-areas:"left heading icons";align-items:center;min-height:6.4rem}
-.header__heading{grid-area:heading;margin:0;font-size:2rem}
-.header__heading-link{text-decoration:none}
-.header__inline-menu{grid-area:left;display:none}
-@media (min-width:990px){.header__inline-menu{display:block}}
-.list-menu{display:flex;gap:2rem;list-style:none;margin:0;padding:0}
-.header__icons{grid-area:icons;justify-self:end;display:flex}
-.header__icon{display:flex;align-items:center;justify-content:center;width:4.4rem;height:4.4rem}
-.banner{display:flex;align-items:center;justify-content:center;min-height:36rem;background:#f3f3f3;text-align:center}
-.banner h2{font-size:3.6rem;margin:0 0 1rem}
-.button{display:inline-flex;align-items:center;justify-content:center;min-height:4.4rem;padding:0 3rem;background:#121212;color:#fff;text-decoration:none;border:0;font:inherit;cursor:pointer}
-.title{font-size:2.8rem;margin:3rem 0 2rem}
-.grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:1rem;list-style:none;margin:0 0 4rem;padding:0}
-@media (min-width:750px){.grid{grid-template-columns:repeat(4,minmax(0,1fr));gap:2rem}}
-.card{position:relative;display:flex;flex-direction:column}
-.card__inner{position:relative;width:100%;padding-bottom:100%;background:#f3f3f3}
-.card__media img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover}
-.card__content{padding:1rem 0}
-.card__heading{font-size:1.5rem;font-weight:400;margin:0 0 .4rem}
-.full-unstyled-link{text-decoration:none}
-.card-wrapper .full-unstyled-link::after{content:"";position:absolute;inset:0;z-index:1}
-.price{font-size:1.4rem;color:#555}
-.product{display:grid;gap:3rem;margin:3rem 0}
-@media (min-width:750px){.product{grid-template-columns:1fr 1fr}}
-.product__media{position:relative;padding-bottom:100%;background:#f3f3f3}
-.product__media img{position:absolute;inset:0;width:100%;height:100%}
-.footer{border-top:1px solid #e6e6e6;padding:3rem 0;font-size:1.4rem}
-`;
-
-// A little theme script, as every theme has: the header's cart count and a deferred image reveal.
-const THEME_JS = `document.querySelectorAll(".card__media img").forEach(function(img){img.decoding="async"});`;
-
-const money = (minor: number) => `€${(minor / 100).toFixed(2).replace(".", ",")}`;
-const image = (p: FixtureProduct) => `/cdn/img/${p.handle}.svg`;
-
-function card(p: FixtureProduct, eager: boolean): string {
-  return `<li class="grid__item"><div class="card-wrapper product-card-wrapper">
-  <div class="card card--standard"><div class="card__inner"><div class="card__media">
-    <img src="${image(p)}" alt="" width="600" height="600"${eager ? "" : ' loading="lazy"'}></div></div>
-  <div class="card__content"><h3 class="card__heading"><a href="/collections/all/products/${p.handle}" class="full-unstyled-link">${p.title}</a></h3>
-    <div class="price"><span class="price-item">${money(p.price)}</span></div></div></div></div></li>`;
-}
-
-function layout(title: string, main: string, embed: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} – Fixture Shop</title><meta name="description" content="A fixture storefront with Dawn-like markup.">
-<link rel="icon" href="data:,">
-<style>${THEME_CSS}</style>
-<script>window.Shopify = { shop: "fixture.myshopify.com", routes: { root: "/" }, currency: { active: "EUR", rate: "1.0" } };</script>
-<script src="/cdn/theme/global.js" defer></script>
-</head><body>
-<div class="header-wrapper"><header class="header page-width">
-  <nav class="header__inline-menu" aria-label="Main"><ul class="list-menu"><li><a href="/">Home</a></li><li><a href="/collections/all">Catalog</a></li></ul></nav>
-  <h1 class="header__heading"><a class="header__heading-link" href="/">Fixture Shop</a></h1>
-  <div class="header__icons">
-    <a class="header__icon" href="/search" aria-label="Search">${ICON("M10.5 18a7.5 7.5 0 1 1 0-15 7.5 7.5 0 0 1 0 15zM16 16l5 5")}</a>
-    <a class="header__icon" href="/account/login" aria-label="Log in">${ICON("M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zM3.5 21c.8-4.2 4.2-6.5 8.5-6.5s7.7 2.3 8.5 6.5")}</a>
-    <a class="header__icon header__icon--cart" href="/cart" aria-label="Cart">${ICON("M3 4h2l2.4 11h11.2L21 7H6.2M9 20.5h.01M18 20.5h.01")}</a>
-  </div>
-</header></div>
-<main id="MainContent" class="page-width">${main}</main>
-<footer class="footer"><div class="page-width">© Fixture Shop</div></footer>
-${embed}
-</body></html>`;
-}
-
-export type FixturePage = "home" | "product" | "collection";
-export const FIXTURE_PATHS: Record<FixturePage, string> = { home: "/", product: `/products/${PRODUCTS[0]!.handle}`, collection: "/collections/all" };
-
-export function pageHtml(page: FixturePage, embed: string): string {
-  if (page === "home") {
-    return layout(
-      "Home",
-      `<section class="banner"><div><h2>New season</h2><p>Linen, wool and canvas for every day.</p><a class="button" href="/collections/all">Shop all</a></div></section>
-<h2 class="title">Featured</h2><ul class="grid" role="list">${PRODUCTS.slice(0, 8).map((p, i) => card(p, i < 4)).join("")}</ul>`,
-      embed,
-    );
-  }
-  if (page === "collection") {
-    return layout("Catalog", `<h2 class="title">Catalog</h2><ul class="grid" role="list">${PRODUCTS.map((p, i) => card(p, i < 4)).join("")}</ul>`, embed);
-  }
-  const p = PRODUCTS[0]!;
-  return layout(
-    p.title,
-    `<div class="product"><div class="product__media"><img src="${image(p)}" alt="${p.title}" width="600" height="600"></div>
-<div><h2 class="title">${p.title}</h2><p class="price">${money(p.price)}</p>
-<form action="/cart/add" method="post"><input type="hidden" name="id" value="${p.variantId}"><button class="button" type="submit">Add to cart</button></form>
-<p>Soft, breathable and made to last.</p></div></div>
-<h2 class="title">You may also like</h2><ul class="grid" role="list">${PRODUCTS.slice(1, 5).map((q) => card(q, false)).join("")}</ul>`,
-    embed,
-  );
+/** The card heart app block (blocks/card-heart.liquid) as Shopify renders it inside a product card: `closest.product` is the card's product. */
+export function cardHeartRenderer(o: EmbedOptions & { shopUrl: string }): (p: FixtureProduct) => string {
+  const lang = o.lang ?? "en";
+  const liquid = extensionLiquid(lang, o.assetBase);
+  const template = liquid.parse(readExt("blocks/card-heart.liquid"));
+  const globals = shopGlobals({ ...o, lang });
+  return (p) => {
+    const variant = { id: p.variantId, price: p.price, featured_image: null };
+    const product = { id: p.id, title: p.title, url: `/products/${p.handle}`, featured_image: imageOf(p), selected_or_first_available_variant: variant };
+    const block = { id: `card-heart-${p.id}`, settings: { position: "auto", ...o.settings }, shopify_attributes: "" };
+    return liquid.renderSync(template, { ...globals, block, closest: { product } }, { globals }) as string;
+  };
 }
 
 export const productSvg = (handle: string) => {
-  const p = PRODUCTS.find((q) => q.handle === handle);
+  const p = ALL_PRODUCTS.find((q) => q.handle === handle);
   return p ? svg(p) : null;
 };
 
@@ -202,11 +124,16 @@ const svg = (p: FixtureProduct) => {
 };
 
 export interface ThemeShop {
+  theme: ThemeName;
   origin: (host?: string) => string;
   /** The stand-in for Shopify's CDN: serves the extension's assets/ (and nothing else) under /cdn/extension-assets/. */
   cdnOrigin: string;
   /** The app embed's markup (null: the store without the app). */
   setEmbed: (embed: string | null) => void;
+  /** Horizon: the card heart app block in every product card (renderCardHeart's output per product), or null for none. */
+  setCardBlock: (block: ((p: FixtureProduct) => string) | null) => void;
+  /** The theme's badge position setting (Dawn: "bottom left", "top right"…; Horizon: "top-right", "top-left"…), null for the theme's default. */
+  setBadgePosition: (position: string | null) => void;
   /** Bodies posted to /cart/add.js, newest last. */
   cartAdds: unknown[];
   requests: string[];
@@ -242,22 +169,36 @@ const listen = async (server: Server) => {
   return port;
 };
 
+const THEMES = path.join(root, "tests/support/themes");
+const contentType = (file: string) => (file.endsWith(".css") ? "text/css" : file.endsWith(".js") ? "text/javascript" : "text/plain");
+
 /** The fixture storefront on its own port (any host name reaching it serves the same shop), and its CDN on another. */
-export async function startThemeShop(): Promise<ThemeShop> {
+export async function startThemeShop(options: { theme?: ThemeName } = {}): Promise<ThemeShop> {
+  const theme = options.theme ?? "dawn";
   let embed: string | null = null;
+  let cardBlock: ((p: FixtureProduct) => string) | undefined;
+  let badgePosition: string | undefined;
   const cartAdds: unknown[] = [];
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     requests.push(`${req.method} ${url.pathname}${url.search}`);
     const send = sender(req, res);
-    const pageName = (Object.keys(FIXTURE_PATHS) as FixturePage[]).find((k) => FIXTURE_PATHS[k] === url.pathname);
-    if (pageName) {
-      return send(200, "text/html; charset=utf-8", pageHtml(pageName, embed ?? ""));
+    const html = (body: string) => send(200, "text/html; charset=utf-8", body);
+    const opts = () => ({ embed: embed ?? "", cardBlock, badgePosition });
+    const listing = { sort: url.searchParams.get("sort_by") ?? undefined, available: url.searchParams.get("filter.v.availability") === "1", page: Number(url.searchParams.get("page")) || 1 };
+    if (url.pathname === "/collections/all") {
+      // The Section Rendering API: the section alone, in its shopify-section wrapper.
+      if (url.searchParams.get("section_id")) {
+        return html(theme === "horizon" ? horizonCollectionSection(listing, opts()) : dawnCollectionSection(listing, badgePosition));
+      }
+      return html(themePage(theme, "collection", opts(), listing));
     }
+    if (url.pathname === "/") return html(themePage(theme, "home", opts()));
+    if (url.pathname === "/search") return html(themePage(theme, "search", opts()));
     const productJs = /^\/products\/([\w-]+)\.js$/.exec(url.pathname);
     if (productJs) {
-      const p = PRODUCTS.find((q) => q.handle === productJs[1]);
+      const p = ALL_PRODUCTS.find((q) => q.handle === productJs[1]);
       if (!p) return send(404, "application/json", JSON.stringify({ status: 404, description: "Not found" }));
       return send(
         200,
@@ -269,19 +210,27 @@ export async function startThemeShop(): Promise<ThemeShop> {
           url: `/products/${p.handle}`,
           price: p.price,
           // Shopify answers with its CDN's protocol-relative address; https here, as on every storefront (tests route IMAGE_HOST).
-          featured_image: `//${IMAGE_HOST}${image(p)}`,
-          variants: [{ id: p.variantId, title: "Default Title", price: p.price, available: true }],
+          featured_image: `//${IMAGE_HOST}${imageOf(p)}`,
+          variants: [{ id: p.variantId, title: "Default Title", price: p.price, available: p.available }],
         }),
       );
     }
     if (url.pathname === "/favicon.ico") return void res.writeHead(204).end();
-    if (url.pathname.startsWith("/products/")) return send(200, "text/html; charset=utf-8", pageHtml("product", embed ?? ""));
+    if (url.pathname.startsWith("/products/")) return html(themePage(theme, "product", opts()));
     const img = /^\/cdn\/img\/([\w-]+)\.svg$/.exec(url.pathname);
     if (img) {
-      const p = PRODUCTS.find((q) => q.handle === img[1]);
+      const p = ALL_PRODUCTS.find((q) => q.handle === img[1]);
       return p ? send(200, "image/svg+xml", svg(p)) : send(404, "text/plain", "");
     }
-    if (url.pathname === "/cdn/theme/global.js") return send(200, "text/javascript", THEME_JS);
+    // The theme's own assets (tests/support/themes/<theme>/).
+    const asset = /^\/cdn\/theme\/(dawn|horizon)\/([\w.-]+)$/.exec(url.pathname);
+    if (asset) {
+      try {
+        return send(200, contentType(asset[2]!), readFileSync(path.join(THEMES, asset[1]!, asset[2]!), "utf8"));
+      } catch {
+        return send(404, "text/plain", "");
+      }
+    }
     if (url.pathname === "/cart/add.js" && req.method === "POST") {
       let body = "";
       req.on("data", (c) => (body += c));
@@ -295,16 +244,19 @@ export async function startThemeShop(): Promise<ThemeShop> {
       });
       return;
     }
-    if (url.pathname === "/cart") return send(200, "text/html; charset=utf-8", layout("Cart", "<h2 class='title'>Your cart</h2>", ""));
+    if (url.pathname === "/cart") return html("<!doctype html><html lang='en'><title>Cart – Fixture Shop</title><h1>Your cart</h1></html>");
     send(404, "text/html; charset=utf-8", "<!doctype html><title>Not found</title><h1>Not found</h1>");
   });
   const cdn = createServer(cdnHandler);
   const [port, cdnPort] = await Promise.all([listen(server), listen(cdn)]);
   const close = (srv: Server) => new Promise<void>((resolve) => srv.close(() => resolve()));
   return {
+    theme,
     origin: (host = "theme.shop.test") => `http://${host}:${port}`,
     cdnOrigin: `http://shopify-cdn.shop.test:${cdnPort}`,
     setEmbed: (e) => void (embed = e),
+    setCardBlock: (b) => void (cardBlock = b ?? undefined),
+    setBadgePosition: (b) => void (badgePosition = b ?? undefined),
     cartAdds,
     requests,
     stop: async () => void (await Promise.all([close(server), close(cdn)])),

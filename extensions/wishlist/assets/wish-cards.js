@@ -1,10 +1,7 @@
-// App embed: a heart on every product card, and the header link's count.
-// Cards come from Shopify's standard `shopify:product:view` events (the card
-// dispatches them) and from the embed's card selector (themes without events).
-// Hearts are [data-wish] buttons: widget.js binds them, marks saved ones from
-// one request per page and opens the save dialog. Product data comes from the
-// shop's own /products/<handle>.js when the shopper reaches for the heart.
-// Hearts sit over the card (absolute): they take no space, so nothing shifts.
+// App embed: a heart on every product card, the header link's count (docs/storefront.md
+// "Hearts on product cards"). Never in a dialog or the main product section; a card holding
+// the card block's heart is left alone. Placement is CSS only (no style reads); DOM writes
+// are batched per animation frame. widget.js binds the [data-wish] hearts.
 (function () {
   var tag = document.currentScript;
   if (!tag || window.WishCards) return;
@@ -14,13 +11,17 @@
   };
   var hearts = attr("hearts") !== "false";
   var CARDS = attr("selector") || ".card-wrapper, product-card, .product-card";
+  var NOT_CARDS = "dialog, [role=dialog], [aria-modal=true], quick-add-modal, quick-add-dialog, product-info, .product-information, [data-wish-no-hearts]";
+  // Horizon's media box; elsewhere the card (Dawn's card__inner is a layer under the card's link).
+  var SLOT = ".card-gallery";
+  var PAYLOAD = "[view-event-payload]";
   var LINK = 'a[href*="/products/"]';
-  var label = attr("label") || "Add to wishlist";
+  var label = attr("label") || "Add {title} to wishlist";
+  var plain = attr("label-plain") || "Add to wishlist";
   var locale = attr("locale");
-  var position = attr("position") === "top-left" ? "top-left" : "top-right";
-  var HANDLE = /\/products\/([^/?#]+)/;
-  // /products/<handle>.js gives Shopify's amount × 100 in every currency; the API takes minor
-  // units of the currency's own exponent (app/lib/money.ts; tests/unit/money.test.ts keeps these in step).
+  var position = /^top-(left|right)$/.test(attr("position")) ? attr("position") : "auto";
+  var HANDLE = /\/products\/([^/?#.]+)/;
+  // /products/<handle>.js: amount × 100 in every currency; the API takes minor units (app/lib/money.ts).
   var ZERO = "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX VND VUV XAF XOF XPF".split(" ");
   var THREE = "BHD IQD JOD KWD LYD OMR TND".split(" ");
   var minorPrice = function (cents, currency) {
@@ -29,69 +30,95 @@
   };
   var shopify = window.Shopify || {};
   var root = (shopify.routes && shopify.routes.root) || "/";
-  var SVG =
-    '<svg class="wish-icon" aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="20" height="20"><path d="M12 20.5s-7.5-4.6-9.6-9.2C.9 7.9 3 4 6.8 4c2.2 0 3.6 1.2 4.2 2.5h2C13.6 5.2 15 4 17.2 4 21 4 23.1 7.9 21.6 11.3 19.5 15.9 12 20.5 12 20.5z"/></svg>';
+  // Parsed once, cloned per card.
+  var proto = document.createElement("span");
+  proto.innerHTML =
+    '<button type="button" class="wish-heart wish-heart--' + position + '" aria-pressed="false" data-wish' + (locale ? ' data-market="' + locale.replace(/[^\w-]/g, "") + '"' : "") +
+    '><svg class="wish-icon" aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="20" height="20"><path d="M12 20.5s-7.5-4.6-9.6-9.2C.9 7.9 3 4 6.8 4c2.2 0 3.6 1.2 4.2 2.5h2C13.6 5.2 15 4 17.2 4 21 4 23.1 7.9 21.6 11.3 19.5 15.9 12 20.5 12 20.5z"/></svg></button>';
+  proto = proto.firstChild;
 
-  // The icon is parsed once and cloned per heart.
-  var icon = document.createElement("span");
-  icon.innerHTML = SVG;
-  icon = icon.firstChild;
-
+  var named = function (title) {
+    return title ? label.replace("{title}", title) : plain;
+  };
   function handleOf(card) {
     var link = card.matches(LINK) ? card : card.querySelector(LINK);
     var m = link && HANDLE.exec(link.getAttribute("href"));
     return m ? decodeURIComponent(m[1]) : "";
   }
+  // The product's name as the card shows it.
+  function titleOf(card) {
+    var links = card.querySelectorAll(LINK);
+    for (var i = 0; i < links.length; i++) {
+      var t = (links[i].getAttribute("aria-label") || links[i].textContent || "").trim();
+      if (t) return t.replace(/\s+/g, " ");
+    }
+    var h = card.querySelector("h2, h3, h4");
+    return h ? h.textContent.trim().replace(/\s+/g, " ") : "";
+  }
+  var eligible = function (el) {
+    return !el.closest(NOT_CARDS);
+  };
 
-  /** Hearts for [card, handle] pairs: all style reads first, then all writes (one style recalculation, not one per card). */
-  function addHearts(pairs) {
-    if (!hearts) return;
-    var fresh = pairs.filter(function (p, i) {
-      return p[0] && p[1] && !p[0].closest("[data-wish-card]") && !p[0].querySelector("[data-wish-card]") &&
-        // A card inside another card of this batch: the outer one gets the heart.
-        !pairs.some(function (q, j) { return j !== i && q[0] && q[1] && q[0] !== p[0] && q[0].contains(p[0]); });
-    });
-    var statics = fresh.map(function (p) {
-      return getComputedStyle(p[0]).position === "static";
-    });
-    fresh.forEach(function (p, i) {
-      if (!p[0].closest("[data-wish-card]")) addHeart(p[0], p[1], statics[i]); // the same card twice in a batch
+  // Cards for the next frame: [element, handle from an event or ""].
+  var queue = [];
+  var queued = false;
+  function enqueue(card, handle) {
+    if (!hearts || !card) return;
+    queue.push([card, handle || ""]);
+    if (!queued) {
+      queued = true;
+      requestAnimationFrame(flush);
+    }
+  }
+  function flush() {
+    queued = false;
+    var batch = queue;
+    queue = [];
+    badgeCorner();
+    batch.forEach(function (item) {
+      var card = item[0];
+      if (!card.isConnected || !eligible(card)) return;
+      // Nested cards: the outer one.
+      var outer = card.parentElement && card.parentElement.closest(CARDS);
+      if (outer && eligible(outer)) return;
+      var handle = handleOf(card) || item[1];
+      if (!handle) return;
+      var heart = card.querySelector(".wish-heart");
+      if (heart && !heart.hasAttribute("data-wish-cards")) return; // the card block's
+      if (heart && heart.getAttribute("data-wish-cards") === handle) return;
+      if (heart) heart.remove(); // a re-render put another product here
+      addHeart(card, handle);
     });
   }
 
-  /** One heart per card; nested card elements (a wrapper and its card) get one between them. */
-  function addHeart(card, handle, isStatic) {
-    card.setAttribute("data-wish-card", handle);
-    // A positioned card anchors the heart; `relative` without offsets moves nothing.
-    if (isStatic) card.style.position = "relative";
-    var heart = document.createElement("button");
-    heart.type = "button";
-    heart.className = "wish-heart wish-heart--" + position;
-    heart.setAttribute("aria-label", label);
-    heart.setAttribute("aria-pressed", "false");
-    heart.setAttribute("data-wish", "");
+  function addHeart(card, handle) {
+    var slot = card.querySelector(SLOT) || card;
+    slot.classList.add("wish-anchor");
+    var heart = proto.cloneNode(true);
+    heart.setAttribute("aria-label", named(titleOf(card)));
+    heart.setAttribute("data-wish-cards", handle);
     heart.setAttribute("data-url", location.origin + "/products/" + encodeURIComponent(handle));
-    if (locale) heart.setAttribute("data-market", locale);
-    heart.appendChild(icon.cloneNode(true));
-    ["pointerenter", "focus", "touchstart"].forEach(function (type) {
-      heart.addEventListener(type, function () {
-        load(heart, handle);
-      }, { passive: true });
-    });
-    card.appendChild(heart);
+    slot.appendChild(heart);
+  }
+
+  // Badges top right: "auto" hearts go left (one class on <html>).
+  var cornerSet = false;
+  function badgeCorner() {
+    if (cornerSet || position !== "auto") return;
+    var badge = document.querySelector(".product-badges--top-right, .product-badges--top-left, .card__badge.top");
+    if (!badge) return;
+    cornerSet = true;
+    if (badge.matches(".product-badges--top-right, .right")) document.documentElement.classList.add("wish-badges-right");
   }
 
   var loads = {};
-  /** The product from the shop (`/products/<handle>.js`), written onto the heart as the save button's attributes. */
-  function load(heart, handle) {
+  /** The product (`/products/<handle>.js`) as the save button's attributes. */
+  function load(heart) {
+    var handle = heart.getAttribute("data-wish-cards");
     if (!loads[handle]) {
       loads[handle] = fetch(root + "products/" + encodeURIComponent(handle) + ".js", { headers: { accept: "application/json" } })
-        .then(function (res) {
-          return res.ok ? res.json() : null;
-        })
-        .catch(function () {
-          return null;
-        });
+        .then(function (res) { return res.ok ? res.json() : null; })
+        .catch(function () { return null; });
     }
     return loads[handle].then(function (p) {
       heart.wishLoaded = true;
@@ -104,71 +131,80 @@
       };
       set("id", p.id);
       set("title", p.title);
-      // Shopify's CDN answers protocol-relative (//cdn.shopify.com/…); storefronts are https.
       set("image-url", /^\/\//.test(image) ? "https:" + image : image);
       var currency = shopify.currency && shopify.currency.active;
       set("price", minorPrice(variant ? variant.price : p.price, currency));
       set("currency", currency);
       if (variant) set("metadata", JSON.stringify({ variant_id: variant.id, quantity: 1 }));
-      heart.setAttribute("aria-label", label + ": " + p.title);
+      heart.setAttribute("aria-label", named(p.title));
     });
   }
-
-  // A click before the product arrived (a fast tap): hold it, then click again with the data.
-  // The click's user activation lasts long enough for the dialog's popup.
+  var ours = function (ev) {
+    return ev.target instanceof Element && ev.target.closest(".wish-heart[data-wish-cards]");
+  };
+  // Product data as the shopper reaches for a heart.
+  ["pointerover", "focusin", "touchstart"].forEach(function (type) {
+    document.addEventListener(type, function (ev) {
+      var heart = ours(ev);
+      if (heart && !heart.wishLoaded) load(heart);
+    }, { passive: true });
+  });
+  // A click before the product arrived: held, then replayed (its activation still opens the popup).
   document.addEventListener("click", function (ev) {
-    var heart = ev.target instanceof Element && ev.target.closest(".wish-heart");
+    var heart = ours(ev);
     if (!heart || heart.wishLoaded) return;
     ev.preventDefault();
     ev.stopImmediatePropagation();
-    load(heart, heart.closest("[data-wish-card]").getAttribute("data-wish-card")).then(function () {
+    load(heart).then(function () {
       heart.click();
     });
   }, true);
 
-  // Cards that announce themselves (Shopify's standard storefront events).
+  // Shopify's view events, dispatched by the card itself.
+  function viewed(el, product, context) {
+    if (!product || !product.handle || context === "page" || context === "dialog") return;
+    var card = el.closest(CARDS) || (el.querySelector(LINK) ? el : null);
+    if (card) enqueue(card, product.handle);
+  }
   document.addEventListener("shopify:product:view", function (ev) {
-    var product = ev.product || (ev.detail && ev.detail.product);
-    if (!product || !product.handle || ev.context === "page") return;
-    var target = ev.target instanceof Element ? ev.target : null;
-    addHearts([[target && (target.closest(CARDS) || target.parentElement), product.handle]]);
+    var detail = ev.detail || {};
+    if (ev.target instanceof Element) viewed(ev.target, ev.product || detail.product, ev.context || detail.context);
   });
-
-  // Cards found by the selector, now and as they arrive (recommendations, filters, infinite scroll).
-  function cardsIn(node, out) {
-    if (!(node instanceof Element)) return out;
-    if (node.matches(CARDS)) out.push([node, handleOf(node)]);
-    node.querySelectorAll(CARDS).forEach(function (card) {
-      out.push([card, handleOf(card)]);
-    });
-    return out;
+  // View-event payloads read at once (intersect-triggered events fire before this script runs).
+  function payloadCard(el) {
+    try {
+      var data = JSON.parse(el.getAttribute("view-event-payload"));
+      if (data && data.product) viewed(el, data.product, data.context);
+    } catch (e) {
+      /* not JSON */
+    }
+  }
+  function scan(node) {
+    if (!(node instanceof Element) || node.hasAttribute("data-wish")) return;
+    if (node.matches(CARDS)) enqueue(node);
+    if (node.matches(PAYLOAD)) payloadCard(node);
+    node.querySelectorAll(CARDS).forEach(function (card) { enqueue(card); });
+    node.querySelectorAll(PAYLOAD).forEach(payloadCard);
   }
   function start() {
-    addHearts(cardsIn(document.body, []));
+    scan(document.body);
+    flush(); // now: before widget.js reads its buttons
+    // Filters, sorting, "load more" re-render cards (innerHTML, or a morph dropping our heart).
     new MutationObserver(function (records) {
-      var found = [];
       records.forEach(function (r) {
-        r.addedNodes.forEach(function (n) {
-          cardsIn(n, found);
+        r.addedNodes.forEach(scan);
+        r.removedNodes.forEach(function (n) {
+          if (n instanceof Element && n.matches(".wish-heart") && r.target.isConnected) scan(r.target.closest(CARDS + "," + PAYLOAD));
         });
       });
-      if (found.length) addHearts(found);
     }).observe(document.body, { childList: true, subtree: true });
     headerLink();
   }
 
-  // The header link: placed in the theme's header icons, its count fed by widget.js.
+  // The header link (placed by the embed's inline script): its count.
   function headerLink() {
     var link = document.querySelector(".wish-header-link");
-    if (!link) return;
-    var slot = document.querySelector(attr("header") || ".header__icons");
-    if (!slot) return;
-    // A zero-width holder: the link hangs to the left of the icons without moving them.
-    var holder = document.createElement("span");
-    holder.className = "wish-header-slot";
-    holder.appendChild(link);
-    slot.insertBefore(holder, slot.firstChild);
-    link.hidden = false;
+    if (!link || link.hidden) return;
     var count = link.querySelector(".wish-header-count");
     var watch = function () {
       window.WishWidget.on("count", function (n) {
@@ -177,7 +213,6 @@
       });
     };
     if (window.WishWidget) return watch();
-    // The widget.js tag (snippets/wish-widget-script.liquid): the one carrying the public key.
     var script = document.querySelector("script[data-wish-key]");
     if (script) script.addEventListener("load", watch);
   }
