@@ -12,12 +12,13 @@ import { lastDays, revenueSummary } from "~/domains/revenue/figures.server";
 import { RevenueChart, RevenueFigures } from "~/admin/revenue-figures";
 import { formatMoney } from "~/lib/money";
 import { useAdminTexts } from "~/admin/use-texts";
+import { env } from "~/env.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await requireAdmin(request);
   const [overview, checklist, analytics, revenue] = await Promise.all([
     shopOverview(shop),
-    setupChecklist(shop),
+    setupChecklist(shop, env.SHOPIFY_API_KEY ?? ""),
     partnerAnalytics(shop.partnerId, 14),
     revenueSummary(shop, lastDays(30)),
   ]);

@@ -2,7 +2,7 @@
 // requests to the /app loaders, token exchange and GraphQL answered by a fake
 // Admin API, records in the real database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { adminRequest, API_SECRET, FakeAdminApi, settle, shopifyTestApp } from "../support/shopify.ts";
+import { adminRequest, API_KEY, API_SECRET, FakeAdminApi, settle, shopifyTestApp } from "../support/shopify.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { SHOPIFY_OFF_MESSAGE } from "~/admin/shopify-off";
 
@@ -85,7 +85,8 @@ describe("install", () => {
     expect(page.overview.plan.id).toBe("free");
     expect(page.overview.trial.daysLeft).toBe(14);
     expect(page.checklist).toEqual({
-      themeEditorUrl: "https://alpha-store.myshopify.com/admin/themes/current/editor?context=apps",
+      // Shopify's deep link that switches the app embed on in the theme editor (the merchant saves).
+      themeEditorUrl: `https://alpha-store.myshopify.com/admin/themes/current/editor?context=apps&template=index&activateAppId=${API_KEY}/app-embed`,
       keyActive: true,
       firstSaveSeen: false,
     });

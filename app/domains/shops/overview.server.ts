@@ -74,14 +74,18 @@ export function planOffers(currentPlan: string, currentSubscription: string | nu
   });
 }
 
-/** The home page's checklist. Whether the app embed is on is only visible in the theme editor, so that item links there. */
-export async function setupChecklist(shop: ShopRow) {
+/**
+ * The home page's checklist. Whether the app embed is on is only visible in the theme editor, so that
+ * item links there: to the app embed, switched on for the merchant to save (Shopify's deep link,
+ * `activateAppId={api_key}/{handle}`, https://shopify.dev/docs/apps/build/online-store/theme-app-extensions/configuration).
+ */
+export async function setupChecklist(shop: ShopRow, apiKey: string) {
   const [liveKey, saves] = await Promise.all([
     db.apiKey.findFirst({ where: { partnerId: shop.partnerId, environment: "live", status: "active" }, select: { id: true } }),
     db.usageCounter.findFirst({ where: { partnerId: shop.partnerId, saves: { gt: 0 } }, select: { period: true } }),
   ]);
   return {
-    themeEditorUrl: `https://${shop.domain}/admin/themes/current/editor?context=apps`,
+    themeEditorUrl: `https://${shop.domain}/admin/themes/current/editor?context=apps&template=index&activateAppId=${encodeURIComponent(apiKey)}/app-embed`,
     keyActive: liveKey !== null,
     firstSaveSeen: saves !== null,
   };
