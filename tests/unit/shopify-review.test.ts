@@ -70,3 +70,29 @@ describe("no Script Tag, theme asset or REST Admin API use", () => {
     expect(found).toEqual([]);
   });
 });
+
+describe("the review file's proofs", () => {
+  /** Every `tests/….test.ts` › "name" the file cites (a file's later names follow it as › "name"). */
+  function citations(text: string): Array<{ file: string; name: string }> {
+    const found: Array<{ file: string; name: string }> = [];
+    for (const m of text.matchAll(/`(tests\/[^`]+\.test\.ts)`((?:[\s,›]+"[^"]+")+)/g)) {
+      for (const name of m[2]!.matchAll(/"([^"]+)"/g)) found.push({ file: m[1]!, name: name[1]! });
+    }
+    return found;
+  }
+
+  it("the parser reads a file's several names", () => {
+    expect(citations('`tests/a.test.ts` › "one", › "two"; `tests/b.test.ts` › "three"')).toEqual([
+      { file: "tests/a.test.ts", name: "one" },
+      { file: "tests/a.test.ts", name: "two" },
+      { file: "tests/b.test.ts", name: "three" },
+    ]);
+  });
+
+  it("every test docs/shopify-review.md cites exists, with that name", () => {
+    const cited = citations(readFileSync(path.join(root, "docs/shopify-review.md"), "utf8"));
+    expect(cited.length).toBeGreaterThan(40);
+    const missing = cited.filter(({ file, name }) => !existsSync(path.join(root, file)) || !readFileSync(path.join(root, file), "utf8").includes(name));
+    expect(missing).toEqual([]);
+  });
+});
