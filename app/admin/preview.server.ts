@@ -17,7 +17,7 @@ import { isLocalHost } from "~/domains/widget/origin";
 import { PREVIEW_SHOP_DOMAIN, PREVIEW_STOREFRONT_HOST, previewShop } from "~/domains/demo/preview-shop.server";
 import type { AdminGraphql } from "~/domains/shops/admin-graphql.server";
 import { ADMIN_TEXTS, adminLang } from "./texts";
-import type { AdminContext } from "./session.server";
+import type { AdminContext } from "./admin-context.server";
 
 export const PREVIEW_COOKIE = "wish_admin_preview";
 /** A working day; then GET /app/preview again. */

@@ -6,27 +6,16 @@
 // request with the preview cookie gets the demo shop's context instead
 // (preview.server.ts); nothing else ever does.
 import { InvalidHostError, InvalidShopError, ShopifyError } from "@shopify/shopify-api";
-import { db } from "~/db.server";
 import { errorResponse } from "~/http/error-reply.server";
 import { badRequest } from "~/lib/api/errors";
-import { BILLING_IS_TEST, shopify, type Shopify } from "~/shopify.server";
+import { BILLING_IS_TEST, shopify } from "~/shopify.server";
 import { provisionShop, refreshScriptMetafields } from "~/domains/shops/provisioning.server";
 import { fetchActiveSubscriptions, syncSubscription } from "~/domains/shops/subscription.server";
 import { shopifyOffResponse } from "./shopify-off";
 import { hasPreviewSession, previewContext } from "./preview.server";
+import { findAdminShop as findShop, type AdminAuth, type AdminContext } from "./admin-context.server";
 
-type AdminAuth = Awaited<ReturnType<Shopify["authenticate"]["admin"]>>;
-
-export interface AdminContext {
-  admin: AdminAuth["admin"];
-  billing: AdminAuth["billing"];
-  session: AdminAuth["session"];
-  /** Our PlatformShop row for the authenticated shop (provisioned, active, subscription synced). */
-  shop: NonNullable<Awaited<ReturnType<typeof findShop>>>;
-  partnerId: number;
-  /** The local admin preview (demo shop, no Shopify behind it): the page says so. */
-  preview: boolean;
-}
+export type { AdminContext };
 
 /** shopifyApp's exit-iframe page under authPathPrefix "/auth" (app/shopify.server.ts). */
 const EXIT_IFRAME_PATH = "/auth/exit-iframe";
@@ -34,9 +23,6 @@ const EXIT_IFRAME_PATH = "/auth/exit-iframe";
 const authentications = new WeakMap<Request, Promise<AdminAuth>>();
 const contexts = new WeakMap<Request, Promise<AdminContext>>();
 
-function findShop(domain: string) {
-  return db.platformShop.findUnique({ where: { domain }, include: { partner: true } });
-}
 
 /**
  * The library throws plain errors (a 500) for requests it refuses to act on:
