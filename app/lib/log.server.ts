@@ -97,10 +97,20 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
  * those code-frame lines and the "Invalid `prisma.…()` invocation" header go.
  */
 function shortMessage(message: string): string {
+  // Prisma's "Invalid `…` invocation in <file:line:col>" is followed by the call site's source lines,
+  // each "<line number> <code>" (the call's line marked →): in a bundled build one line is kilobytes of code.
+  const prismaCallSite = /^\s*Invalid `.*` invocation/m.test(message);
   const lines = message
     .split("\n")
     .map((l) => l.trim())
-    .filter((l) => l && !/^(→\s*)?\d+\s*\|/.test(l) && !/^Invalid `.*` invocation/.test(l) && !/^\S+:\d+:\d+$/.test(l));
+    .filter(
+      (l) =>
+        l &&
+        !/^(→\s*)?\d+\s*\|/.test(l) &&
+        !(prismaCallSite && /^(→\s*)?\d+(\s|$)/.test(l)) &&
+        !/^Invalid `.*` invocation/.test(l) &&
+        !/^\S+:\d+:\d+$/.test(l),
+    );
   return clip(lines.join(" "), MAX_MESSAGE_CHARS);
 }
 
