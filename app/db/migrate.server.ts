@@ -30,7 +30,7 @@ interface Migration {
   checksum: string;
 }
 
-export type MigrationErrorCode = "migration_changed" | "migration_failed";
+export type MigrationErrorCode = "migration_changed" | "migration_failed" | "database_unusable";
 
 /** Why the database could not be brought to this build's schema; `code` is what the CLI and the start log print. */
 export class MigrationError extends Error {
@@ -96,18 +96,41 @@ export async function migrate(databaseUrl: string, options: MigrateOptions = {})
     : migratePostgres(target.url, options.migrationsDir ?? path.join(prismaDir, "postgresql/migrations"));
 }
 
+// SQLite's refusals of the file itself, which name neither the file nor what to check.
+const UNUSABLE_FILE: Record<string, string> = {
+  SQLITE_CANTOPEN: "it cannot be opened or created: does its directory exist, and may this process write there?",
+  SQLITE_READONLY: "it is read-only: the file's or its directory's permissions, or a read-only file system",
+  SQLITE_FULL: "the disk is full",
+  SQLITE_IOERR: "the file system reported an I/O error",
+};
+
+/** `open` on the SQLite file at `file`; its refusals of the file become a `database_unusable` error saying which file and why. */
+function unlessUnusable<T>(file: string, open: () => T): T {
+  try {
+    return open();
+  } catch (err) {
+    const code = String((err as { code?: unknown }).code ?? "");
+    // Extended codes (SQLITE_IOERR_WRITE, SQLITE_READONLY_DIRECTORY …) by their primary code.
+    const why = UNUSABLE_FILE[code.split("_").slice(0, 2).join("_")];
+    if (!why) throw err;
+    throw new MigrationError("database_unusable", `The SQLite database ${file} cannot be used (${code}): ${why}`);
+  }
+}
+
 function migrateSqlite(file: string, dir: string): MigrationResult {
   mkdirSync(path.dirname(file), { recursive: true });
   const migrations = loadMigrations(dir);
-  const db = new Database(file);
+  const db = unlessUnusable(file, () => new Database(file));
   try {
-    db.pragma("journal_mode = WAL");
-    db.pragma("busy_timeout = 10000");
-    db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
-      "id" TEXT PRIMARY KEY NOT NULL, "checksum" TEXT NOT NULL, "finished_at" DATETIME,
-      "migration_name" TEXT NOT NULL, "logs" TEXT, "rolled_back_at" DATETIME,
-      "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
-      "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0)`);
+    unlessUnusable(file, () => {
+      db.pragma("journal_mode = WAL");
+      db.pragma("busy_timeout = 10000");
+      db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+        "id" TEXT PRIMARY KEY NOT NULL, "checksum" TEXT NOT NULL, "finished_at" DATETIME,
+        "migration_name" TEXT NOT NULL, "logs" TEXT, "rolled_back_at" DATETIME,
+        "started_at" DATETIME NOT NULL DEFAULT current_timestamp,
+        "applied_steps_count" INTEGER UNSIGNED NOT NULL DEFAULT 0)`);
+    });
     const readApplied = db.prepare<[], { migration_name: string; checksum: string }>(
       `SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
     );

@@ -45,6 +45,22 @@ async function wishConfig(url: string) {
 const setChecksum = (url: string, checksum: string) =>
   sql(url, `UPDATE "_prisma_migrations" SET checksum = ? WHERE migration_name = ?`, [checksum, applied]);
 
+describe("a SQLite file that cannot be used", () => {
+  it("stops the start with database_unusable, naming the file and what to check; wish names it too", async () => {
+    // /proc takes no new files, whoever runs the test (root included).
+    const url = "file:/proc/wish-cannot-be-here.db";
+    const failure = await startFailure(url);
+    const startLog = JSON.parse(failure!.split("\n").find((l) => l.includes('"startup failed"'))!);
+    expect(startLog).toMatchObject({ level: "error", code: "database_unusable" });
+    expect(startLog.error).toContain("/proc/wish-cannot-be-here.db");
+    expect(startLog.error).toMatch(/cannot be opened or created/);
+    // The CLI opens no file it did not create (`wish init` does): it says the database is not there.
+    const cli = await wishConfig(url);
+    expect(cli).toMatchObject({ code: 1, error: { error: "database_not_found" } });
+    expect(cli.error!.message).toContain("/proc/wish-cannot-be-here.db");
+  });
+});
+
 describe(`applied migrations are checked against their files (${kind})`, () => {
   let url: string;
   beforeAll(async () => {
