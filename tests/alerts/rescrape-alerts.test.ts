@@ -303,6 +303,17 @@ describe("scraped products", () => {
     expect(later.hits()).toBe(2);
   });
 
+  it("a host left busy by a holder that died mid-read is read again by the next holder at once, not after the hold", async () => {
+    const lamp = standInProduct("lamp-after-crash");
+    await save(anna, lamp.url);
+    const id = await productIdOf(lamp.url);
+    const first = await nextRead(id, undefined);
+    // What a holder that died during a read leaves: the host marked busy by it for two more minutes.
+    await db(`UPDATE "RescrapeHost" SET "busyBy" = ?, "busyUntil" = ?`, ["gone-host/4242/dead", stamp(new Date(Date.now() + 120_000))]);
+    await makeDue(id);
+    await nextRead(id, first);
+  });
+
   it("a failing page backs off (interval × 2, × 4) and is given up after RESCRAPE_MAX_FAILURES; a new save brings it back", async () => {
     const stool = standInProduct("stool", { status: 500 });
     await saveTitled(anna, stool.url);

@@ -181,7 +181,11 @@ async function unclaim(p: Claimed, dueAt: Date, holder: string): Promise<void> {
 
 type HostSlot = "taken" | "busy" | "capped";
 
-/** Takes the host for one read: free (or left by a dead holder) and under today's cap, counted in the same update. */
+/**
+ * Takes the host for one read: free, or marked by another holder, and under today's cap, counted in the
+ * same update. Reads run only in the holder of the background lease, so a host marked by another holder
+ * was left by one that died or lost the lease mid-read: waiting out its hold stalled the host's reads.
+ */
 async function takeHost(host: string, now: Date, holder: string): Promise<HostSlot> {
   const today = utcDay(now);
   try {
@@ -191,7 +195,7 @@ async function takeHost(host: string, now: Date, holder: string): Promise<HostSl
   }
   await db.rescrapeHost.updateMany({ where: { host, day: { not: today } }, data: { day: today, count: 0 } });
   const { count } = await db.rescrapeHost.updateMany({
-    where: { host, day: today, count: { lt: env.RESCRAPE_HOST_DAILY_CAP }, OR: [{ busyUntil: null }, { busyUntil: { lt: now } }] },
+    where: { host, day: today, count: { lt: env.RESCRAPE_HOST_DAILY_CAP }, OR: [{ busyUntil: null }, { busyUntil: { lt: now } }, { busyBy: { not: holder } }] },
     data: { count: { increment: 1 }, busyBy: holder, busyUntil: new Date(now.getTime() + HOST_HOLD_MS) },
   });
   if (count === 1) return "taken";
