@@ -12,13 +12,12 @@ import { lastDays, revenueSummary } from "~/domains/revenue/figures.server";
 import { RevenueChart, RevenueFigures } from "~/admin/revenue-figures";
 import { formatMoney } from "~/lib/money";
 import { useAdminTexts } from "~/admin/use-texts";
-import { env } from "~/env.server";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { shop } = await requireAdmin(request);
   const [overview, checklist, analytics, revenue] = await Promise.all([
     shopOverview(shop),
-    setupChecklist(shop, env.SHOPIFY_API_KEY ?? ""),
+    setupChecklist(shop),
     partnerAnalytics(shop.partnerId, 14),
     revenueSummary(shop, lastDays(30)),
   ]);

@@ -79,7 +79,14 @@ function dueShoppers(shop: ShopReminders, cutoff: Date, take: number) {
     },
     orderBy: { userId: "asc" },
     take,
-    select: { userId: true, email: true, lang: true, remindersAt: true },
+    select: {
+      userId: true,
+      email: true,
+      lang: true,
+      remindersAt: true,
+      // The last digest as this read saw it: the key of the next one (queueDigest).
+      reminders: { where: { shopId: shop.shopId }, orderBy: { createdAt: "desc" }, take: 1, select: { createdAt: true } },
+    },
   });
 }
 
@@ -100,7 +107,7 @@ export function sendDueReminders(now = new Date()): Promise<number> {
       const shoppers = await dueShoppers(shop, cutoff, room);
       for (const shopper of shoppers) {
         try {
-          if (await queueDigest(shop, shopper as typeof shopper & { remindersAt: Date }, now)) queued++;
+          if (await queueDigest(shop, shopper as DueShopper, now)) queued++;
         } catch (err) {
           log.error("reminder failed", { shopId: shop.shopId, ...errorFields(err) });
         }
@@ -115,11 +122,14 @@ export function sendDueReminders(now = new Date()): Promise<number> {
   })().finally(() => (running = null)));
 }
 
+type DueShopper = Awaited<ReturnType<typeof dueShoppers>>[number] & { remindersAt: Date };
+
 /** The digest of one shopper and shop, queued with its record in one transaction; false when another pass queued it first. */
-async function queueDigest(shop: ShopReminders, shopper: { userId: string; email: string; lang: string; remindersAt: Date }, now: Date): Promise<boolean> {
-  const last = await db.reminderSent.findFirst({ where: { userId: shopper.userId, shopId: shop.shopId }, orderBy: { createdAt: "desc" }, select: { createdAt: true } });
-  // The digest follows the last one, or the opt-in: the key every instance computes alike.
-  const dedupKey = `reminder:${shopper.userId}:${shop.shopId}:${(last?.createdAt ?? shopper.remindersAt).getTime()}`;
+async function queueDigest(shop: ShopReminders, shopper: DueShopper, now: Date): Promise<boolean> {
+  // The digest follows the last one, or the opt-in, as the read that found it due saw them: the key every
+  // pass that found it due computes alike. (Read again here, a pass that lost the race would see the
+  // winner's digest as the last one and make a new key.)
+  const dedupKey = `reminder:${shopper.userId}:${shop.shopId}:${(shopper.reminders[0]?.createdAt ?? shopper.remindersAt).getTime()}`;
   const where = { purchased: false, wishlist: { ownerId: shopper.userId }, ...itemsOfShop(shop.scope) };
   const [count, items] = await Promise.all([
     db.listItem.count({ where }),

@@ -12,7 +12,7 @@ import pLimit, { type LimitFunction } from "p-limit";
 import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
-import { FetchError } from "~/lib/net/guarded-fetch.server";
+import { refusedForGood } from "~/lib/net/guarded-fetch.server";
 import { postWebhook } from "./webhook.server";
 
 const LEASE_MS = 5 * 60_000;
@@ -181,11 +181,7 @@ async function deliverWebhook(message: Claimed): Promise<void> {
   try {
     ({ status } = await postWebhook({ ...target, id: String(message.id), payload: p.body, timeoutMs: WEBHOOK_TIMEOUT_MS }));
   } catch (err) {
-    // The fetch guard refusing the target (private address, port, scheme) will refuse it on every retry too.
-    if (err instanceof FetchError && (err.code === "blocked_address" || err.code === "invalid_url")) {
-      throw new PermanentFailure(`webhook target refused: ${err.message}`);
-    }
-    throw err;
+    throw refusedForGood(err) ? new PermanentFailure(`webhook target refused: ${err.message}`) : err;
   }
   log.info("webhook delivered", { id: message.id, topic: message.topic, status });
 }

@@ -19,7 +19,7 @@ import { log, errorFields } from "~/lib/log.server";
 import { copyImage } from "~/domains/media/image-store.server";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { PermanentFailure, type OutboxJob } from "~/domains/outbox/worker.server";
-import { FetchError } from "~/lib/net/guarded-fetch.server";
+import { refusedForGood } from "~/lib/net/guarded-fetch.server";
 
 export { findProduct } from "./product-facts.sql.server";
 
@@ -183,9 +183,7 @@ export const productImageJob: OutboxJob = {
     try {
       stored = await copyImage(imageUrl);
     } catch (err) {
-      // The fetch guard refuses the address the same way every time.
-      if (err instanceof FetchError && (err.code === "blocked_address" || err.code === "invalid_url")) throw new PermanentFailure(err.message);
-      throw err;
+      throw refusedForGood(err) ? new PermanentFailure(err.message) : err;
     }
     // Only entries still showing this image: a newer URL recorded meanwhile has its own copy queued.
     await db.productLocalization.updateMany({ where: { productId, originalImageUrl: imageUrl }, data: { imageUrl: stored.url } });

@@ -1,6 +1,7 @@
 // What the admin's home and plans pages show about a shop: plan, trial,
 // usage of the month, the plans on offer and the setup checklist.
 import { db } from "~/db.server";
+import { env } from "~/env.server";
 import { getPlan } from "~/domains/plans/plans";
 import { usageRecord } from "~/domains/metering/usage.server";
 import { BILLING_PLANS } from "~/domains/plans/billing-plans";
@@ -79,13 +80,13 @@ export function planOffers(currentPlan: string, currentSubscription: string | nu
  * item links there: to the app embed, switched on for the merchant to save (Shopify's deep link,
  * `activateAppId={api_key}/{handle}`, https://shopify.dev/docs/apps/build/online-store/theme-app-extensions/configuration).
  */
-export async function setupChecklist(shop: ShopRow, apiKey: string) {
+export async function setupChecklist(shop: ShopRow) {
   const [liveKey, saves] = await Promise.all([
     db.apiKey.findFirst({ where: { partnerId: shop.partnerId, environment: "live", status: "active" }, select: { id: true } }),
     db.usageCounter.findFirst({ where: { partnerId: shop.partnerId, saves: { gt: 0 } }, select: { period: true } }),
   ]);
   return {
-    themeEditorUrl: `https://${shop.domain}/admin/themes/current/editor?context=apps&template=index&activateAppId=${encodeURIComponent(apiKey)}/app-embed`,
+    themeEditorUrl: `https://${shop.domain}/admin/themes/current/editor?context=apps&template=index&activateAppId=${encodeURIComponent(env.SHOPIFY_API_KEY ?? "")}/app-embed`,
     keyActive: liveKey !== null,
     firstSaveSeen: saves !== null,
   };

@@ -39,6 +39,10 @@ export class FetchError extends Error {
   }
 }
 
+/** The guard refused the address itself (private address, port, scheme): it will refuse it on every retry too. */
+export const refusedForGood = (err: unknown): err is FetchError =>
+  err instanceof FetchError && (err.code === "blocked_address" || err.code === "invalid_url");
+
 export interface GuardedFetchOptions {
   method?: "GET" | "POST";
   headers?: Record<string, string>;
