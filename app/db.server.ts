@@ -12,7 +12,8 @@ import pg from "pg";
 import type * as SqliteClient from "../node_modules/.wishlist-db/sqlite/index.js";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { env, poolSizePerWorker } from "~/env.server";
+import { databaseQueueMax, env, poolSizePerWorker } from "~/env.server";
+import { publishDatabaseQueue } from "~/lib/http/capacity";
 import { configureAvailability, databaseDown, LOCK_WAIT_WHILE_DOWN_MS } from "~/db/availability.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { log } from "~/lib/log.server";
@@ -167,8 +168,11 @@ export function postgresPool(): pg.Pool {
   if (sharedPool) return sharedPool;
   const target = parseDatabaseUrl(env.DATABASE_URL);
   if (target.kind !== "postgresql") throw new Error("DATABASE_URL is not a PostgreSQL URL");
-  sharedPool = survivingPool({ connectionString: target.url, max: poolSizePerWorker(env), allowExitOnIdle: true, ...postgresTimeouts() });
-  return sharedPool;
+  const pool = survivingPool({ connectionString: target.url, max: poolSizePerWorker(env), allowExitOnIdle: true, ...postgresTimeouts() });
+  // The HTTP server sheds new requests while this queue is full (app/server/load-shedding.ts).
+  const max = databaseQueueMax(env);
+  publishDatabaseQueue(() => ({ waiting: pool.waitingCount, max }));
+  return (sharedPool = pool);
 }
 
 /**

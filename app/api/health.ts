@@ -9,7 +9,7 @@ export const loader = endpoint({
       summary: "Health check: 200 when the database answers",
       description:
         "503 `service_unavailable` (with `status: \"unavailable\"` and `checks.database: \"down\"`) when it does not answer within `DATABASE_HEALTH_TIMEOUT_MS` (default 1 s). " +
-        "`checks.capacity` and `capacity` describe the answering worker: `saturated` while it is at `MAX_REQUESTS_IN_FLIGHT` or has refused a request (503 with Retry-After) within the last 10 s; still a 200.",
+        "`checks.capacity` and `capacity` describe the answering worker: `saturated` while it is at `MAX_REQUESTS_IN_FLIGHT`, has `DATABASE_QUEUE_MAX` requests waiting for a database connection, or has refused a request (503 with Retry-After) within the last 10 s; still a 200.",
       response: z.object({
         status: z.literal("ok"),
         checks: z.object({
@@ -22,6 +22,8 @@ export const loader = endpoint({
             in_flight: z.number().int().describe("Requests this worker is answering now that count against the bound (not /health, not share pages)"),
             max_in_flight: z.number().int().describe("MAX_REQUESTS_IN_FLIGHT"),
             shed: z.number().int().describe("Requests this worker refused with 503 since it started"),
+            database_waiting: z.number().int().optional().describe("PostgreSQL: requests waiting for a pooled connection now (absent before the first query and on SQLite)"),
+            max_database_waiting: z.number().int().optional().describe("DATABASE_QUEUE_MAX: while this many wait, new requests get 503 with Retry-After at once"),
           })
           .optional(),
       }),

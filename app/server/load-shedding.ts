@@ -1,13 +1,16 @@
 // A bound on the requests one worker answers at once (MAX_REQUESTS_IN_FLIGHT,
-// docs/operations.md "Capacity and the connection budget"). Past it a
-// request is refused at once with 503 `service_unavailable` and Retry-After,
-// before any route, body or database work, so an overloaded process keeps
-// answering quickly instead of queueing every request behind the others
-// (latency and memory grow with the queue). main.ts exempts /health, which
-// reports the saturation, and the share pages, which must keep working.
+// docs/operations.md "Capacity and the connection budget"), and on the ones
+// waiting for a pooled PostgreSQL connection (DATABASE_QUEUE_MAX). Past
+// either a request is refused at once with 503 `service_unavailable` and
+// Retry-After, before any route, body or database work, so an overloaded
+// process keeps answering quickly instead of queueing every request behind
+// the others (latency and memory grow with the queue, and requests queued on
+// the pool end as 503s after DATABASE_CONNECT_TIMEOUT_MS anyway, having held
+// a place all that time). main.ts exempts /health, which reports the
+// saturation, and the share pages, which must keep working.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { overloaded } from "~/lib/api/errors";
-import { publishCapacity, SATURATED_WINDOW_MS, type Capacity } from "~/lib/http/capacity";
+import { databaseQueue, publishCapacity, SATURATED_WINDOW_MS, type Capacity } from "~/lib/http/capacity";
 
 export interface LoadShedding {
   /**
@@ -32,18 +35,23 @@ export function loadShedding(
   let unlogged = 0;
   let lastLoggedAt = -Infinity;
 
+  const queueFull = () => {
+    const queue = databaseQueue();
+    return queue !== null && queue.waiting >= queue.max;
+  };
   const capacity = (): Capacity => ({
     inFlight,
     limit,
     shed,
-    saturated: inFlight >= limit || performance.now() - lastShedAt < SATURATED_WINDOW_MS,
+    saturated: inFlight >= limit || queueFull() || performance.now() - lastShedAt < SATURATED_WINDOW_MS,
+    ...(databaseQueue() && { databaseQueue: databaseQueue()! }),
   });
   publishCapacity(capacity);
 
   return {
     capacity,
     admit(req, res, pathname) {
-      if (inFlight < limit) {
+      if (inFlight < limit && !queueFull()) {
         inFlight++;
         // "close" fires once per response, whether it finished or the client went away.
         res.once("close", () => inFlight--);
@@ -53,7 +61,7 @@ export function loadShedding(
       unlogged++;
       lastShedAt = performance.now();
       if (lastShedAt - lastLoggedAt >= LOG_EVERY_MS) {
-        log.warn("requests shed", { shed: unlogged, max_requests_in_flight: limit });
+        log.warn("requests shed", { shed: unlogged, max_requests_in_flight: limit, database_queue: databaseQueue() ?? undefined });
         lastLoggedAt = lastShedAt;
         unlogged = 0;
       }

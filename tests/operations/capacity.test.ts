@@ -191,6 +191,47 @@ if (kind === "postgresql") {
         await busy.stop();
       }
     });
+    it("past DATABASE_QUEUE_MAX requests waiting for a pooled connection, new ones get 503 with Retry-After at once, before they take a place; /health says the database is up; the waiting ones finish", async () => {
+      // One worker with a pool of two and room for three waiting; polls out of the way so only the reads queue.
+      const quiet = { OUTBOX_POLL_MS: "600000", REVOCATION_POLL_MS: "600000", REQUEST_COUNTER_FLUSH_MS: "600000" };
+      const busy = await startServer({ ...quiet, DATABASE_POOL_SIZE: "4", DATABASE_QUEUE_MAX: "3", DATABASE_CONNECT_TIMEOUT_MS: "30000" });
+      try {
+        const api = await apiFor(busy);
+        const list = await sharedList(api, busy.databaseUrl, { name: "Queue", ownerName: "Quinn", products: [{ title: "Lamp" }] });
+        const read = () => api.get(`/hosted/public/lists/${list.token}/items`);
+        const capacity = async () => (await (await fetch(`${busy.baseUrl}/health`)).json()).capacity as Record<string, number>;
+        const lock = new pg.Client({ connectionString: busy.databaseUrl });
+        await lock.connect();
+        await lock.query(`BEGIN; LOCK TABLE "Wishlist" IN ACCESS EXCLUSIVE MODE`);
+        const holding = [read(), read()];
+        await until(
+          "both pooled connections wait on the lock",
+          async () => Number((await sql<{ n: number }>(busy.databaseUrl, `SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0]!.n),
+          (n) => n >= 2,
+        );
+        const waiting = [read(), read(), read()];
+        const full = await until("three requests wait for a connection", capacity, (c) => c.database_waiting === 3);
+        expect(full.max_database_waiting).toBe(3);
+        // The queue is full: these are refused at once (they would have waited up to 30 s), and never counted in flight.
+        const shed = await Promise.all(Array.from({ length: 4 }, read));
+        for (const res of shed) {
+          expect(res.status).toBe(503);
+          expect(res.body).toMatchObject({ error: "service_unavailable" });
+          expect(res.headers.get("retry-after")).toBe("1");
+        }
+        const health = await fetch(`${busy.baseUrl}/health`);
+        const body = await health.json();
+        expect({ status: health.status, database: body.checks.database, capacity: body.checks.capacity }).toEqual({ status: 200, database: "ok", capacity: "saturated" });
+        expect(body.capacity).toMatchObject({ in_flight: 5, database_waiting: 3, shed: 4 });
+        await lock.query("ROLLBACK");
+        await lock.end();
+        for (const res of await Promise.all([...holding, ...waiting])) expect(res.status, res.text).toBe(200);
+        // Admitted again once the queue drains.
+        expect((await read()).status).toBe(200);
+      } finally {
+        await busy.stop();
+      }
+    });
   });
 
   describe("behind PgBouncer in transaction mode (PostgreSQL)", () => {

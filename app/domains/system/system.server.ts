@@ -50,5 +50,13 @@ function capacityCheck() {
 function capacityFigures() {
   const capacity = currentCapacity();
   if (!capacity) return {};
-  return { capacity: { in_flight: capacity.inFlight, max_in_flight: capacity.limit, shed: capacity.shed } };
+  const queue = capacity.databaseQueue;
+  return {
+    capacity: {
+      in_flight: capacity.inFlight,
+      max_in_flight: capacity.limit,
+      shed: capacity.shed,
+      ...(queue && { database_waiting: queue.waiting, max_database_waiting: queue.max }),
+    },
+  };
 }

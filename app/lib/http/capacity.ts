@@ -12,6 +12,13 @@ export interface Capacity {
   shed: number;
   /** At the bound now, or refused a request within the last SATURATED_WINDOW_MS. */
   saturated: boolean;
+  /** PostgreSQL: requests waiting for a pooled connection now, and how many may (DATABASE_QUEUE_MAX). */
+  databaseQueue?: DatabaseQueue;
+}
+
+export interface DatabaseQueue {
+  waiting: number;
+  max: number;
 }
 
 /** A process that shed a request this recently still counts as saturated. */
@@ -23,6 +30,19 @@ type Holder = { [KEY]?: () => Capacity };
 /** Called once by the HTTP server with what it counts. */
 export function publishCapacity(read: () => Capacity): void {
   (globalThis as Holder)[KEY] = read;
+}
+
+const QUEUE_KEY = Symbol.for("wishlist.database-queue");
+type QueueHolder = { [QUEUE_KEY]?: () => DatabaseQueue };
+
+/** Called once by the PostgreSQL pool (db.server.ts), which lives in the server build. */
+export function publishDatabaseQueue(read: () => DatabaseQueue): void {
+  (globalThis as QueueHolder)[QUEUE_KEY] = read;
+}
+
+/** The pool's queue; null before the pool exists and on SQLite. */
+export function databaseQueue(): DatabaseQueue | null {
+  return (globalThis as QueueHolder)[QUEUE_KEY]?.() ?? null;
 }
 
 /** This process's figures; null where no bounded server runs (dev server, CLI). */
