@@ -50,6 +50,8 @@ export const removeDir = (dir: string) => rmSync(dir, { recursive: true, force: 
 // ---------------------------------------------------------------- server
 
 export interface BenchServer {
+  /** The process `npm start` runs (the cluster's primary when WEB_CONCURRENCY > 1). */
+  pid: number;
   url: string;
   baseUrl: string;
   logFile: string;
@@ -61,12 +63,13 @@ export interface BenchServer {
  * request line is part of each request's real cost). The log goes straight
  * to a file so that reading it costs the load generator nothing.
  */
-export async function startServer(databaseUrl: string, dir: string, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
-  return spawnServer(dir, "server.log", [...SERVER_NODE_ARGS, path.join(root, "app/server/start.mjs")], '"msg":"listening"', (port) => ({
-    ...extraEnv,
+export async function startServer(databaseUrl: string, dir: string, extraEnv: Record<string, string> = {}, logName = "server.log"): Promise<BenchServer> {
+  // extraEnv may name another APP_URL: instances behind one balancer share the public address (tokens name it).
+  return spawnServer(dir, logName, [...SERVER_NODE_ARGS, path.join(root, "app/server/start.mjs")], '"msg":"listening"', (port) => ({
     APP_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: "info",
     DATABASE_URL: databaseUrl,
+    ...extraEnv,
   }));
 }
 
@@ -122,7 +125,7 @@ async function waitUntilListening(
   child: ChildProcess,
   logFile: string,
   marker: string,
-  server: Omit<BenchServer, "stop">,
+  server: Omit<BenchServer, "stop" | "pid">,
 ): Promise<BenchServer> {
   const log = () => readFileSync(logFile, "utf8");
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
@@ -145,7 +148,7 @@ async function waitUntilListening(
     }
     await sleep(100);
   }
-  return { ...server, stop };
+  return { ...server, pid: child.pid!, stop };
 }
 
 const execFileAsync = promisify(execFile);
