@@ -12,7 +12,7 @@ import pg from "pg";
 import type * as SqliteClient from "../node_modules/.wishlist-db/sqlite/index.js";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { databaseQueueMax, env, poolSizePerWorker } from "~/env.server";
+import { env, poolSizePerWorker } from "~/env.server";
 import { publishDatabaseQueue } from "~/lib/http/capacity";
 import { configureAvailability, databaseDown, LOCK_WAIT_WHILE_DOWN_MS } from "~/db/availability.server";
 import { parseDatabaseUrl } from "~/db/url";
@@ -168,11 +168,40 @@ export function postgresPool(): pg.Pool {
   if (sharedPool) return sharedPool;
   const target = parseDatabaseUrl(env.DATABASE_URL);
   if (target.kind !== "postgresql") throw new Error("DATABASE_URL is not a PostgreSQL URL");
-  const pool = survivingPool({ connectionString: target.url, max: poolSizePerWorker(env), allowExitOnIdle: true, ...postgresTimeouts() });
-  // The HTTP server sheds new requests while this queue is full (app/server/load-shedding.ts).
-  const max = databaseQueueMax(env);
-  publishDatabaseQueue(() => ({ waiting: pool.waitingCount, max }));
+  const max = poolSizePerWorker(env);
+  const pool = survivingPool({ connectionString: target.url, max, allowExitOnIdle: true, ...postgresTimeouts() });
+  // The HTTP server sheds new requests while the wait would be too long (app/server/load-shedding.ts).
+  const waitMs = queueWait(pool, max);
+  publishDatabaseQueue(() => ({ waiting: pool.waitingCount, waitMs: waitMs(), maxWaitMs: env.DATABASE_QUEUE_WAIT_MS }));
   return (sharedPool = pool);
+}
+
+/**
+ * How long a request joining the pool's queue now would wait: the requests
+ * ahead of it are served `max` at a time, each turn as long as a connection
+ * is usually held. While every connection has been held longer than that
+ * (a lock, a stalled database), the youngest hold's age is the better guess.
+ */
+function queueWait(pool: pg.Pool, max: number): () => number {
+  const heldSince = new Map<pg.PoolClient, number>();
+  let usualHoldMs = 0;
+  pool.on("acquire", (client) => heldSince.set(client, performance.now()));
+  pool.on("release", (_err: Error | undefined, client: pg.PoolClient) => {
+    const since = heldSince.get(client);
+    heldSince.delete(client);
+    if (since === undefined) return;
+    const held = performance.now() - since;
+    usualHoldMs = usualHoldMs === 0 ? held : usualHoldMs * 0.9 + held * 0.1;
+  });
+  return () => {
+    const waiting = pool.waitingCount;
+    if (waiting === 0) return 0;
+    const now = performance.now();
+    let youngest = Infinity;
+    for (const since of heldSince.values()) youngest = Math.min(youngest, now - since);
+    const turn = heldSince.size >= max ? Math.max(usualHoldMs, youngest) : usualHoldMs;
+    return Math.round(Math.ceil((waiting + 1) / max) * turn);
+  };
 }
 
 /**

@@ -88,11 +88,11 @@ const schema = z
      */
     MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(128),
     /**
-     * PostgreSQL: requests one worker lets wait for a pooled connection; while
-     * that many wait, new requests get the same 503 at once, before they take a
-     * place (unset: four per pooled connection).
+     * PostgreSQL: the longest a new request should wait for a pooled connection;
+     * while the pool's queue would keep it longer, new requests get the same 503
+     * at once, before they take a place.
      */
-    DATABASE_QUEUE_MAX: z.coerce.number().int().min(1).max(100_000).optional(),
+    DATABASE_QUEUE_WAIT_MS: z.coerce.number().int().min(1).max(600_000).default(1000),
     /** URLs per sitemap file (the sitemap protocol's maximum, 50,000); tests use a small number. */
     SITEMAP_URLS_PER_FILE: z.coerce.number().int().min(1).max(50_000).default(50_000),
 
@@ -408,11 +408,6 @@ export const env: Env = parseEnv(process.env);
  * of DATABASE_POOL_SIZE less its change listener and its health check's
  * connection.
  */
-/** Requests a worker lets wait for a pooled connection before it sheds new ones (DATABASE_QUEUE_MAX). */
-export function databaseQueueMax(config: Pick<Env, "DATABASE_POOL_SIZE" | "WEB_CONCURRENCY" | "DATABASE_QUEUE_MAX">): number {
-  return config.DATABASE_QUEUE_MAX ?? 4 * poolSizePerWorker(config);
-}
-
 export function poolSizePerWorker(config: Pick<Env, "DATABASE_POOL_SIZE" | "WEB_CONCURRENCY">): number {
   const budget = config.DATABASE_POOL_SIZE ?? Math.max(20, CONNECTIONS_PER_WORKER_AT_LEAST * config.WEB_CONCURRENCY);
   return Math.floor(budget / config.WEB_CONCURRENCY) - 2;

@@ -9,7 +9,7 @@ export const loader = endpoint({
       summary: "Health check: 200 when the database answers",
       description:
         "503 `service_unavailable` (with `status: \"unavailable\"` and `checks.database: \"down\"`) when it does not answer within `DATABASE_HEALTH_TIMEOUT_MS` (default 1 s). " +
-        "`checks.capacity` and `capacity` describe the answering worker: `saturated` while it is at `MAX_REQUESTS_IN_FLIGHT`, has `DATABASE_QUEUE_MAX` requests waiting for a database connection, or has refused a request (503 with Retry-After) within the last 10 s; still a 200.",
+        "`checks.capacity` and `capacity` describe the answering worker: `saturated` while it is at `MAX_REQUESTS_IN_FLIGHT`, would keep a new request waiting for a database connection longer than `DATABASE_QUEUE_WAIT_MS`, or has refused a request (503 with Retry-After) within the last 10 s; still a 200.",
       response: z.object({
         status: z.literal("ok"),
         checks: z.object({
@@ -23,7 +23,8 @@ export const loader = endpoint({
             max_in_flight: z.number().int().describe("MAX_REQUESTS_IN_FLIGHT"),
             shed: z.number().int().describe("Requests this worker refused with 503 since it started"),
             database_waiting: z.number().int().optional().describe("PostgreSQL: requests waiting for a pooled connection now (absent before the first query and on SQLite)"),
-            max_database_waiting: z.number().int().optional().describe("DATABASE_QUEUE_MAX: while this many wait, new requests get 503 with Retry-After at once"),
+            database_wait_ms: z.number().int().optional().describe("PostgreSQL: how long a request joining that queue now would wait, as estimated from how long connections are held"),
+            max_database_wait_ms: z.number().int().optional().describe("DATABASE_QUEUE_WAIT_MS: past it new requests get 503 with Retry-After at once"),
           })
           .optional(),
       }),

@@ -1,7 +1,7 @@
 // A bound on the requests one worker answers at once (MAX_REQUESTS_IN_FLIGHT,
-// docs/operations.md "Capacity and the connection budget"), and on the ones
-// waiting for a pooled PostgreSQL connection (DATABASE_QUEUE_MAX). Past
-// either a request is refused at once with 503 `service_unavailable` and
+// docs/operations.md "Capacity and the connection budget"), and on the wait
+// for a pooled PostgreSQL connection (DATABASE_QUEUE_WAIT_MS). Past either a
+// request is refused at once with 503 `service_unavailable` and
 // Retry-After, before any route, body or database work, so an overloaded
 // process keeps answering quickly instead of queueing every request behind
 // the others (latency and memory grow with the queue, and requests queued on
@@ -37,7 +37,7 @@ export function loadShedding(
 
   const queueFull = () => {
     const queue = databaseQueue();
-    return queue !== null && queue.waiting >= queue.max;
+    return queue !== null && queue.waitMs > queue.maxWaitMs;
   };
   const capacity = (): Capacity => ({
     inFlight,

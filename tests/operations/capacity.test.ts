@@ -60,6 +60,9 @@ describe("a bound on requests in flight per worker", () => {
     return { status: res.status, body: await res.json() };
   };
 
+  // On PostgreSQL the pool's queue is reported too (empty: no wait).
+  const idleQueue = kind === "postgresql" ? { database_waiting: 0, database_wait_ms: 0, max_database_wait_ms: 1000 } : {};
+
   it("reports capacity in /health while idle", async () => {
     expect(await health()).toEqual({
       status: 200,
@@ -67,7 +70,7 @@ describe("a bound on requests in flight per worker", () => {
         status: "ok",
         checks: { database: "ok", capacity: "ok" },
         latency_ms: expect.any(Number),
-        capacity: { in_flight: 0, max_in_flight: BOUND, shed: 0 },
+        capacity: { in_flight: 0, max_in_flight: BOUND, shed: 0, ...idleQueue },
       },
     });
   });
@@ -102,7 +105,7 @@ describe("a bound on requests in flight per worker", () => {
     for (const res of [...held.values()].flat()) res.writeHead(404, { "content-type": "text/html" }).end("not found");
     for (const res of await Promise.all(saves)) expect(res.status).toBe(200);
     expect((await api.get("/")).status).toBe(200);
-    expect((await health()).body.capacity).toEqual({ in_flight: 0, max_in_flight: BOUND, shed: 3 });
+    expect((await health()).body.capacity).toEqual({ in_flight: 0, max_in_flight: BOUND, shed: 3, ...idleQueue });
     expect(server.output()).toContain('"msg":"requests shed"');
   });
 });
@@ -136,7 +139,8 @@ if (kind === "postgresql") {
     afterAll(() => server?.stop());
 
     it("two workers with DATABASE_POOL_SIZE=6 never hold more than 6 connections, listeners included", async () => {
-      server = await startServer({ DATABASE_POOL_SIZE: "6" }, { workers: 2 });
+      // One pooled connection per worker and 60 requests at once: a wait the default bound would shed; this counts connections only.
+      server = await startServer({ DATABASE_POOL_SIZE: "6", DATABASE_QUEUE_WAIT_MS: "600000" }, { workers: 2 });
       const api = await apiFor(server);
       const list = await sharedList(api, server.databaseUrl, { name: "Budget", ownerName: "Ben", products: [{ title: "Lamp" }] });
       let peak = 0;
@@ -191,10 +195,10 @@ if (kind === "postgresql") {
         await busy.stop();
       }
     });
-    it("past DATABASE_QUEUE_MAX requests waiting for a pooled connection, new ones get 503 with Retry-After at once, before they take a place; /health says the database is up; the waiting ones finish", async () => {
-      // One worker with a pool of two and room for three waiting; polls out of the way so only the reads queue.
+    it("while the pool's queue would keep a request waiting past DATABASE_QUEUE_WAIT_MS, new ones get 503 with Retry-After at once, before they take a place; /health says the database is up; the waiting ones finish", async () => {
+      // One worker with a pool of two; polls out of the way so only the reads queue.
       const quiet = { OUTBOX_POLL_MS: "600000", REVOCATION_POLL_MS: "600000", REQUEST_COUNTER_FLUSH_MS: "600000" };
-      const busy = await startServer({ ...quiet, DATABASE_POOL_SIZE: "4", DATABASE_QUEUE_MAX: "3", DATABASE_CONNECT_TIMEOUT_MS: "30000" });
+      const busy = await startServer({ ...quiet, DATABASE_POOL_SIZE: "4", DATABASE_QUEUE_WAIT_MS: "300", DATABASE_CONNECT_TIMEOUT_MS: "30000" });
       try {
         const api = await apiFor(busy);
         const list = await sharedList(api, busy.databaseUrl, { name: "Queue", ownerName: "Quinn", products: [{ title: "Lamp" }] });
@@ -210,9 +214,10 @@ if (kind === "postgresql") {
           (n) => n >= 2,
         );
         const waiting = [read(), read(), read()];
-        const full = await until("three requests wait for a connection", capacity, (c) => c.database_waiting === 3);
-        expect(full.max_database_waiting).toBe(3);
-        // The queue is full: these are refused at once (they would have waited up to 30 s), and never counted in flight.
+        // Both connections held for longer than the bound, three waiting: a newcomer would wait too long.
+        const full = await until("the wait past the bound", capacity, (c) => c.database_waiting === 3 && c.database_wait_ms > 300);
+        expect(full.max_database_wait_ms).toBe(300);
+        // These are refused at once (they would have waited up to 30 s), and never counted in flight.
         const shed = await Promise.all(Array.from({ length: 4 }, read));
         for (const res of shed) {
           expect(res.status).toBe(503);
@@ -226,8 +231,10 @@ if (kind === "postgresql") {
         await lock.query("ROLLBACK");
         await lock.end();
         for (const res of await Promise.all([...holding, ...waiting])) expect(res.status, res.text).toBe(200);
-        // Admitted again once the queue drains.
+        // Admitted again once the queue drains; a queue of quick reads is no reason to shed.
         expect((await read()).status).toBe(200);
+        const quick = await Promise.all(Array.from({ length: 20 }, read));
+        expect(quick.map((res) => res.status)).toEqual(Array(20).fill(200));
       } finally {
         await busy.stop();
       }

@@ -56,7 +56,7 @@ function capacityFigures() {
       in_flight: capacity.inFlight,
       max_in_flight: capacity.limit,
       shed: capacity.shed,
-      ...(queue && { database_waiting: queue.waiting, max_database_waiting: queue.max }),
+      ...(queue && { database_waiting: queue.waiting, database_wait_ms: queue.waitMs, max_database_wait_ms: queue.maxWaitMs }),
     },
   };
 }

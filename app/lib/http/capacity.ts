@@ -12,13 +12,17 @@ export interface Capacity {
   shed: number;
   /** At the bound now, or refused a request within the last SATURATED_WINDOW_MS. */
   saturated: boolean;
-  /** PostgreSQL: requests waiting for a pooled connection now, and how many may (DATABASE_QUEUE_MAX). */
+  /** PostgreSQL: the pool's queue now. */
   databaseQueue?: DatabaseQueue;
 }
 
 export interface DatabaseQueue {
+  /** Requests waiting for a pooled connection. */
   waiting: number;
-  max: number;
+  /** How long a request joining the queue now would wait, as the pool estimates it. */
+  waitMs: number;
+  /** DATABASE_QUEUE_WAIT_MS: past it new requests are shed. */
+  maxWaitMs: number;
 }
 
 /** A process that shed a request this recently still counts as saturated. */
