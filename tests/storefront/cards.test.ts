@@ -64,7 +64,7 @@ function observeShifts() {
 interface Shopper {
   context: BrowserContext;
   console: { errors: string[] };
-  /** Saved-state requests (`/widget/saved-products`) per page address. */
+  /** Saved-state requests (init, which answers the saved state with the widget token, the restore and `/widget/saved-products`) per page address. */
   savedRequests: string[];
 }
 
@@ -79,7 +79,7 @@ async function shopper(): Promise<Shopper> {
   });
   const savedRequests: string[] = [];
   context.on("request", (req) => {
-    if (new URL(req.url()).pathname === "/api/v1/widget/saved-products") savedRequests.push(req.frame().page().url());
+    if (/^\/api\/v1\/widget\/(init|session-restore|saved-products)$/.test(new URL(req.url()).pathname)) savedRequests.push(req.frame().page().url());
   });
   return { context, console: watchConsole(context), savedRequests };
 }
@@ -171,7 +171,7 @@ describe("hearts on product cards", () => {
     await expect.poll(() => count(page)).toBe("1");
     expect(shop.requests).toContain(`GET /products/${a.handle}.js`);
 
-    // Reload: the saved heart and the count, from one saved-state request for all 24 cards.
+    // Reload: the saved heart and the count, from one request for all 24 cards (init, answering the saved state too).
     me.savedRequests.length = 0;
     await page.reload();
     await expect.poll(() => pressed(page, a.handle)).toBe("true");
