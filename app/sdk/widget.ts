@@ -215,7 +215,8 @@ function createInstance(initial?: Options, page = false) {
     if (!cfg.key || !(buttons.size || counting()) || disabled) return;
     const seen = changes;
     try {
-      let list: InitResult["saved"] = mirror && !shopper ? mirror.map((h) => ({ url: location.origin + "/products/" + encodeURIComponent(h), item_id: 0 })) : undefined;
+      // The mirror until the page hears of a change (it lags a save by seconds), like the answers below.
+      let list: InitResult["saved"] = mirror && !shopper && !changes ? mirror.map((h) => ({ url: location.origin + "/products/" + encodeURIComponent(h), item_id: 0 })) : undefined;
       if (!list && (!shopper || shopper.expiresAt * 1000 - Date.now() < 60_000)) {
         const customer = await customerShopper();
         // A guest with no widget session has saved nothing here: no init, no restore.
