@@ -1,7 +1,7 @@
 // Fixture Online Store 2.0 storefronts with Shopify's own Dawn 15.4.1 and Horizon 4.1.3 markup
 // and CSS (tests/support/theme-pages.ts, tests/support/themes/), for the hearts test and the
 // storefront benchmark. Pages: home (hero and 8 featured products), a product page (main
-// product and 4 recommendations), a collection of 24 cards (filter, sort and a second page
+// product and 4 recommendations), a collection of 24 cards, or 48 with `?per_page=48` (filter, sort and a second page
 // through Shopify's query parameters, `section_id` for the Section Rendering API) and search
 // results. Served with Shopify's AJAX product (`/products/<handle>.js`) and cart
 // (`POST /cart/add.js`) endpoints; the app embed is rendered from the extension's real Liquid
