@@ -99,16 +99,22 @@ export interface InitResult {
   token: string;
   sid: string;
   basketConfig: unknown;
+  /** With `saved`: the sid's shopper credential (null: none) and its saved products when init answered. */
+  session?: { access_token: string; expires_at: number } | null;
+  saved?: Array<{ url: string | null; item_id: number }>;
 }
 
-/** `POST /widget/init` for this page's origin, reusing and storing the widget session id. */
-export async function initWidget(apiBase: string, key: string): Promise<InitResult> {
+/**
+ * `POST /widget/init` for this page's origin, reusing and storing the widget session id.
+ * `saved`: the answer also carries the page's saved state (one request for a page's hearts).
+ */
+export async function initWidget(apiBase: string, key: string, saved?: boolean): Promise<InitResult> {
   const sid = getSid();
   const res = await call<InitResult>(apiBase, "/widget/init", {
     method: "POST",
     bearer: key,
-    // JSON.stringify leaves out an undefined sid: the body is {origin} without one.
-    body: { origin: location.origin, sid: sid || undefined },
+    // JSON.stringify leaves out undefined values: the body is {origin} without a sid.
+    body: { origin: location.origin, sid: sid || undefined, saved },
   });
   if (!res || typeof res.token !== "string") throw widgetError("init_no_token", "Init returned no widget token");
   if (res.sid && res.sid !== sid) setSid(res.sid);
@@ -121,6 +127,10 @@ export interface ShopperCredential {
   expiresAt: number;
 }
 
+/** A `session` of the API's answers as the credential the scripts hold (null for none). */
+export const credentialOf = (s?: { access_token: string; expires_at: number } | null): ShopperCredential | null =>
+  s ? { token: s.access_token, expiresAt: s.expires_at } : null;
+
 /**
  * The partner-scoped shopper credential for this sid, or null when the
  * shopper has not saved here (docs/storefront-protocol.md). Never the
@@ -132,7 +142,7 @@ export async function restoreShopper(apiBase: string, init: InitResult): Promise
     widgetToken: init.token,
     body: { sid: init.sid },
   });
-  return res.session ? { token: res.session.access_token, expiresAt: res.session.expires_at } : null;
+  return credentialOf(res.session);
 }
 
 /** A `{source: "wish"}` message from `source` on the app's origin, else null. */

@@ -10,6 +10,8 @@ import { tagAttr, type ShopperCredential } from "./common";
 export interface CustomerCredential extends ShopperCredential {
   /** The customer's default list (its numeric id), where a click saves. */
   listId: number;
+  /** Their saved products of this shop when the proxy answered: the page's hearts without another request. */
+  saved?: Array<{ url: string | null; item_id: number }>;
 }
 
 let asked: Promise<CustomerCredential | null> | null = null;
@@ -39,7 +41,7 @@ async function ask(): Promise<CustomerCredential | null> {
     });
     const data = res.ok ? await res.json() : null;
     const s = data && data.session;
-    return s && data.list ? { token: s.access_token, expiresAt: s.expires_at, listId: data.list.id } : null;
+    return s && data.list ? { token: s.access_token, expiresAt: s.expires_at, listId: data.list.id, saved: data.saved } : null;
   } catch {
     return null; // no proxy (another app's path, a theme preview): the dialog's flow
   }

@@ -4,6 +4,7 @@ import type { DialogProduct } from "./protocol";
 import {
   APP_URL,
   call,
+  credentialOf,
   eachElement,
   getSid,
   initWidget,
@@ -151,10 +152,10 @@ function createInstance(initial?: Options, page = false) {
 
   const locale = () => cfg.locale || document.documentElement.lang || "de-DE";
 
-  /** Init once per widget-token lifetime (10 min; renewed a minute early). */
+  /** Init once per widget-token lifetime (10 min; renewed a minute early); the answer carries the page's saved state. */
   const widgetSession = () => {
     if (!session || Date.now() - session.at > 9 * 60_000) {
-      const current = { at: Date.now(), init: initWidget(cfg.apiBase, cfg.key) };
+      const current = { at: Date.now(), init: initWidget(cfg.apiBase, cfg.key, true) };
       current.init.catch((err: WidgetError) => {
         if (session === current) session = null;
         if (err.code === "subscription_required") {
@@ -189,54 +190,70 @@ function createInstance(initial?: Options, page = false) {
     emit("count", keys.size);
   };
   const counting = () => !!listeners.count?.size;
-  // A request under way answers for every button and listener added meanwhile.
-  let refreshing = false;
   // Saves and removals the dialog announced: a read that began before one of them may be stale.
   let changes = 0;
+  // The app embed's copy of a signed-in store customer's customer metafield mirror (their saved
+  // handles, data-wish-saved-handles): the hearts' state without a request (docs/storefront.md).
+  let mirror: string[] | null = null;
+  try {
+    const m = page && JSON.parse(tagAttr("saved-handles")!);
+    if (Array.isArray(m)) mirror = m;
+  } catch {
+    /* none on the page */
+  }
+
+  // One read at a time: the one under way answers for every button and listener added meanwhile.
+  let refreshing: Promise<void> | null = null;
+  const refreshSaved = () => (refreshing ??= readSaved().finally(() => (refreshing = null)));
 
   /**
-   * Marks buttons of products the shopper saved through this shop: a signed-in store customer's
-   * (shop-customer.ts), else the partner-scoped credential for this sid. No sid and no store: no network.
+   * Marks buttons of products the shopper saved through this shop: from the mirror in the page, else a
+   * signed-in store customer's (shop-customer.ts), else the partner-scoped credential for this sid, which
+   * the page's init answers together with the saved products. No sid and no store: no network.
    */
-  const refreshSaved = async () => {
+  const readSaved = async (): Promise<void> => {
     if (!cfg.key || !(buttons.size || counting()) || disabled) return;
-    refreshing = true;
     const seen = changes;
     try {
-      if (!shopper || shopper.expiresAt * 1000 - Date.now() < 60_000) {
+      // The mirror until the page hears of a change (it lags a save by seconds), like the answers below.
+      let list: InitResult["saved"] = mirror && !shopper && !changes ? mirror.map((h) => ({ url: location.origin + "/products/" + encodeURIComponent(h), item_id: 0 })) : undefined;
+      if (!list && (!shopper || shopper.expiresAt * 1000 - Date.now() < 60_000)) {
         const customer = await customerShopper();
         // A guest with no widget session has saved nothing here: no init, no restore.
         if (!customer && !getSid()) return;
-        shopper = customer || (await restoreShopper(cfg.apiBase, await widgetSession()));
+        // The answer that named the shopper (the proxy's, else init's) carries their saved products:
+        // one request for every heart. Once a save, removal or new grant was announced here, read anew.
+        const answer: InitResult | CustomerCredential = customer || (await widgetSession());
+        if (answer.saved && !changes) list = answer.saved;
+        shopper = customer || (list ? credentialOf((answer as InitResult).session) : await restoreShopper(cfg.apiBase, answer as InitResult));
       }
-      const init = await widgetSession();
-      const saved = new Set<string>();
-      savedItems.clear();
-      if (shopper) {
-        const res = await call<{ products: Array<{ url: string | null; item_id: number }> }>(cfg.apiBase, "/widget/saved-products", {
-          bearer: shopper.token,
-          widgetToken: init.token,
-        }).catch((err: WidgetError) => {
-          if (err.status === 401) shopper = null; // ended (sign-out elsewhere): unsaved until the next save
-          throw err;
-        });
-        for (const p of res.products) {
-          if (!p.url) continue;
-          saved.add(urlKey(p.url));
-          savedItems.set(urlKey(p.url), p.item_id);
+      if (!list) {
+        list = [];
+        if (shopper) {
+          const res = await call<{ products: NonNullable<InitResult["saved"]> }>(cfg.apiBase, "/widget/saved-products", {
+            bearer: shopper.token,
+            widgetToken: (await widgetSession()).token,
+          }).catch((err: WidgetError) => {
+            if (err.status === 401) shopper = null; // ended (sign-out elsewhere): unsaved until the next save
+            throw err;
+          });
+          list = res.products;
         }
       }
-      // A save or removal announced meanwhile may be missing from this answer: read again (the dialog announces after the write).
-      if (changes !== seen) {
-        return await refreshSaved();
+      const saved = new Set<string>();
+      savedItems.clear();
+      for (const p of list) {
+        if (!p.url) continue;
+        saved.add(urlKey(p.url));
+        if (p.item_id) savedItems.set(urlKey(p.url), p.item_id);
       }
+      // A save or removal announced meanwhile may be missing from this answer: read again (the dialog announces after the write).
+      if (changes !== seen) return await readSaved();
       buttons.forEach((opts, el) => showSaved(el, saved.has(urlKey(urlOf(opts())))));
       countSaved(saved);
     } catch (err) {
       // Saved state is decoration; only an init refusal is worth telling the shop.
       if ((err as WidgetError).code === "subscription_required") emit("error", err);
-    } finally {
-      refreshing = false;
     }
   };
 
@@ -265,7 +282,8 @@ function createInstance(initial?: Options, page = false) {
       if (url) markSaved(urlKey(url), saved);
       emit(msg.type, msg.item);
     } else if (msg.type === "session") {
-      shopper = null; // a new grant: fetch a fresh credential
+      shopper = null; // a new grant: fetch a fresh credential (a read under way reads again)
+      changes++;
       void refreshSaved();
     }
     else if (msg.type === "close") closed();
@@ -365,7 +383,13 @@ function createInstance(initial?: Options, page = false) {
     const key = urlKey(product.url);
     const ready = widgetSession().then(async (init) => {
       const auth = { bearer: customer.token, widgetToken: init.token };
-      const itemId = savedItems.get(key);
+      let itemId = savedItems.get(key);
+      // Saved by the mirror, which knows no item ids: read the customer's own (the proxy's answer), then remove.
+      if (!itemId && savedKeys?.has(key)) {
+        mirror = shopper = null;
+        await readSaved();
+        itemId = savedItems.get(key);
+      }
       if (itemId) {
         await call(cfg.apiBase, "/widget/saved-products/" + itemId, { ...auth, method: "DELETE" });
         savedItems.delete(key);
@@ -394,7 +418,8 @@ function createInstance(initial?: Options, page = false) {
       el.classList.add("wish-default");
       defaultStyle();
     }
-    showSaved(el, false);
+    // Known saved state (a read answered for the page already) marks a late button without a request.
+    showSaved(el, !!savedKeys?.has(urlKey(urlOf(options()))));
     el.addEventListener("click", (ev) => {
       ev.preventDefault();
       open(options());
@@ -416,7 +441,7 @@ function createInstance(initial?: Options, page = false) {
     button.textContent = str(options.label) || (isGerman(locale()) ? "Auf die Wunschliste" : "Add to wishlist");
     bind(button, () => options);
     el.appendChild(button);
-    void refreshSaved();
+    if (!savedKeys) void refreshSaved();
     return () => {
       buttons.delete(button);
       button.remove();
@@ -466,8 +491,8 @@ function createInstance(initial?: Options, page = false) {
   if (page) {
     eachElement("[data-wish]", (el) => {
       bind(el, () => buttonOptions(el));
-      // Buttons appear after init (late markup): pick up their saved state too.
-      if (initialised) scheduleRefresh();
+      // Buttons appear after init (late markup): their saved state, read once for all of them.
+      if (initialised && !savedKeys) scheduleRefresh();
     });
   }
   if (initial) init(initial);

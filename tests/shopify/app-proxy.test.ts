@@ -226,6 +226,9 @@ describe("signed-in customers", () => {
     // Another device: a new session request for the same customer is the same account.
     const again = await session(shop, customer);
     expect(again.body.session.user.id).toBe(s.body.session.user.id);
+    // Their saved products of this shop ride along: the page's hearts need no other request.
+    expect(s.body.saved).toEqual([]);
+    expect(again.body.saved).toEqual([{ url: expect.any(String), item_id: saved.body.item_id }]);
     expect(await linkOf(shop.shop.id, customer)).toMatchObject({ userId: link!.userId });
 
     const page = await proxied(shop, "", { customerId: customer, extra: { locale: "en" } });

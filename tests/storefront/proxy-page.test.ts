@@ -225,14 +225,17 @@ describe("widget.js on a Shopify store", () => {
       `/products/one-click-${customer}`,
       `<script>window.Shopify = { shop: "${SHOP_DOMAIN}" };</script>
 <h1>Product</h1><button type="button" data-wish data-url="${productUrl}" data-title="One-click candle" data-id="99">Save</button>
-<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}"></script>`,
+<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}"></script>
+<script>WishWidget.on("count", (n) => (document.documentElement.dataset.wishCount = String(n)));</script>`,
     );
     const { context, page, console, answered } = await openAs(customer, `/products/one-click-${customer}`);
     const button = page.locator("[data-wish]");
-    // Recognised through the proxy: the widget reads the customer's saved state only once it holds
-    // their credential (a click before that would open the dialog), and shows it unsaved.
-    await expect.poll(() => answered.some((p) => p.endsWith("/widget/saved-products"))).toBe(true);
-    await expect.poll(() => button.getAttribute("aria-pressed")).toBe("false");
+    // Recognised through the proxy, whose answer carries the customer's saved state: the count the
+    // widget emits once it holds their credential (a click before that would open the dialog), nothing saved.
+    await expect.poll(() => page.locator("html").getAttribute("data-wish-count")).toBe("0");
+    expect(answered).toContain("/apps/wishlist/session");
+    expect(answered.filter((p) => p.startsWith("/api/"))).toEqual([]);
+    expect(await button.getAttribute("aria-pressed")).toBe("false");
     const popups: unknown[] = [];
     context.on("page", (p) => popups.push(p));
     await expect.poll(async () => {
@@ -254,6 +257,66 @@ describe("widget.js on a Shopify store", () => {
     await button.click();
     await expect.poll(() => button.getAttribute("aria-pressed")).toBe("false");
     expect(await db.listItem.findUnique({ where: { id: item!.id } })).toBeNull();
+    expect(popups).toEqual([]);
+    await context.close();
+    expect(console.errors).toEqual([]);
+  });
+
+  it("a signed-in customer's page of 48 buttons (no mirror in the page): the proxy's one answer marks the saved ones, no request to the API, on load and after a reload", async () => {
+    const c = await customerWith(["Saved mug", "Saved lamp"]);
+    const buttons = Array.from({ length: 48 }, (_, i) => `<button type="button" data-wish data-url="${store.origin}/products/item-${i}-${c.customer}">Save ${i}</button>`);
+    store.page(
+      `/collections/busy-${c.customer}`,
+      `<script>window.Shopify = { shop: "${SHOP_DOMAIN}" };</script><h1>Collection</h1>${buttons.join("")}
+<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}" data-wish-customer="1"></script>
+<script>WishWidget.on("count", (n) => (document.documentElement.dataset.wishCount = String(n)));</script>`,
+    );
+    const { context, page, console, answered } = await openAs(c.customer, `/collections/busy-${c.customer}`);
+    const pressed = () => page.$$eval("[data-wish][aria-pressed=true]", (els) => els.map((e) => e.getAttribute("data-url")));
+    for (const how of ["load", "reload"] as const) {
+      if (how === "reload") {
+        answered.length = 0;
+        await page.reload();
+      }
+      await expect.poll(() => page.locator("html").getAttribute("data-wish-count")).toBe("2");
+      await page.waitForLoadState("networkidle");
+      expect(await pressed(), how).toEqual([0, 1].map((i) => `${store.origin}/products/item-${i}-${c.customer}`));
+      expect(answered.filter((p) => p.startsWith("/apps/wishlist") || p.startsWith("/api/")), how).toEqual(["/apps/wishlist/session"]);
+    }
+    await context.close();
+    expect(console.errors).toEqual([]);
+  });
+
+  it("with the customer metafield mirror in the page, the load asks nothing; a click on a mirrored heart removes it with one click (the proxy's answer names its item), a click on another saves", async () => {
+    const c = await customerWith(["Mirrored mug", "Mirrored lamp"]);
+    const handles = [0, 1].map((i) => `item-${i}-${c.customer}`);
+    const urls = [0, 1, 2].map((i) => `${store.origin}/products/item-${i}-${c.customer}`);
+    // What the app embed renders for this customer (extensions/wishlist/snippets/wish-widget-script.liquid).
+    const mirror = JSON.stringify(handles).replace(/"/g, "&quot;");
+    store.page(
+      `/collections/mirrored-${c.customer}`,
+      `<script>window.Shopify = { shop: "${SHOP_DOMAIN}" };</script><h1>Collection</h1>${urls.map((u, i) => `<button type="button" data-wish data-url="${u}">Heart ${i}</button>`).join("")}
+<script src="${server.url}/sdk/v1/widget.js" data-wish-key="${publicKey}" data-wish-customer="1" data-wish-saved-handles="${mirror}"></script>
+<script>WishWidget.on("count", (n) => (document.documentElement.dataset.wishCount = String(n)));</script>`,
+    );
+    const { context, page, console, answered } = await openAs(c.customer, `/collections/mirrored-${c.customer}`);
+    const popups: unknown[] = [];
+    context.on("page", (p) => popups.push(p));
+    const pressedOf = (i: number) => page.locator("[data-wish]").nth(i).getAttribute("aria-pressed");
+    await expect.poll(() => page.locator("html").getAttribute("data-wish-count")).toBe("2");
+    await page.waitForLoadState("networkidle");
+    expect([await pressedOf(0), await pressedOf(1), await pressedOf(2)]).toEqual(["true", "true", "false"]);
+    expect(answered.filter((p) => p.startsWith("/apps/wishlist") || p.startsWith("/api/"))).toEqual([]);
+
+    await page.locator("[data-wish]").nth(1).click();
+    await expect.poll(() => pressedOf(1)).toBe("false");
+    await expect.poll(() => db.listItem.findUnique({ where: { id: c.items[1]! } })).toBeNull();
+    expect(await db.listItem.findUnique({ where: { id: c.items[0]! } })).not.toBeNull();
+    await expect.poll(() => page.locator("html").getAttribute("data-wish-count")).toBe("1");
+
+    await page.locator("[data-wish]").nth(2).click();
+    await expect.poll(() => pressedOf(2)).toBe("true");
+    await expect.poll(() => db.listItem.count({ where: { product: { canonicalUrl: urls[2] } } })).toBe(1);
     expect(popups).toEqual([]);
     await context.close();
     expect(console.errors).toEqual([]);
@@ -324,9 +387,9 @@ describe("widget.js on a Shopify store", () => {
     const requested: string[] = [];
     page.on("request", (r) => requested.push(new URL(r.url()).pathname));
     await page.goto(`${store.origin}/products/guest-only`);
-    // The proxy would have been asked before the restore that marks the button.
+    // The proxy would have been asked before the init (with the saved state) that marks the button.
     await expect.poll(() => page.locator("[data-wish]").getAttribute("aria-pressed")).toBe("true");
-    expect(requested).toContain("/api/v1/widget/session-restore");
+    expect(requested).toContain("/api/v1/widget/init");
     expect(requested.filter((p) => p.startsWith("/apps/wishlist"))).toEqual([]);
     await context.close();
     expect(console.errors).toEqual([]);

@@ -1,7 +1,7 @@
 // Fixture Online Store 2.0 storefronts with Shopify's own Dawn 15.4.1 and Horizon 4.1.3 markup
 // and CSS (tests/support/theme-pages.ts, tests/support/themes/), for the hearts test and the
 // storefront benchmark. Pages: home (hero and 8 featured products), a product page (main
-// product and 4 recommendations), a collection of 24 cards (filter, sort and a second page
+// product and 4 recommendations), a collection of 24 cards, or 48 with `?per_page=48` (filter, sort and a second page
 // through Shopify's query parameters, `section_id` for the Section Rendering API) and search
 // results. Served with Shopify's AJAX product (`/products/<handle>.js`) and cart
 // (`POST /cart/add.js`) endpoints; the app embed is rendered from the extension's real Liquid
@@ -52,6 +52,8 @@ export interface EmbedOptions {
   basketId?: string;
   settings?: Record<string, unknown>;
   lang?: "en" | "de";
+  /** A customer signed in to the store (Liquid's `customer`); `savedHandles`: the customer metafield mirror's `wishlist_handles`, absent when it was never written. */
+  customer?: { id: number; savedHandles?: string[] };
 }
 
 /** liquidjs set up as Shopify renders the extension: its snippets, `t` with the storefront language's strings (and their {{ variables }}), `asset_url` on the fixture's CDN. */
@@ -77,6 +79,7 @@ interface ShopGlobals {
   basketId?: string;
   lang: "en" | "de";
   shopUrl?: string;
+  customer?: EmbedOptions["customer"];
 }
 const shopGlobals = (o: ShopGlobals) => {
   const metafields: Record<string, { value: unknown }> = { public_key: { value: o.publicKey }, app_url: { value: o.appUrl }, anon_key: { value: o.anonKey } };
@@ -87,6 +90,10 @@ const shopGlobals = (o: ShopGlobals) => {
     localization: { country: { iso_code: "DE" } },
     routes: { cart_add_url: "/cart/add", root_url: "/" },
     cart: { currency: { iso_code: "EUR" } },
+    // App-owned metafields under the `$app` reserved prefix, as Shopify resolves it for the app's own extension.
+    ...(o.customer && {
+      customer: { id: o.customer.id, metafields: { $app: o.customer.savedHandles ? { wishlist_handles: { value: o.customer.savedHandles } } : {} } },
+    }),
   };
 };
 
@@ -186,7 +193,12 @@ export async function startThemeShop(options: { theme?: ThemeName } = {}): Promi
     const send = sender(req, res);
     const html = (body: string) => send(200, "text/html; charset=utf-8", body);
     const opts = () => ({ embed: embed ?? "", cardBlock, badgePosition });
-    const listing = { sort: url.searchParams.get("sort_by") ?? undefined, available: url.searchParams.get("filter.v.availability") === "1", page: Number(url.searchParams.get("page")) || 1 };
+    const listing = {
+      sort: url.searchParams.get("sort_by") ?? undefined,
+      available: url.searchParams.get("filter.v.availability") === "1",
+      page: Number(url.searchParams.get("page")) || 1,
+      perPage: Number(url.searchParams.get("per_page")) || undefined,
+    };
     if (url.pathname === "/collections/all") {
       // The Section Rendering API: the section alone, in its shopify-section wrapper.
       if (url.searchParams.get("section_id")) {

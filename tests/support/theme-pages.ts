@@ -16,8 +16,8 @@ export interface FixtureProduct {
 }
 
 const NAMES = ["Linen shirt", "Wool scarf", "Canvas tote", "Leather belt", "Cotton tee", "Denim jacket", "Rain coat", "Knit beanie"];
-/** 32 products: the collection's first page shows 24, "load more" the other 8. Sale: 2, 7, 14, 26; sold out: 5, 20. */
-export const ALL_PRODUCTS: FixtureProduct[] = Array.from({ length: 32 }, (_, i) => ({
+/** 48 products: the collection's pages show 24 each (48 on one page with `?per_page=48`, the theme's products-per-page setting). Sale: 2, 7, 14, 26; sold out: 5, 20. */
+export const ALL_PRODUCTS: FixtureProduct[] = Array.from({ length: 48 }, (_, i) => ({
   id: 7000 + i,
   handle: `item-${String(i + 1).padStart(2, "0")}`,
   title: `${NAMES[i % NAMES.length]} ${Math.floor(i / NAMES.length) + 1}`,
@@ -42,6 +42,8 @@ export interface Listing {
   sort?: string;
   available?: boolean;
   page?: number;
+  /** Products per page (the theme's setting; 24 unless the fixture is asked for another with `?per_page=`). */
+  perPage?: number;
 }
 
 /** The products of a collection page as Shopify would list them. */
@@ -50,7 +52,8 @@ export function listing(l: Listing): FixtureProduct[] {
   if (l.available) list = list.filter((p) => p.available);
   if (l.sort === "price-descending") list.reverse();
   const page = l.page ?? 1;
-  return list.slice((page - 1) * 24, page * 24);
+  const size = l.perPage ?? 24;
+  return list.slice((page - 1) * size, page * size);
 }
 export const searchResults = () => ALL_PRODUCTS.filter((p) => p.title.startsWith("Linen") || p.title.startsWith("Knit"));
 

@@ -387,3 +387,54 @@ describe("consent and what a shopper credential may do", () => {
     expectError(await api.post("/hosted/me/lists", { token: user.accessToken, headers: { "x-widget-token": "forged" }, body: { name: "x" } }), 403, "forbidden");
   });
 });
+
+describe("init with the page's saved state (`saved: true`)", () => {
+  const saveThrough = async (w: Widget, accessToken: string, listId: number, url: string) => {
+    const res = await api.post("/widget/save", { token: accessToken, headers: { "x-widget-token": w.token, origin: "https://shop.example.com" }, body: { wishlistId: listId, product: { url, title: "A thing" } } });
+    expect(res.status, res.text).toBe(200);
+    return res.body.item_id as number;
+  };
+  const initSaved = (publicKey: string, body: Record<string, unknown>) =>
+    api.post("/widget/init", { headers: { authorization: `Bearer ${publicKey}` }, body: { origin: "https://shop.example.com", saved: true, ...body } });
+
+  it("answers the grant's shopper credential and the items saved through this partner, as restore and saved-products would; nothing without a grant, a new sid, or the flag", async () => {
+    const partner = await p.partner();
+    const key = (await p.key(partner.id)).key as string;
+    const w = await initWidget(key);
+    const user = await api.anonymousUser();
+    const list = await api.post("/hosted/me/lists", { token: user.accessToken, body: { name: "Wishes" } });
+    const older = await saveThrough(w, user.accessToken, list.body.list.db_id, "https://shop.example.com/products/older");
+    const newer = await saveThrough(w, user.accessToken, list.body.list.db_id, "https://shop.example.com/products/newer");
+    // Saved through another partner: not this page's.
+    const other = await partnerWidget();
+    await saveThrough(other.first, user.accessToken, list.body.list.db_id, "https://shop.example.com/products/elsewhere");
+
+    // No grant yet for the sid: nothing saved, no credential.
+    const before = await initSaved(key, { sid: w.sid });
+    expect(before.status, before.text).toBe(200);
+    expect(before.body).toMatchObject({ sid: w.sid, session: null, saved: [] });
+
+    expect((await store(w, { access_token: user.accessToken })).status).toBe(200);
+    const res = await initSaved(key, { sid: w.sid });
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.body.saved).toEqual([
+      { url: "https://shop.example.com/products/newer", item_id: newer },
+      { url: "https://shop.example.com/products/older", item_id: older },
+    ]);
+    expect(res.body.session).toMatchObject({ token_type: "bearer", scope: "shopper", user: { is_anonymous: true } });
+    // The credential is the one restore would mint: it reads the same saved products.
+    const read = await api.get("/widget/saved-products", { token: res.body.session.access_token, headers: { "x-widget-token": res.body.token, origin: "https://shop.example.com" } });
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.products.map((x: { item_id: number }) => x.item_id)).toEqual([newer, older]);
+
+    // Another partner's init with this sid gets a new sid, and nothing of this grant.
+    const foreign = await initSaved((await p.key(other.partnerId)).key as string, { sid: w.sid });
+    expect(foreign.body.sid).not.toBe(w.sid);
+    expect(foreign.body).toMatchObject({ session: null, saved: [] });
+    // Without the flag, the answer is SPEC 2.5's as before.
+    const plain = await api.post("/widget/init", { headers: { authorization: `Bearer ${key}` }, body: { origin: "https://shop.example.com", sid: w.sid } });
+    expect(plain.body).not.toHaveProperty("saved");
+    expect(plain.body).not.toHaveProperty("session");
+  });
+});

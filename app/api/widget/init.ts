@@ -1,5 +1,6 @@
 import { bearerToken, endpoint, json, route } from "~/api/endpoint.server";
 import { initWidget } from "~/domains/widget/init.server";
+import { pageState } from "~/domains/widget/page-state.server";
 import { widgetInitSchema } from "~/domains/widget/schemas";
 import { objectBody, lenientString } from "~/lib/api/schemas";
 import { z } from "zod";
@@ -10,6 +11,9 @@ const initBody = objectBody(
     origin: z.string().trim().min(1).describe("The embedding page's origin, e.g. https://shop.example.com"),
     public_key: lenientString().describe("The public key, when not sent as Authorization: Bearer pk_…"),
     sid: lenientString().describe("The widget session id to keep (16 to 64 of [A-Za-z0-9_-])"),
+    saved: z
+      .preprocess((v) => v === true || undefined, z.literal(true).optional())
+      .describe("true: the answer also carries `session` and `saved`, the page's saved state (a shop page's hearts in one request)"),
   }),
 );
 
@@ -37,6 +41,11 @@ export const loader = endpoint({
       const bearer = bearerToken(request);
       const result = await initWidget({ publicKey: bearer?.startsWith("pk_") ? bearer : null, body });
       meterKey(result.apiKey);
+      // Only a sid the page already had can have a grant: a new one answers nothing saved without a read.
+      if (body.saved) {
+        const state = body.sid === result.body.sid ? await pageState(result.body.partner_id, new URL(body.origin).origin, body.sid) : { session: null, saved: [] };
+        return json({ ...result.body, ...state }, { headers: { ...initUsageHeaders(result.usage), "Cache-Control": "no-store" } });
+      }
       return json(result.body, { headers: initUsageHeaders(result.usage) });
     },
   ),

@@ -13,6 +13,7 @@ import { shareUrlOf } from "~/domains/lists/my-lists.server";
 import { savedProduct } from "~/domains/lists/serialize";
 import { wishRefSigner } from "~/domains/lists/wish-ref.server";
 import { liveGrant, shopperSessionOf } from "~/domains/widget/session-store.server";
+import { savedUrlsForWidget } from "~/domains/widget/saved-products.server";
 import { ensureConsent, hasConsent } from "~/domains/widget/consent.server";
 import { badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
@@ -33,11 +34,13 @@ export type StorefrontLang = "de" | "en";
 /**
  * `POST /apps/wishlist/session`: for a signed-in customer, the shopper
  * credential of their linked account (the shape of `/widget/session-restore`)
- * and the default list a save goes to. A guest gets `session: null`: the
+ * and the default list a save goes to, and their saved products of this shop
+ * as the credential would read them (`saved`: product page and item id, so
+ * the page's hearts cost no further request). A guest gets `session: null`: the
  * widget goes on as before. The body's `sid` is not read: a page's id binds nothing here.
  */
 export async function customerSession(shop: StorefrontShop, customerId: string | null, lang: StorefrontLang) {
-  if (!customerId) return { ok: true as const, customer: false, session: null, list: null };
+  if (!customerId) return { ok: true as const, customer: false, session: null, list: null, saved: [] };
   const { userId, isAnonymous } = await shopperOfCustomer(shop.id, customerId);
   // The link to this customer (made here, or by a join the shopper confirmed) is the consent for this shop;
   // read first: this runs on every page load of a signed-in customer, and the row is nearly always there.
@@ -46,8 +49,11 @@ export async function customerSession(shop: StorefrontShop, customerId: string |
   // only through another request Shopify signs for this customer.
   const session = await shopperSessionOf({ userId, sessionId: null, isAnonymous }, shop.partnerId);
   // The list a one-click save goes to (the widget may not read the lists with this credential).
-  const { list } = await initUser({ userId, sessionId: null, isAnonymous, email: null }, { lang });
-  return { ok: true as const, customer: true, session, list: { id: list.db_id, name: list.name } };
+  const [{ list }, saved] = await Promise.all([
+    initUser({ userId, sessionId: null, isAnonymous, email: null }, { lang }),
+    savedUrlsForWidget(userId, { partnerId: shop.partnerId, origin: `https://${shop.primaryDomain ?? shop.domain}` }),
+  ]);
+  return { ok: true as const, customer: true, session, list: { id: list.db_id, name: list.name }, saved };
 }
 
 // ------------------------------------------------------------ the wishlist page

@@ -13,7 +13,7 @@ import { originHost } from "./origin";
 import type { WidgetClaims } from "./token.server";
 
 /** Items saved through this partner, or (for items without partner) from this widget's domain. */
-function fromThisPartner(widget: WidgetClaims) {
+function fromThisPartner(widget: Pick<WidgetClaims, "partnerId" | "origin">) {
   return {
     OR: [{ sourcePartnerId: widget.partnerId }, { sourcePartnerId: null, sourceDomain: originHost(widget.origin) }],
   };
@@ -35,6 +35,19 @@ export async function savedProductsForWidget(user: Identity, widget: WidgetClaim
   // cart lines so the shop's order can confirm the purchase (docs/shopify.md "Shopify webhooks").
   const sign = await wishRefSigner("drawer");
   return { products: items.map((i) => ({ ...savedProduct(i, locale), wish_ref: sign(i.id) })) };
+}
+
+/**
+ * What a shop page's hearts need of the same items (`POST /widget/init` with `saved: true`): each
+ * item's product page and id, newest first; the shopper credential's view (this partner only).
+ */
+export async function savedUrlsForWidget(userId: string, widget: Pick<WidgetClaims, "partnerId" | "origin">) {
+  const items = await db.listItem.findMany({
+    where: { wishlist: { ownerId: userId }, ...fromThisPartner(widget) },
+    orderBy: [{ addedAt: "desc" }, { id: "desc" }],
+    select: { id: true, product: { select: { canonicalUrl: true } } },
+  });
+  return items.map((i) => ({ url: i.product.canonicalUrl, item_id: i.id }));
 }
 
 /** `DELETE /widget/saved-products/{itemId}`: only an item of the user saved from this partner's domain. */

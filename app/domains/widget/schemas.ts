@@ -31,7 +31,17 @@ export const sessionStoreCodes = {
 export const sessionRestoreBody = objectBody(z.object({ sid }));
 export const sessionRestoreCodes = { missing: { sid: "missing_sid" }, invalid: { sid: "missing_sid" } };
 
-/** WidgetInitResponse (SPEC 2.5). */
+/** The shopper credential a shop page holds (session-restore, the app proxy, init with `saved`). */
+export const shopperSessionSchema = z.object({
+  access_token: z.string().describe("Partner-scoped shopper credential: only /widget/save and /widget/saved-products, with this partner's widget token"),
+  token_type: z.literal("bearer"),
+  expires_in: z.number().int(),
+  expires_at: z.number().int(),
+  scope: z.literal("shopper"),
+  user: z.object({ id: z.string().describe("The shopper's pairwise id for this partner (never the account id)"), is_anonymous: z.boolean() }),
+});
+
+/** WidgetInitResponse (SPEC 2.5), plus `sid` and, when asked, the page's saved state. */
 export const widgetInitSchema = z.object({
   token: z.string().describe("Signed token for X-Widget-Token"),
   partner_id: z.number().int(),
@@ -47,6 +57,14 @@ export const widgetInitSchema = z.object({
     })
     .nullable(),
   sid: z.string().describe("The widget session id (the one sent, when well-formed, else a new one)"),
+  session: shopperSessionSchema
+    .nullable()
+    .optional()
+    .describe("Only with `saved: true`: the page's shopper credential, as `/widget/session-restore` answers it"),
+  saved: z
+    .array(z.object({ url: z.string().nullable(), item_id: z.number().int() }))
+    .optional()
+    .describe("Only with `saved: true`: the product page and item id of each product the shopper saved through this partner, newest first"),
 });
 
 /** The session the sign-in bridge carries: what `oauth-complete` takes and `oauth-poll` hands out once. */
@@ -88,14 +106,6 @@ export const sessionStoreSchema = z.object({
   new_shop: z.boolean().describe("True when this is the first time the shopper lets this shop recognise them"),
 });
 /** What a shop page may hold: a partner-scoped shopper credential, never the account session or a refresh token. */
-export const shopperSessionSchema = z.object({
-  access_token: z.string().describe("Partner-scoped shopper credential: only /widget/save and /widget/saved-products, with this partner's widget token"),
-  token_type: z.literal("bearer"),
-  expires_in: z.number().int(),
-  expires_at: z.number().int(),
-  scope: z.literal("shopper"),
-  user: z.object({ id: z.string().describe("The shopper's pairwise id for this partner (never the account id)"), is_anonymous: z.boolean() }),
-});
 
 export const sessionRestoreSchema = z.object({
   ok: z.literal(true),
