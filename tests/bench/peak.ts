@@ -26,6 +26,7 @@
 //   PEAK_WEBHOOKS=1000 PEAK_FANOUT_SAVERS=50000 (0 skips a phase)
 // Writes bench-results/peak-<time>.json; exits 1 when a target is missed.
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -109,31 +110,19 @@ async function fixtures(api: BenchApi, server: BenchServer): Promise<Fixture> {
       body: JSON.stringify({ origin }),
     };
     for (let w = 0; w < weight; w++) requests.init.push(init);
-    const token = (
-      await api.request("POST", "/widget/init", {
-        headers: { authorization: `Bearer ${key}` },
-        body: { origin },
-      })
-    ).token as string;
     for (let u = 0; u < weight * PEAK_MODEL.shoppersPerShop; u++) {
+      // A returning shopper: a widget session id of their own, saves through the shop, and the grant the dialog stores for that sid.
+      const sid = randomBytes(12).toString("base64url");
+      const token = (await api.request("POST", "/widget/init", { headers: { authorization: `Bearer ${key}` }, body: { origin, sid } })).token as string;
       const user = await api.anonymousUser();
-      const lists = await api.request("POST", "/hosted/me/init", {
-        headers: { authorization: `Bearer ${user.access_token}` },
-      });
-      const wishlistId = lists.list.db_id as number;
+      const wishlistId = (await api.request("POST", "/hosted/me/init", { headers: { authorization: `Bearer ${user.access_token}` } })).list.db_id as number;
       const auth = { apikey: api.anonKey, authorization: `Bearer ${user.access_token}`, "x-widget-token": token, origin };
-      // Every recognised shopper has a few saves at this shop: heart state has something to mark.
       for (let i = 0; i < 3; i++) {
-        await api.request("POST", "/widget/save", {
-          headers: auth,
-          body: { wishlistId, product: product(s, u * 10 + i) },
-        });
+        await api.request("POST", "/widget/save", { headers: auth, body: { wishlistId, product: product(s, u * 10 + i) } });
       }
-      requests.heart.push({
-        method: "GET",
-        path: "/widget/saved-products",
-        headers: auth,
-      });
+      await api.request("POST", "/widget/session-store", { headers: { "x-widget-token": token, origin }, body: { access_token: user.access_token, sid } });
+      // Heart state of a page: one init that carries the saved products (docs/storefront.md).
+      requests.heart.push({ ...init, body: JSON.stringify({ origin, sid, saved: true }) });
       requests.save.push({
         method: "POST",
         path: "/widget/save",
