@@ -5,13 +5,14 @@
 // the cache or from the origin. tests/support/caching-proxy.ts stands in for
 // the CDN (and receives the purges).
 import { createHash } from "node:crypto";
+import { createServer, type Server } from "node:http";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { launchBrowser } from "../support/browser.ts";
 import { startCachingProxy, type CachingProxy } from "../support/caching-proxy.ts";
 import { provisioner } from "../support/provision.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { freePort, startServer, type TestServer } from "../support/server.ts";
 import { headTags } from "../support/shared-list.ts";
 import { sql } from "../support/sql.ts";
 import { until } from "../support/wait.ts";
@@ -25,10 +26,22 @@ let server: TestServer;
 let api: Api;
 let p: Awaited<ReturnType<typeof provisioner>>;
 let browser: Browser | undefined;
+/** A shop's product page (JSON-LD), whose title and price the test changes. */
+let shopPage: Server;
+let shopPort: number;
+const shopProduct = { title: "Teekanne", price: "24.00" };
 
 beforeAll(async () => {
+  shopPort = await freePort();
+  shopPage = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html" });
+    const product = { "@type": "Product", name: shopProduct.title, offers: { "@type": "Offer", price: shopProduct.price, priceCurrency: "EUR" } };
+    res.end(`<html><head><title>${shopProduct.title}</title><script type="application/ld+json">${JSON.stringify(product)}</script></head></html>`);
+  });
+  await new Promise<void>((r) => shopPage.listen(shopPort, "127.0.0.1", r));
   proxy = await startCachingProxy();
   server = await startServer({
+    FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${shopPort}`,
     CDN_PURGE_URL: `${proxy.url}/__purge`,
     CDN_PURGE_TOKEN: PURGE_TOKEN,
     OUTBOX_POLL_MS: "50",
@@ -45,6 +58,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await proxy?.stop();
+  await new Promise((r) => shopPage?.close(r));
 });
 
 /** A public list whose items a partner's widget saved (the partner is metered for its views). */
@@ -357,6 +371,42 @@ describe("changes purge the cache", () => {
     expect((await get(proxy.url, page, { "x-test-client": "192.0.2.1" })).status).toBe(200);
     const deleted = await afterChange("deleted", listTag, () => api.delete(`/hosted/lists/${l.token}`, { token: l.owner.accessToken }));
     expect(deleted.res.status).toBe(404);
+  });
+
+  it("a product's new title and price (re-read from its page) purge every list that holds it, by the product's key", async () => {
+    const url = `http://127.0.0.1:${shopPort}/products/teekanne`;
+    const lists = [];
+    for (const name of ["Anna", "Ben"]) {
+      const owner = await api.anonymousUser();
+      const created = await api.post("/hosted/me/lists", { token: owner.accessToken, body: { name: `${name}s Liste` } });
+      const saved = await api.post("/hosted/save", { token: owner.accessToken, body: { wishlistId: created.body.list.db_id, product: { url, marketCode: "de-DE" } } });
+      expect(saved.status, saved.text).toBe(200);
+      expect((await api.put(`/hosted/lists/${created.body.token}`, { token: owner.accessToken, body: { share_public: true } })).status).toBe(200);
+      lists.push({ owner, token: created.body.token as string, itemId: saved.body.item_id as number, productId: saved.body.product_id as number });
+    }
+    const [anna, ben] = lists as [(typeof lists)[0], (typeof lists)[0]];
+    expect(ben.productId).toBe(anna.productId);
+    await purgesSettled();
+    // Ben's page is in the cache with the old title.
+    const old = await get(proxy.url, pagePath(ben.token, "de"));
+    expect(await old.text()).toContain("Teekanne");
+    expect(old.headers.get("surrogate-key")!.split(" ")).toContain(`wl-product-${ben.productId}`);
+    const cached = await get(proxy.url, pagePath(ben.token, "de"));
+    await cached.text();
+    const forwarded = proxy.stats.forwarded.get(pagePath(ben.token, "de"));
+
+    shopProduct.title = "Teekanne aus Gusseisen";
+    shopProduct.price = "39.00";
+    const seen = proxy.purges.length;
+    const rescraped = await api.post(`/hosted/lists/${anna.token}/items/${anna.itemId}/rescrape`, { token: anna.owner.accessToken });
+    expect(rescraped.status, rescraped.text).toBe(200);
+    await until("product purge", () => proxy.purges.slice(seen), (ps) => ps.some((x) => x.status === 200 && x.tags.includes(`wl-product-${ben.productId}`)));
+    const fresh = await get(proxy.url, pagePath(ben.token, "de"));
+    expect(proxy.stats.forwarded.get(pagePath(ben.token, "de"))).toBe(forwarded! + 1);
+    expect(fresh.headers.get("etag")).not.toBe(old.headers.get("etag"));
+    const html = await fresh.text();
+    expect(html).toContain("Teekanne aus Gusseisen");
+    expect(html).toContain("39,00");
   });
 
   it("a revalidation of an unchanged page is a 304 at the origin; a changed one is a new copy", async () => {

@@ -706,7 +706,7 @@ describe("list_view metering", () => {
       await until("view reported", () => listViews(), (n) => n === before + 1);
     }
     const viewerCookie = await until("viewer cookie", async () => (await ctx.cookies()).find((c) => c.name === "wl_viewer"));
-    expect(viewerCookie.httpOnly).toBe(true);
+    expect(viewerCookie!.httpOnly).toBe(true);
     expect(await listViews()).toBe(before + 1);
     // The widget's partner supplied the item: its basket (none here) would colour the page; the default stays.
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--accent").trim())).toBe("#1f5f4a");
