@@ -79,7 +79,7 @@ const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
  * The view beacon `/{lang}/list/{token}/view` (share-page.server.ts
  * recordSharePageView): POST from the page's script answers 204, GET from
  * its `<noscript>` image a pixel; both `no-store`, with the viewer cookie on
- * a first view. Private and unknown lists: 404.
+ * a first view. Private and unknown lists: 404. HEAD counts nothing.
  */
 export async function viewBeaconReply(request: ApiRequest, context: unknown, token: string | undefined): Promise<ApiReply> {
   await request.discardBody();
@@ -93,6 +93,8 @@ export async function viewBeaconReply(request: ApiRequest, context: unknown, tok
     return { status, headers, body: image && request.method === "GET" ? PIXEL : null };
   };
   const image = request.method === "GET" || request.method === "HEAD";
+  // A HEAD (a link checker) shows nobody the page: no view.
+  if (request.method === "HEAD") return noStore(200, true);
   try {
     const visitor = viewerSignals(request, clientAddress(context));
     const { newViewerId } = await recordSharePageView({ visitor, siteToken: readCookie(request, SITE_COOKIE), token });

@@ -220,6 +220,13 @@ describe("cache headers per state", () => {
     expect(img.headers.get("content-type")).toBe("image/gif");
     expect(img.headers.get("cache-control")).toBe("no-store");
     expect(Buffer.from(await img.arrayBuffer()).subarray(0, 6).toString("latin1")).toBe("GIF89a");
+    const views = await listViews(l.partner.id);
+    expect(views).toBe(2);
+    // A HEAD (a link checker) counts nothing.
+    const head = await fetch(`${server.url}${pagePath(l.token)}/view`, { method: "HEAD", headers: { "user-agent": BROWSER, "x-forwarded-for": "192.0.2.12" } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("cache-control")).toBe("no-store");
+    expect(await listViews(l.partner.id)).toBe(views);
   });
 
   it("link previews: the document shared-cacheable with ETag and 304; the image immutable at a URL that names its content", async () => {
@@ -430,5 +437,34 @@ describe("changes purge the cache", () => {
     expect(third.headers.get("etag")).not.toBe(first.headers.get("etag"));
     expect(await third.text()).toContain("<h1 id=\"list-name\">Neu</h1>");
     expect(proxy.stats.notModified).toBe(notModified + 1);
+  });
+});
+
+describe("configuration", () => {
+  it("the purge hook is validated at boot and off by default: without it, changes queue no purge (copies age out after s-maxage)", async () => {
+    const { parseEnv } = await import("~/env.server");
+    expect(parseEnv({})).toMatchObject({ CDN_SHARED_MAX_AGE_SECONDS: 60, CDN_STALE_SECONDS: 300, CDN_PURGE_AUTH_HEADER: "Authorization" });
+    expect(parseEnv({}).CDN_PURGE_URL).toBeUndefined();
+    expect(() => parseEnv({ CDN_PURGE_URL: "https://purge.example/hook" })).toThrow(/CDN_PURGE_TOKEN: is required when CDN_PURGE_URL is set/);
+    expect(() => parseEnv({ CDN_PURGE_URL: "ftp://purge.example/hook", CDN_PURGE_TOKEN: "t" })).toThrow(/CDN_PURGE_URL/);
+    expect(() => parseEnv({ CDN_SHARED_MAX_AGE_SECONDS: "-1" })).toThrow(/CDN_SHARED_MAX_AGE_SECONDS/);
+    expect(() => parseEnv({ CDN_PURGE_AUTH_HEADER: "Bad Header" })).toThrow(/CDN_PURGE_AUTH_HEADER/);
+
+    const plain = await startServer({ CDN_SHARED_MAX_AGE_SECONDS: "30", CDN_STALE_SECONDS: "0" });
+    try {
+      const plainApi = await apiFor(plain);
+      const owner = await plainApi.anonymousUser();
+      const created = await plainApi.post("/hosted/me/lists", { token: owner.accessToken, body: { name: "Ohne CDN" } });
+      expect((await plainApi.put(`/hosted/lists/${created.body.token}`, { token: owner.accessToken, body: { share_public: true, name: "Umbenannt" } })).status).toBe(200);
+      const res = await fetch(`${plain.url}${pagePath(created.body.token)}`, { headers: { "user-agent": BROWSER } });
+      expect(res.headers.get("cache-control")).toBe("public, max-age=0, s-maxage=30, stale-while-revalidate=0");
+      const [row] = await sql<{ n: number }>(plain.databaseUrl, `SELECT COUNT(*) AS n FROM "OutboxMessage" WHERE kind = 'cdn_purge'`);
+      expect(Number(row!.n)).toBe(0);
+    } finally {
+      await plain.stop();
+    }
+    // The server with the hook queued one for the same kind of change (the tests above wait for them).
+    const [queued] = await sql<{ n: number }>(server.databaseUrl, `SELECT COUNT(*) AS n FROM "OutboxMessage" WHERE kind = 'cdn_purge'`);
+    expect(Number(queued!.n)).toBeGreaterThan(0);
   });
 });
