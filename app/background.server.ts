@@ -23,9 +23,12 @@ import { startSessionRevocationPoll, stopSessionRevocationPoll } from "~/domains
 import { underLease } from "~/domains/system/job-lease.server";
 import { startChangeListener, stopChangeListener } from "~/db/change-signals.server";
 import { productImageJob } from "~/domains/products/product-facts.server";
+import { cdnPurgeJob } from "~/domains/cdn/purge.server";
 
 // Images of products the shops' webhooks name are copied after the webhook is answered.
 registerOutboxJob(productImageJob);
+// CDN purges (CDN_PURGE_URL) after changes to share pages and previews.
+registerOutboxJob(cdnPurgeJob);
 
 // The customer metafield mirror and the Flow triggers write with the shop's offline session.
 if (offlineAdmin) {

@@ -189,6 +189,21 @@ const schema = z
     OUTBOX_CONCURRENCY_PER_TARGET: z.coerce.number().int().min(1).max(100).default(2),
     /** TEST ONLY: multiplies the outbox retry delays (0.001 turns 30 s into 30 ms). */
     OUTBOX_BACKOFF_SCALE: z.coerce.number().positive().max(1).default(1),
+    /**
+     * Share pages and link previews behind a CDN (docs/operations.md "Running behind a CDN"):
+     * how long a shared cache keeps a public share page or preview document (s-maxage), and how
+     * long it may serve it stale while it revalidates (stale-while-revalidate). Browsers keep none.
+     */
+    CDN_SHARED_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    CDN_STALE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+    /**
+     * Optional purge hook: on every change that affects a share page or preview, the outbox POSTs
+     * `{"tags": [...]}` (also as a space-separated `Surrogate-Key` header) to this URL, with
+     * CDN_PURGE_TOKEN in CDN_PURGE_AUTH_HEADER (`Authorization: Bearer <token>` by default). Unset = off.
+     */
+    CDN_PURGE_URL: z.string().url().regex(/^https?:\/\//i, "must be an http(s) URL").optional(),
+    CDN_PURGE_TOKEN: z.string().min(1).optional(),
+    CDN_PURGE_AUTH_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, "must be a header name").default("Authorization"),
     /** SMTP for e-mails (smtp://user:pass@host:587); unset = e-mails go to the log (embedded mode). */
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
     MAIL_FROM: z.string().default("Wishlist <no-reply@localhost>"),
@@ -347,6 +362,9 @@ const schema = z
         path: ["ADMIN_PREVIEW"],
         message: "the admin preview is for local installations only: APP_URL on localhost and HOST a loopback address (127.0.0.1, ::1, localhost)",
       });
+    }
+    if (env.CDN_PURGE_URL && !env.CDN_PURGE_TOKEN) {
+      ctx.addIssue({ code: "custom", path: ["CDN_PURGE_TOKEN"], message: "is required when CDN_PURGE_URL is set" });
     }
     if (Boolean(env.SHOPIFY_API_KEY) !== Boolean(env.SHOPIFY_API_SECRET)) {
       ctx.addIssue({ code: "custom", path: ["SHOPIFY_API_KEY"], message: "SHOPIFY_API_KEY and SHOPIFY_API_SECRET go together" });

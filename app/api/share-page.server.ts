@@ -7,24 +7,29 @@
 // to the same sharePageReply.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { env } from "~/env.server";
-import { markPurchasedFromPage, sharePage } from "~/domains/lists/share-page.server";
-import { messagePageHtml, sharePageHtml } from "~/domains/lists/share-page-view";
+import { markPurchasedFromPage, recordSharePageView, sharePage } from "~/domains/lists/share-page.server";
+import { messagePageHtml, SHARE_PAGE_INLINE_SCRIPTS, sharePageHtml } from "~/domains/lists/share-page-view";
 import { isShareLang, type ShareLang } from "~/domains/lists/share-texts";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { jsonReply, ReplyHeaders, type ApiReply, type ApiRequest } from "~/lib/api/http";
 import { apiRequestOfNode, sendReply } from "~/lib/api/node-adapter.server";
-import { applySecurityHeaders, newNonce } from "~/lib/http/security-headers";
+import { applySecurityHeaders, scriptHash } from "~/lib/http/security-headers";
+import { bodyEtag, cacheKeyHeaders, etagMatches, sharedCacheControl } from "~/http/shared-cache.server";
 import { failure } from "~/http/error-reply.server";
 import { readCookie, setCookie, SITE_COOKIE, VIEWER_COOKIE, viewerSignals } from "~/http/cookies.server";
 import { clientAddress } from "~/lib/api/client-address";
 
 const HTML = "text/html; charset=utf-8";
+/** The page's fixed inline scripts, allowed by hash: the same CSP on every copy, so a cached page keeps working. */
+const SCRIPT_HASHES = SHARE_PAGE_INLINE_SCRIPTS.map(scriptHash);
+/** After a form post without JavaScript the page is shown from the origin (`?fresh=1`), never from a cache that has not been purged yet. */
+const FRESH_PARAM = "fresh";
 
-function htmlReply(pathname: string, status: number, html: string, headers: Record<string, string>, nonce?: string): ApiReply {
+function htmlReply(pathname: string, status: number, html: string | Buffer, headers: Record<string, string>): ApiReply {
   // Encoded once: a string body would be scanned for its length and then encoded again on the socket.
-  const body = Buffer.from(html, "utf8");
+  const body = typeof html === "string" ? Buffer.from(html, "utf8") : html;
   const reply = new ReplyHeaders({ "content-type": HTML, "content-length": String(body.length), ...headers });
-  applySecurityHeaders(reply, pathname, nonce);
+  applySecurityHeaders(reply, pathname, undefined, SCRIPT_HASHES);
   return { status, headers: reply, body };
 }
 
@@ -32,19 +37,73 @@ function htmlReply(pathname: string, status: number, html: string, headers: Reco
 const notFoundReply = (pathname: string, lang: ShareLang) =>
   htmlReply(pathname, 404, messagePageHtml(lang, "not_found"), { "cache-control": "no-store", "x-robots-tag": "noindex" });
 
-/** The page, with the message of a form post that failed when `failed`; 404 page for private and unknown lists. */
+/**
+ * The page, with the message of a form post that failed when `failed`; 404
+ * page for private and unknown lists. A page that is the same for everyone
+ * (page.shareable) is cacheable by shared caches, with its body's ETag (304 on
+ * If-None-Match) and its cache keys; a signed-in visitor's page, a failed
+ * post's page and `?fresh=1` are `private, no-store`. `Vary: Cookie`: the
+ * site session cookie makes the page personal.
+ */
 async function pageReply(request: ApiRequest, context: unknown, lang: ShareLang, token: string, status = 200, failed = false): Promise<ApiReply> {
-  const reveal = new URLSearchParams(request.search).get("reveal") === "1";
+  const query = new URLSearchParams(request.search);
+  const reveal = query.get("reveal") === "1";
   try {
     const visitor = viewerSignals(request, clientAddress(context));
     const { page, newViewerId } = await sharePage({ visitor, siteToken: readCookie(request, SITE_COOKIE), token, lang, reveal });
-    const nonce = newNonce();
-    const headers: Record<string, string> = { "cache-control": "private, no-store" };
+    const body = Buffer.from(sharePageHtml(page, { failed }), "utf8");
+    if (page.shareable && status === 200 && !failed && !query.has(FRESH_PARAM)) {
+      const etag = bodyEtag(body);
+      const headers = { "cache-control": sharedCacheControl(), etag, vary: "Cookie", ...cacheKeyHeaders(page.cacheKeys) };
+      if (etagMatches(request.headers.get("if-none-match"), etag)) {
+        const reply = htmlReply(request.pathname, 304, Buffer.alloc(0), headers);
+        reply.headers.delete("content-length");
+        reply.body = null;
+        return reply;
+      }
+      return htmlReply(request.pathname, status, body, headers);
+    }
+    const headers: Record<string, string> = { "cache-control": "private, no-store", vary: "Cookie" };
     if (newViewerId) headers["set-cookie"] = setCookie(VIEWER_COOKIE, newViewerId);
-    return htmlReply(request.pathname, status, sharePageHtml(page, { nonce, failed }), headers, nonce);
+    return htmlReply(request.pathname, status, body, headers);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return notFoundReply(request.pathname, lang);
     throw err;
+  }
+}
+
+/** A transparent 1×1 GIF: the `<noscript>` beacon's answer. */
+const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+
+/**
+ * The view beacon `/{lang}/list/{token}/view` (share-page.server.ts
+ * recordSharePageView): POST from the page's script answers 204, GET from
+ * its `<noscript>` image a pixel; both `no-store`, with the viewer cookie on
+ * a first view. Private and unknown lists: 404. HEAD counts nothing.
+ */
+export async function viewBeaconReply(request: ApiRequest, context: unknown, token: string | undefined): Promise<ApiReply> {
+  await request.discardBody();
+  const noStore = (status: number, image = false, extra: Record<string, string> = {}): ApiReply => {
+    const headers = new ReplyHeaders({ "cache-control": "no-store", ...extra });
+    if (image) {
+      headers.set("content-type", "image/gif");
+      headers.set("content-length", String(PIXEL.length));
+    }
+    applySecurityHeaders(headers, request.pathname);
+    return { status, headers, body: image && request.method === "GET" ? PIXEL : null };
+  };
+  const image = request.method === "GET" || request.method === "HEAD";
+  // A HEAD (a link checker) shows nobody the page: no view.
+  if (request.method === "HEAD") return noStore(200, true);
+  try {
+    const visitor = viewerSignals(request, clientAddress(context));
+    const { newViewerId } = await recordSharePageView({ visitor, siteToken: readCookie(request, SITE_COOKIE), token });
+    const cookie: Record<string, string> = newViewerId ? { "set-cookie": setCookie(VIEWER_COOKIE, newViewerId) } : {};
+    return image ? noStore(200, true, cookie) : noStore(204, false, cookie);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return noStore(404);
+    const { status } = failure(err, request.method, request.pathname);
+    return noStore(status);
   }
 }
 
@@ -85,7 +144,9 @@ async function toggleReply(request: ApiRequest, context: unknown, lang: ShareLan
     if (purchased !== "true" && purchased !== "false") throw badRequest("invalid_input", "purchased must be true or false");
     const result = await markPurchasedFromPage(token, form.get("itemId") ?? undefined, purchased === "true");
     if (enhanced) return jsonReplyAt(request.pathname, result, 200);
-    const headers = new ReplyHeaders({ location: `${request.pathname}${request.search}`, "cache-control": "no-store" });
+    const back = new URLSearchParams(request.search);
+    back.set(FRESH_PARAM, "1");
+    const headers = new ReplyHeaders({ location: `${request.pathname}?${back}`, "cache-control": "no-store" });
     applySecurityHeaders(headers, request.pathname);
     return { status: 303, headers, body: null };
   } catch (err) {
@@ -131,6 +192,7 @@ export async function sharePageReply(request: ApiRequest, context: unknown, para
 }
 
 const PAGE = /^\/(de|en)\/list\/([^/]+)$/;
+const VIEW = /^\/(de|en)\/list\/([^/]+)\/view$/;
 
 /**
  * The node:http path: GET, HEAD and POST of `/{de,en}/list/{token}`;
@@ -146,6 +208,11 @@ export function handleSharePageRequest(
 ): Promise<void> | false {
   const method = req.method ?? "GET";
   if (method !== "GET" && method !== "HEAD" && method !== "POST") return false;
+  const view = VIEW.exec(pathname);
+  if (view) {
+    const request = apiRequestOfNode(req, pathname, search, res);
+    return viewBeaconReply(request, context, decodeURIComponent(view[2]!)).then((reply) => sendReply(res, reply));
+  }
   const match = PAGE.exec(pathname);
   if (!match) return false;
   const request = apiRequestOfNode(req, pathname, search, res);

@@ -23,10 +23,10 @@ export function failure(err: unknown, method: string, pathname: string) {
   return answer;
 }
 
-/** The error reply of the API for anything a route threw (logged when unexpected). */
+/** The error reply of the API for anything a route threw (logged when unexpected); no cache keeps it (a 404 may stop being one). */
 export function errorReply(err: unknown, request: { method: string; pathname: string }): ApiReply {
   const { status, body, headers } = failure(err, request.method, request.pathname);
-  const reply = jsonReply(body, status, headers);
+  const reply = jsonReply(body, status, { "cache-control": "no-store", ...headers });
   applySecurityHeaders(reply.headers, request.pathname);
   return reply;
 }

@@ -160,6 +160,12 @@ describe("the save and the share page reach every row they touch through an inde
     const touched = await expectByIndex(statements, ["ListItem", "Wishlist", "User", "Occasion", "Product", "ProductLocalization", "Partner", "PlatformShop", "UsageCounter", "UsageDay", "UsageDedup"]);
     // The shop lookup behind the items' references (by domain or primary domain) is among them.
     expect(touched.some((s) => s.includes(`"PlatformShop"`)), touched.join("\n")).toBe(true);
+    // The page's view beacon: the list read and the list_view metering, by index too.
+    const beacon = await statementsOf(async () => {
+      const res = await fetch(`${server.url}/en/list/${token}/view`, { method: "POST", headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/120.0 Safari/537.36" } });
+      return { status: res.status, text: await res.text() };
+    }, 204);
+    await expectByIndex(beacon, ["Wishlist", "ListItem", "Partner", "UsageCounter", "UsageDay", "UsageDedup"]);
   });
 });
 

@@ -15,6 +15,7 @@ import { enqueue } from "~/domains/outbox/outbox.server";
 import { newWebhookSecret, postWebhook } from "~/domains/outbox/webhook.server";
 import type { WebhookRecipients } from "~/domains/outbox/worker.server";
 import type { PartnerPrincipal } from "~/domains/partners/principal";
+import { partnerKey, purgeCdn } from "~/domains/cdn/purge.server";
 
 export const BASKET_ID_PREFIX = "bkt_";
 /** 128 random bits, like share tokens (GUIDE section 8). */
@@ -134,6 +135,7 @@ export async function createBasketConfig(partnerId: number, body: unknown, opts:
     },
   });
   invalidateKeyConfig(partnerId);
+  await purgeCdn([partnerKey(partnerId)]); // the shop's colour on its share pages
   return { basket: partnerView(row, plan.webhooks), ...(row.webhookSecret ? { webhookSecret: row.webhookSecret } : {}) };
 }
 
@@ -167,6 +169,7 @@ export async function updateBasketConfig(partnerId: number, publicId: string | u
     },
   });
   invalidateKeyConfig(partnerId);
+  await purgeCdn([partnerKey(partnerId)]);
   return { basket: partnerView(updated, plan.webhooks), ...(newSecret ? { webhookSecret: newSecret } : {}) };
 }
 

@@ -13,6 +13,7 @@ import { publicList } from "./lists.server";
 import { readListItems } from "./items.sql.server";
 import { deleteOrphanManualProducts } from "~/domains/products/manual-products.server";
 import { notifyItemPurchased } from "~/domains/consumer/notifications.server";
+import { listKey, productKey, purgeCdn } from "~/domains/cdn/purge.server";
 
 /** What HostedProduct and SavedProduct are made from: HostedProduct's product columns (serialize.ts) and SavedProduct's. */
 export const itemInclude = {
@@ -65,6 +66,7 @@ async function setPurchased(list: PurchasedList, itemId: number, purchased: bool
     throw new ApiError(500, "update_failed", "The purchased flag could not be saved");
   }
   if (count === 0) throw notFound("not_found", "Item not found in this list");
+  await purgeCdn([listKey(list.id)]);
   if (bought > 0) await notifyItemPurchased(list, itemId, purchaserId);
   return { ok: true, purchased };
 }
@@ -156,6 +158,7 @@ export async function createManualItem(token: string | undefined, userId: string
     await tx.wishlist.update({ where: { id: list.id }, data: { updatedAt: new Date() } });
     return created;
   });
+  await purgeCdn([listKey(list.id)]);
   return { ok: true, item: hostedProduct(item, locale) };
 }
 
@@ -186,6 +189,7 @@ export async function updateItem(token: string | undefined, rawItemId: string | 
   if (Object.keys(data).length === 0) throw badRequest("nothing_to_update", "Send price_override_minor, currency_override, purchased or priority");
   try {
     const item = await db.listItem.update({ where: { id: itemId }, data, include: itemInclude });
+    await purgeCdn([listKey(list.id)]);
     if (data.purchased === true && !before.purchased) await notifyItemPurchased(list, itemId, userId);
     return { ok: true, item: hostedProduct(item, locale) };
   } catch (err) {
@@ -211,6 +215,7 @@ export async function deleteItem(token: string | undefined, rawItemId: string | 
   }
   await deleteOrphanManualProducts([item.productId]);
   await db.wishlist.update({ where: { id: list.id }, data: { updatedAt: new Date() } });
+  await purgeCdn([listKey(list.id)]);
   await queueCustomerMirrors(list.ownerId);
   return { ok: true, deleted: itemId };
 }
@@ -283,6 +288,7 @@ export async function moveItem(token: string | undefined, rawItemId: string | un
     }
   }
   await db.wishlist.updateMany({ where: { id: { in: [list.id, target.id] } }, data: { updatedAt: new Date() } });
+  await purgeCdn([listKey(list.id), listKey(target.id)]);
   return { ok: true, copied: copy, item: hostedProduct(moved, locale) };
 }
 
@@ -293,5 +299,6 @@ export async function deleteManualProduct(rawProductId: string | undefined, user
   const product = Number.isSafeInteger(id) ? await db.product.findUnique({ where: { id } }) : null;
   if (!product || !product.isManual || product.createdByUserId !== userId) throw notFound("not_found", "Product not found");
   await db.product.delete({ where: { id } });
+  await purgeCdn([productKey(id)]);
   return { ok: true, deleted: id };
 }

@@ -14,6 +14,7 @@ import { localeLanguage, type Locale } from "~/domains/products/localization";
 import { deleteOrphanManualProducts } from "~/domains/products/manual-products.server";
 import { publicListByToken } from "./lists.sql.server";
 import { queueListShared } from "~/domains/flow/triggers.server";
+import { listKey, purgeCdn } from "~/domains/cdn/purge.server";
 
 
 /** 144 random bits from the CSPRNG (GUIDE section 8 asks for at least 128). */
@@ -115,6 +116,7 @@ export async function updateList(token: string | undefined, userId: string, inpu
     data.occasionSlug = occasion;
   }
   const updated = await db.wishlist.update({ where: { id: list.id }, data, include: listInclude });
+  await purgeCdn([listKey(list.id)]);
   if (!list.sharePublic && updated.sharePublic) {
     await recordShare(updated.id);
     await queueListShared({ id: updated.id, ownerId: updated.ownerId, name: updated.name, shareToken: updated.shareToken, sharedAt: updated.updatedAt });
@@ -129,6 +131,7 @@ export async function deleteList(token: string | undefined, userId: string) {
     (i) => i.productId,
   );
   await db.wishlist.delete({ where: { id: list.id } });
+  await purgeCdn([listKey(list.id)]);
   await deleteOrphanManualProducts(productIds);
   return { ok: true, deleted: list.shareToken };
 }

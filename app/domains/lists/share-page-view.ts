@@ -93,6 +93,27 @@ export const SHARE_PAGE_SCRIPT = `(function () {
   });
 })();`;
 
+/**
+ * The view beacon of a shareable page: SPEC 8 counts a list_view when a
+ * person views the list, and the page itself may come from a CDN, so the page
+ * reports its view to the origin (POST `<page>/view`, never cached). A page
+ * being prerendered reports when it is shown; without JavaScript the
+ * `<noscript>` image does the same. Crawlers that run no script and load no
+ * images report nothing.
+ */
+export const VIEW_BEACON_SCRIPT = `(function () {
+  var url = location.pathname.replace(/\\/+$/, "") + "/view";
+  function send() {
+    if (window.fetch) fetch(url, { method: "POST", credentials: "same-origin", keepalive: true, cache: "no-store" }).catch(function () {});
+    else new Image().src = url;
+  }
+  if (document.prerendering) document.addEventListener("prerenderingchange", send, { once: true });
+  else send();
+})();`;
+
+/** The page's inline scripts: the CSP allows them by hash, so a cached page needs no per-response nonce. */
+export const SHARE_PAGE_INLINE_SCRIPTS = [SHARE_PAGE_SCRIPT, VIEW_BEACON_SCRIPT] as const;
+
 const GIFT_ICON =
   '<svg class="share-icon" aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round">' +
   '<rect x="3.5" y="8" width="17" height="4" rx="1"/><path d="M5.5 12v8h13v-8M12 8v12M12 8C10 4 6.5 4.5 7.5 7c.5 1 4.5 1 4.5 1Zm0 0c2-4 5.5-3.5 4.5-1-.5 1-4.5 1-4.5 1Z"/></svg>';
@@ -173,8 +194,8 @@ function itemCard(item: ShareItem, index: number, page: SharePage): string {
   );
 }
 
-/** The share page; `failed` adds the message of a form post that did not work; `nonce` is the CSP nonce of its one script. */
-export function sharePageHtml(page: SharePage, opts: { nonce: string; failed?: boolean }): string {
+/** The share page; `failed` adds the message of a form post that did not work. Its scripts are SHARE_PAGE_INLINE_SCRIPTS. */
+export function sharePageHtml(page: SharePage, opts: { failed?: boolean } = {}): string {
   const t = shareTexts(page.lang);
   const p = page.preview;
   const base = sharePath(page.lang, page.token);
@@ -230,7 +251,10 @@ export function sharePageHtml(page: SharePage, opts: { nonce: string; failed?: b
     (page.items.length === 0 ? `<p class="share-empty">${esc(t.empty)}</p>\n` : "") +
     `<ul class="share-items"${texts}>\n${page.items.map((item, i) => itemCard(item, i, page)).join("")}</ul>\n` +
     `</section>\n</main>\n</div>\n` +
-    (toggles ? `<script nonce="${esc(opts.nonce)}">${SHARE_PAGE_SCRIPT}</script>\n` : "") +
+    (toggles ? `<script>${SHARE_PAGE_SCRIPT}</script>\n` : "") +
+    (page.shareable
+      ? `<script>${VIEW_BEACON_SCRIPT}</script>\n<noscript><img class="share-beacon" src="${esc(base)}/view" alt="" width="1" height="1"></noscript>\n`
+      : "") +
     `</body>\n</html>\n`
   );
 }

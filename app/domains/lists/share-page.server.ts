@@ -12,7 +12,7 @@ import { MAX_URL_LENGTH, safeImageUrl } from "~/lib/api/schemas";
 import { newestBasketColor } from "~/domains/baskets/baskets.sql.server";
 import { listViewer, type ViewerSignals } from "~/domains/metering/list-viewer.server";
 import { signedInUser } from "~/domains/identity/site-session.server";
-import type { ListViewer } from "~/domains/metering/actions.server";
+import { recordListView, type ListViewer } from "~/domains/metering/actions.server";
 import { linkPreview, type LinkPreview } from "~/domains/previews/link-preview.server";
 import { analyticsPageTokenOrNull } from "~/domains/analytics/page-token.server";
 import { describePublicList, publicList } from "./lists.server";
@@ -22,6 +22,7 @@ import { hostedProduct } from "./serialize";
 import { shopAccent, type ShopAccent } from "~/hosted-pages/accent";
 import { shareTexts, type ShareLang } from "./share-texts";
 import { installedShopsOf, wishRefSigner, withWishRef, type InstalledShop } from "./wish-ref.server";
+import { cacheKeys } from "~/domains/cdn/purge.server";
 
 /**
  * Priorities run from 1 to 4 (SPEC 8.4), 1 being the highest (the list's
@@ -56,6 +57,14 @@ export interface SharePage {
   accent: ShopAccent | null;
   /** The credential the page's analytics events carry (null when it could not be signed). */
   analyticsToken: string | null;
+  /**
+   * Whether the page is the same for everyone with the link (a shared cache may keep it) and
+   * its view is counted by the page's beacon (recordSharePageView); false for a signed-in
+   * visitor, whose view was counted while the page was made.
+   */
+  shareable: boolean;
+  /** What the page shows, as CDN cache keys (domains/cdn/purge.server.ts). */
+  cacheKeys: string[];
 }
 
 /** A price as the page's language writes it (~/lib/money); null when there is none. */
@@ -89,6 +98,12 @@ function onePartner(items: { supplier: number | null; shop: InstalledShop | null
  * The page's data plus the viewer id to hand out (first view). `siteToken`
  * is the visitor's site session, if any (the owner's spoiler protection).
  * Throws the public routes' 404 `not_found` for private and unknown lists.
+ *
+ * A page for a visitor who is not signed in is the same for everyone, so a
+ * CDN may serve it: its list_view is not counted here but by the page's
+ * beacon (recordSharePageView), which reaches the origin however the page
+ * came. A signed-in visitor's page (the owner's spoiler protection) is made
+ * for them alone, carries no beacon, and counts here.
  */
 export async function sharePage(args: {
   visitor: ViewerSignals;
@@ -99,7 +114,8 @@ export async function sharePage(args: {
 }): Promise<{ page: SharePage; newViewerId: ListViewer["newViewerId"] }> {
   const list = await publicList(args.token);
   const userId = await signedInUser(args.siteToken);
-  const viewer = await listViewer({ ...args.visitor, userId });
+  const shareable = userId === null;
+  const viewer = shareable ? null : await listViewer({ ...args.visitor, userId });
   const locale = { lang: args.lang };
   const [{ list: detail }, rows] = await Promise.all([describePublicList(list, locale, viewer), readListItems(list.id)]);
   const isOwner = userId !== null && userId === list.ownerId;
@@ -110,7 +126,7 @@ export async function sharePage(args: {
     const p = hostedProduct(row, locale);
     const host = httpHost(p.affiliateUrl);
     if (host) hosts.add(host);
-    return { p, host, supplier: row.supplierPartnerId, shop: null as InstalledShop | null };
+    return { p, host, supplier: row.supplierPartnerId, productId: row.product.id, shop: null as InstalledShop | null };
   });
   const shops = await installedShopsOf(hosts);
   for (const e of entries) if (e.host) e.shop = shops.get(e.host) ?? null;
@@ -145,8 +161,23 @@ export async function sharePage(args: {
     accent: shopAccent(basket?.primaryColor),
     // The list's one partner is the page's context: events from this page count for it alone.
     analyticsToken: await analyticsPageTokenOrNull(partnerId),
+    shareable,
+    cacheKeys: cacheKeys(list.id, entries.map((e) => e.productId), partnerId),
   };
   return { page, newViewerId: viewer?.newViewerId ?? null };
+}
+
+/**
+ * The view beacon of a shareable page (`/{lang}/list/{token}/view`): one
+ * list_view under SPEC 8's rule for the visitor it names (listViewer), and
+ * the viewer id to hand out. 404 `not_found` for private and unknown lists.
+ */
+export async function recordSharePageView(args: { visitor: ViewerSignals; siteToken: string | null; token: string | undefined }) {
+  const list = await publicList(args.token);
+  const userId = await signedInUser(args.siteToken);
+  const viewer = await listViewer({ ...args.visitor, userId });
+  await recordListView(list.id, viewer);
+  return { newViewerId: viewer?.newViewerId ?? null };
 }
 
 /** The page's purchased toggle: the public PUT route's rule (anyone with the link of a public list). */

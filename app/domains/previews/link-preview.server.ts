@@ -8,6 +8,7 @@ import { hostedProduct } from "~/domains/lists/serialize";
 import { shareTexts, type ShareLang } from "~/domains/lists/share-texts";
 import { cardFile, listCard } from "./og-image.server";
 import { previewTags, type LinkPreview } from "./preview-tags";
+import { cacheKeys } from "~/domains/cdn/purge.server";
 
 export { previewTags, type LinkPreview };
 
@@ -42,12 +43,16 @@ export async function linkPreview(
   };
 }
 
-/** `GET /og/list/{token}`: 404 `not_found` for private and unknown lists; counts no view (crawlers read it, people are sent on). */
-export async function listLinkPreview(token: string | undefined, lang: ShareLang): Promise<LinkPreview> {
+/**
+ * `GET /og/list/{token}`: the preview and its CDN cache keys; 404 `not_found`
+ * for private and unknown lists; counts no view (crawlers read it, people are sent on).
+ */
+export async function listLinkPreview(token: string | undefined, lang: ShareLang): Promise<{ preview: LinkPreview; cacheKeys: string[] }> {
   const list = await publicList(token);
   const { list: detail } = await describePublicList(list, { lang }, null);
   const items = await readListItems(list.id);
-  return linkPreview(detail, items.map((i) => hostedProduct(i, { lang }).imageUrl), lang);
+  const preview = await linkPreview(detail, items.map((i) => hostedProduct(i, { lang }).imageUrl), lang);
+  return { preview, cacheKeys: cacheKeys(list.id, items.map((i) => i.product.id), null) };
 }
 
 const escapeHtml = (s: string) =>

@@ -14,6 +14,7 @@ import { canonicalUrl } from "./canonical-url";
 import { queueImageCopy, recordCatalogFacts, upsertProduct, type ProductFacts } from "./product-facts.server";
 import { recordPlatformState } from "./product-facts.sql.server";
 import { inventoryLevelChanged, platformVariantsChanged, type VariantFacts } from "~/domains/alerts/alerts.server";
+import { productKey, purgeCdn } from "~/domains/cdn/purge.server";
 
 const productUrl = (host: string, handle: string) => canonicalUrl(`https://${host}/products/${encodeURIComponent(handle)}`);
 
@@ -123,6 +124,8 @@ export async function productChanged(hook: PlatformWebhook): Promise<void> {
       })(),
     );
   }
+  // Title, price and image show on the share pages and previews of every list holding them.
+  await purgeCdn(products.map((product) => productKey(product.id)));
   const currency = shop.currency ?? currencyCode(record(variants[0]).currency);
   await platformVariantsChanged(shop, products.map((product) => product.id), currency, variantFactsOf(p, variants, currency));
 }

@@ -20,6 +20,7 @@ import { copyImage } from "~/domains/media/image-store.server";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { PermanentFailure, type OutboxJob } from "~/domains/outbox/worker.server";
 import { refusedForGood } from "~/lib/net/guarded-fetch.server";
+import { productKey, purgeCdn } from "~/domains/cdn/purge.server";
 
 export { findProduct } from "./product-facts.sql.server";
 
@@ -149,6 +150,7 @@ export function* recordCatalogFacts(productId: number, market: string, facts: St
 export async function recordMarketFacts(productId: number, market: string, facts: ProductFacts) {
   const stored = await withStoredImage(facts);
   await transaction(recordCatalogFacts(productId, market, stored));
+  await purgeCdn([productKey(productId)]);
 }
 
 // ---------------------------------------------------------------- image copies after the answer
@@ -186,7 +188,8 @@ export const productImageJob: OutboxJob = {
       throw refusedForGood(err) ? new PermanentFailure(err.message) : err;
     }
     // Only entries still showing this image: a newer URL recorded meanwhile has its own copy queued.
-    await db.productLocalization.updateMany({ where: { productId, originalImageUrl: imageUrl }, data: { imageUrl: stored.url } });
+    const { count } = await db.productLocalization.updateMany({ where: { productId, originalImageUrl: imageUrl }, data: { imageUrl: stored.url } });
+    if (count > 0) await purgeCdn([productKey(productId)]);
   },
 };
 

@@ -21,6 +21,7 @@ import {
   type StoredFacts,
 } from "./product-facts.server";
 import { scrapeProduct } from "./scraper.server";
+import { listKey, productKey, purgeCdn } from "~/domains/cdn/purge.server";
 
 const NO_SOURCE: ProductSource = { partnerId: null, shopId: null, domain: null };
 
@@ -170,6 +171,7 @@ export async function saveProduct(saver: Saver, body: SaveRequestBody, channel: 
   try {
     const { productId, itemId, added, total } = await transaction(write());
     if (meter && total !== null) meter.committed();
+    await purgeCdn([listKey(listId), productKey(productId)]);
     await queueCustomerMirrors(found.list.ownerId);
     // A new item only: saving what is already on the list is no new event for Flow.
     if (added) await queueProductAdded({ itemId, userId, shopId: channel.shopId, productId });

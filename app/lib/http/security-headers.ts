@@ -53,14 +53,17 @@ const referrerPolicy = (pathname: string) =>
  */
 export const FRAME_ANCESTORS_HEADER = "x-wish-frame-ancestors";
 
-/** Content-Security-Policy of an HTML page at `pathname`. */
-export function contentSecurityPolicy(pathname: string, nonce?: string, frameAncestors?: string): string {
+/** The CSP source that allows an inline script of exactly this text. */
+export const scriptHash = (script: string) => `'sha256-${createHash("sha256").update(script).digest("base64")}'`;
+
+/** Content-Security-Policy of an HTML page at `pathname`; `scriptHashes` allow fixed inline scripts (scriptHash). */
+export function contentSecurityPolicy(pathname: string, nonce?: string, frameAncestors?: string, scriptHashes: readonly string[] = []): string {
   const admin = embedded(pathname);
   // App Bridge and Polaris assets come from Shopify's CDN on admin pages.
   const shopifyCdn = admin ? " https://cdn.shopify.com" : "";
   return [
     "default-src 'self'",
-    `script-src 'self'${nonce ? ` 'nonce-${nonce}'` : ""}${linkPreview(pathname) ? ` ${PREVIEW_REDIRECT_HASH}` : ""}${shopifyCdn}`,
+    `script-src 'self'${nonce ? ` 'nonce-${nonce}'` : ""}${linkPreview(pathname) ? ` ${PREVIEW_REDIRECT_HASH}` : ""}${scriptHashes.map((h) => ` ${h}`).join("")}${shopifyCdn}`,
     // React renders style attributes; styles cannot run code.
     `style-src 'self' 'unsafe-inline'${shopifyCdn}`,
     // Product images are stored copies or the shop's own https URLs.
@@ -79,12 +82,15 @@ export function contentSecurityPolicy(pathname: string, nonce?: string, frameAnc
  * Referrer-Policy; HTML gets a CSP whose `frame-ancestors` allows only the
  * Shopify admin on embedded pages and nobody elsewhere.
  */
-export function securityHeaders(pathname: string, opts: { html: boolean; nonce?: string; frameAncestors?: string }): Record<string, string> {
+export function securityHeaders(
+  pathname: string,
+  opts: { html: boolean; nonce?: string; frameAncestors?: string; scriptHashes?: readonly string[] },
+): Record<string, string> {
   const headers: Record<string, string> = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": referrerPolicy(pathname),
   };
-  if (opts.html) headers["Content-Security-Policy"] = contentSecurityPolicy(pathname, opts.nonce, opts.frameAncestors);
+  if (opts.html) headers["Content-Security-Policy"] = contentSecurityPolicy(pathname, opts.nonce, opts.frameAncestors, opts.scriptHashes);
   return headers;
 }
 
@@ -98,12 +104,12 @@ const PLAIN_HEADERS = new Map(
 const HTML_TYPE = /^text\/html/i;
 
 /** Sets (replaces) the security headers on `headers`; HTML is read from its Content-Type. */
-export function applySecurityHeaders(headers: MutableHeaders, pathname: string, nonce?: string): void {
+export function applySecurityHeaders(headers: MutableHeaders, pathname: string, nonce?: string, scriptHashes?: readonly string[]): void {
   const html = HTML_TYPE.test(headers.get("content-type") ?? "");
   const frameAncestors = headers.get(FRAME_ANCESTORS_HEADER) ?? undefined;
   if (frameAncestors !== undefined) headers.delete(FRAME_ANCESTORS_HEADER);
   const entries = html
-    ? Object.entries(securityHeaders(pathname, { html, nonce, frameAncestors }))
+    ? Object.entries(securityHeaders(pathname, { html, nonce, frameAncestors, scriptHashes }))
     : PLAIN_HEADERS.get(referrerPolicy(pathname))!;
   for (const [name, value] of entries) headers.set(name, value);
 }
