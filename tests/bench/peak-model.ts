@@ -22,7 +22,7 @@ const orders = (SHOPIFY_PEAK_ORDERS_PER_MINUTE / 60) * APP_SHARE_OF_ORDERS * HEA
 const sessions = orders * SESSIONS_PER_ORDER;
 const heartPages = sessions * PAGES_PER_SESSION * HEART_PAGE_SHARE;
 
-export type RouteClass = "heart" | "init" | "save" | "share" | "og";
+export type RouteClass = "heart" | "init" | "save" | "share" | "view" | "og";
 
 export const PEAK_MODEL = {
   /** Requests per second at 150 % of the modelled peak. */
@@ -34,6 +34,8 @@ export const PEAK_MODEL = {
     save: Math.max(1, Math.round(heartPages * 0.5 * SAVES_PER_PRODUCT_VIEW)),
     // One list shared in a busy group chat: its page opened by the members, its preview fetched by every chat client.
     share: 30,
+    // Each page opened in a browser reports its view (the page itself may come from a CDN).
+    view: 30,
     og: 15,
   } satisfies Record<RouteClass, number>,
   /** The routes held to the p99 target of every step. */

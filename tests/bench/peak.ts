@@ -89,13 +89,7 @@ interface Fixture {
 }
 
 async function fixtures(api: BenchApi, server: BenchServer): Promise<Fixture> {
-  const requests: Fixture["requests"] = {
-    heart: [],
-    init: [],
-    save: [],
-    share: [],
-    og: [],
-  };
+  const requests: Fixture["requests"] = { heart: [], init: [], save: [], share: [], view: [], og: [] };
   const shops = PEAK_MODEL.shops;
   for (let s = 0; s < shops; s++) {
     const { partner } = await api.wish(["partner", "create", "--name", `Peak shop ${s}`, "--email", `peak${s}@shop.example`, "--plan", "scale"]);
@@ -157,14 +151,10 @@ async function fixtures(api: BenchApi, server: BenchServer): Promise<Fixture> {
     const image = /<meta property="og:image" content="([^"]+)"/.exec(page)?.[1];
     if (!image) throw new Error(`no og:image on /og/list/${created.token}`);
     for (let w = 0; w < weight; w++) {
-      requests.share.push({
-        method: "GET",
-        path: `${server.url}/en/list/${created.token}`,
-      });
-      requests.og.push({
-        method: "GET",
-        path: new URL(image).pathname.replace(/^\/api\/v1/, ""),
-      });
+      requests.share.push({ method: "GET", path: `${server.url}/en/list/${created.token}` });
+      // The page reports its own view (a beacon, never cached): what reaches the origin per view behind a CDN.
+      requests.view.push({ method: "POST", path: `${server.url}/en/list/${created.token}/view` });
+      requests.og.push({ method: "GET", path: new URL(image).pathname.replace(/^\/api\/v1/, "") });
     }
   }
   return {
