@@ -23,9 +23,12 @@ import { startSessionRevocationPoll, stopSessionRevocationPoll } from "~/domains
 import { underLease } from "~/domains/system/job-lease.server";
 import { startChangeListener, stopChangeListener } from "~/db/change-signals.server";
 import { productImageJob } from "~/domains/products/product-facts.server";
+import { queuedWebhookJob } from "~/webhooks/queued.server";
 
 // Images of products the shops' webhooks name are copied after the webhook is answered.
 registerOutboxJob(productImageJob);
+// So is the work of the high-volume webhook topics (products, inventory, orders, refunds).
+registerOutboxJob(queuedWebhookJob);
 
 // The customer metafield mirror and the Flow triggers write with the shop's offline session.
 if (offlineAdmin) {

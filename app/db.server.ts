@@ -33,6 +33,7 @@ export type {
   Partner,
   PricePoint,
   PlatformShop,
+  ProcessedWebhook,
   Product,
   ProductLocalization,
   ReminderSent,
