@@ -322,6 +322,9 @@ describe("stock", () => {
     const other = await installedShop("growth");
     await deliver("inventory_levels/update", other.domain, level(3, 50));
     expect((await db<{ quantity: number }>(`SELECT quantity FROM "VariantState" WHERE "variantId" = '333'`)).map((r) => Number(r.quantity))).toEqual([3]);
+    // A level reported before the stored one (delivered out of order, or a retry's original payload) changes nothing.
+    await deliver("inventory_levels/update", paid.domain, { ...level(2, 40), updated_at: new Date(Date.now() - 3_600_000).toISOString() });
+    expect((await db<{ quantity: number }>(`SELECT quantity FROM "VariantState" WHERE "variantId" = '333'`)).map((r) => Number(r.quantity))).toEqual([3]);
 
     // Free: a price drop sends nothing, back in stock does; the flaky mailbox refuses the first attempt.
     const free = await installedShop("free");
