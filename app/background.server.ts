@@ -24,9 +24,12 @@ import { underLease } from "~/domains/system/job-lease.server";
 import { startChangeListener, stopChangeListener } from "~/db/change-signals.server";
 import { productImageJob } from "~/domains/products/product-facts.server";
 import { cdnPurgeJob } from "~/domains/cdn/purge.server";
+import { queuedWebhookJob } from "~/webhooks/queued.server";
 
 // Images of products the shops' webhooks name are copied after the webhook is answered.
 registerOutboxJob(productImageJob);
+// So is the work of the high-volume webhook topics (products, inventory, orders, refunds).
+registerOutboxJob(queuedWebhookJob);
 // CDN purges (CDN_PURGE_URL) after changes to share pages and previews.
 registerOutboxJob(cdnPurgeJob);
 

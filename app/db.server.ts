@@ -34,6 +34,7 @@ export type {
   Partner,
   PricePoint,
   PlatformShop,
+  ProcessedWebhook,
   Product,
   ProductLocalization,
   ReminderSent,

@@ -186,7 +186,11 @@ class SqliteDriver {
   }
 
   async transaction<T>(op: Op<T>): Promise<T> {
-    const db = await this.ready();
+    let db = await this.ready();
+    // ready() saw no Prisma transaction, but one may have sent its BEGIN in the microtasks before this
+    // line ran ("cannot start a transaction within a transaction"): wait it out too. Bounded, in case a
+    // transaction was opened outside both (BEGIN then fails as before).
+    for (let tries = 0; db.inTransaction && tries < 1000; tries++) db = await this.ready();
     // IMMEDIATE takes the write lock up front (waiting out other processes for the busy timeout), so the commit cannot fail on it.
     db.prepare("BEGIN IMMEDIATE").run();
     try {

@@ -1,7 +1,7 @@
 // POST /webhooks/inventory_levels/update: stock of saved variants, for the stock alerts (docs/alerts.md).
+// Answered once recorded; the work runs after the answer (app/webhooks/queued.server.ts).
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { receiveWebhook } from "~/webhooks/receive.server";
-import { inventoryLevelUpdated } from "~/domains/products/platform-products.server";
+import { queueWebhook } from "~/webhooks/receive.server";
 
-export const action = ({ request }: ActionFunctionArgs) => receiveWebhook(request, ["inventory_levels/update"], inventoryLevelUpdated);
+export const action = ({ request }: ActionFunctionArgs) => queueWebhook(request, ["inventory_levels/update"]);
 export const loader = action;

@@ -1,8 +1,8 @@
 // POST /webhooks/orders/create: items bought through a signed list-item reference become purchased, and the order's
 // wishlist revenue is recorded (docs/shopify.md "Shopify webhooks", docs/revenue.md).
+// Answered once recorded; the work runs after the answer (app/webhooks/queued.server.ts).
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { receiveWebhook } from "~/webhooks/receive.server";
-import { orderReceived } from "~/domains/revenue/attribution.server";
+import { queueWebhook } from "~/webhooks/receive.server";
 
-export const action = ({ request }: ActionFunctionArgs) => receiveWebhook(request, ["orders/create"], orderReceived);
+export const action = ({ request }: ActionFunctionArgs) => queueWebhook(request, ["orders/create"]);
 export const loader = action;

@@ -1,7 +1,7 @@
 // POST /webhooks/products/delete: the catalogue entry is no longer available (docs/shopify.md "Shopify webhooks").
+// Answered once recorded; the work runs after the answer (app/webhooks/queued.server.ts).
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { receiveWebhook } from "~/webhooks/receive.server";
-import { productDeleted } from "~/domains/products/platform-products.server";
+import { queueWebhook } from "~/webhooks/receive.server";
 
-export const action = ({ request }: ActionFunctionArgs) => receiveWebhook(request, ["products/delete"], productDeleted);
+export const action = ({ request }: ActionFunctionArgs) => queueWebhook(request, ["products/delete"]);
 export const loader = action;

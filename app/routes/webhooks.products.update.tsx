@@ -1,7 +1,7 @@
 // POST /webhooks/products/update: title, image, price and availability of the catalogue entry (docs/shopify.md "Shopify webhooks").
+// Answered once recorded; the work runs after the answer (app/webhooks/queued.server.ts).
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { receiveWebhook } from "~/webhooks/receive.server";
-import { productChanged } from "~/domains/products/platform-products.server";
+import { queueWebhook } from "~/webhooks/receive.server";
 
-export const action = ({ request }: ActionFunctionArgs) => receiveWebhook(request, ["products/update"], productChanged);
+export const action = ({ request }: ActionFunctionArgs) => queueWebhook(request, ["products/update"]);
 export const loader = action;

@@ -6,11 +6,12 @@
 import { createHash } from "node:crypto";
 import { json } from "@remix-run/node";
 import type { AdminGraphql } from "~/domains/shops/admin-graphql.server";
-import { claimDelivery, releaseDelivery, type PlatformWebhook, type WebhookHandler } from "~/domains/shops/webhook-deliveries.server";
+import { acceptDelivery, claimDelivery, releaseDelivery, type PlatformWebhook, type WebhookHandler } from "~/domains/shops/webhook-deliveries.server";
 import { errorResponse } from "~/http/error-reply.server";
 import { ApiError, badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { log } from "~/lib/log.server";
 import { shopify } from "~/shopify.server";
+import { QUEUED_TOPICS } from "./queued.server";
 
 /** `ORDERS_CREATE` and `orders/create` both become `orders/create`. */
 export function topicName(topic: string): string {
@@ -57,20 +58,47 @@ async function verified(request: Request): Promise<PlatformWebhook> {
   }
 }
 
+async function verifiedFor(request: Request, topics: readonly string[]): Promise<PlatformWebhook> {
+  const hook = await verified(request);
+  if (!topics.includes(hook.topic)) {
+    throw badRequest("invalid_topic", `This address receives ${topics.join(", ")}, not ${hook.topic}`);
+  }
+  return hook;
+}
+
+const duplicate = (hook: PlatformWebhook) => {
+  log.info("webhook duplicate", { topic: hook.topic, shop: hook.shop, webhookId: hook.webhookId });
+  return json({ ok: true, duplicate: true });
+};
+
 /**
- * The answer to a webhook delivery for `topics` (loader and action of a
- * webhook route: GET and friends get the library's 405, or 404 while the app
- * is off).
+ * The answer to a delivery of a queued topic (queued.server.ts): verified,
+ * recorded with its work queued in one transaction, answered; the work runs
+ * after the answer. Loader and action of the route, like receiveWebhook.
+ */
+export async function queueWebhook(request: Request, topics: readonly string[]): Promise<Response> {
+  try {
+    const hook = await verifiedFor(request, topics);
+    const queued = QUEUED_TOPICS[hook.topic];
+    if (!queued) throw new Error(`${hook.topic} is not a queued topic`);
+    if (!(await acceptDelivery(hook, queued.lane(hook)))) return duplicate(hook);
+    log.info("webhook queued", { topic: hook.topic, shop: hook.shop, webhookId: hook.webhookId });
+    return json({ ok: true });
+  } catch (err) {
+    return errorResponse(err, request);
+  }
+}
+
+/**
+ * The answer to a webhook delivery for `topics`, processed before the answer
+ * (loader and action of a webhook route: GET and friends get the library's
+ * 405, or 404 while the app is off).
  */
 export async function receiveWebhook(request: Request, topics: readonly string[], handle: WebhookHandler): Promise<Response> {
   try {
-    const hook = await verified(request);
-    if (!topics.includes(hook.topic)) {
-      throw badRequest("invalid_topic", `This address receives ${topics.join(", ")}, not ${hook.topic}`);
-    }
+    const hook = await verifiedFor(request, topics);
     if (!(await claimDelivery(hook))) {
-      log.info("webhook duplicate", { topic: hook.topic, shop: hook.shop, webhookId: hook.webhookId });
-      return json({ ok: true, duplicate: true });
+      return duplicate(hook);
     }
     try {
       await handle(hook);

@@ -12,7 +12,7 @@ import { createElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startServer, type TestServer } from "../support/server.ts";
-import { adminRequest, API_SECRET, FakeAdminApi, shopifyTestApp } from "../support/shopify.ts";
+import { adminRequest, API_SECRET, FakeAdminApi, queuedWebhooksDone, shopifyTestApp } from "../support/shopify.ts";
 import { launchBrowser, seriousA11yViolations } from "../support/browser.ts";
 import { emailsSettled, startMailSink, type MailSink } from "../support/smtp.ts";
 import { until } from "../support/wait.ts";
@@ -73,6 +73,8 @@ async function deliver(topic: string, shop: string, payload: unknown, webhookId 
     body,
   });
   expect(res.status).toBe(200);
+  // Order topics are processed after the answer (docs/shopify.md): the assertions read their effects.
+  await queuedWebhooksDone(server.databaseUrl);
   return (await res.json()) as { ok: boolean; duplicate?: boolean };
 }
 

@@ -11,6 +11,7 @@ import { renderToString } from "react-dom/server";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { adminRequest, APP_URL, FakeAdminApi, shopifyTestApp, webhookRequest } from "../support/shopify.ts";
 import { launchBrowser, seriousA11yViolations } from "../support/browser.ts";
+import { until } from "../support/wait.ts";
 
 const current = vi.hoisted(() => ({ data: undefined as unknown }));
 vi.mock("@remix-run/react", async (original) => (await import("../support/remix-stand-in.ts")).remixStandIn(original, current));
@@ -26,6 +27,7 @@ let revenuePage: typeof import("~/routes/app.revenue");
 let exportRoute: typeof import("~/routes/app.revenue.export");
 let alertsPage: typeof import("~/routes/app.alerts");
 let refs: typeof import("~/domains/lists/wish-ref.server");
+let worker: typeof import("~/domains/outbox/worker.server");
 
 beforeAll(async () => {
   ({ api } = await shopifyTestApp());
@@ -38,15 +40,31 @@ beforeAll(async () => {
   exportRoute = await import("~/routes/app.revenue.export");
   alertsPage = await import("~/routes/app.alerts");
   refs = await import("~/domains/lists/wish-ref.server");
+  // The outbox jobs the server registers, the queued webhooks' among them (run below by drainQueued).
+  await import("~/background.server");
+  worker = await import("~/domains/outbox/worker.server");
 });
 
 const args = (request: Request) => ({ request, params: {}, context: {} });
 const DAY = 86_400_000;
 const unique = () => Math.random().toString(36).slice(2, 9);
 
+/** Runs the outbox here (no server runs it) until the queued webhooks' work is done: products and orders are processed after the answer. */
+async function drainQueued() {
+  await until(
+    "queued webhooks processed",
+    async () => {
+      await worker.runOutboxOnce();
+      return db.outboxMessage.count({ where: { kind: "platform-webhook", status: "pending" } });
+    },
+    (pending) => pending === 0,
+  );
+}
+
 /** Delivers a webhook to its route as Shopify would (HMAC of the raw body with the app secret). */
 async function deliver(route: { action: (a: ReturnType<typeof args>) => Promise<Response> }, topic: string, shop: string, payload: unknown, webhookId?: string) {
   const res = await route.action(args(webhookRequest(topic, shop, payload, webhookId ? { webhookId } : {})));
+  if (res.status === 200) await drainQueued();
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 

@@ -11,6 +11,7 @@ import { provisioner } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { flatPng } from "../support/images.ts";
 import { sql } from "../support/sql.ts";
+import { queuedWebhooksDone } from "../support/shopify.ts";
 import { until } from "../support/wait.ts";
 
 const SECRET = "shpss_webhook_test_secret";
@@ -69,6 +70,8 @@ async function deliver(path: string, topic: string, shop: string, payload: unkno
   for (const name of opts.omit ?? []) delete headers[name];
   const res = await fetch(`${server.url}/webhooks/${path}`, { method: "POST", headers, body });
   const text = await res.text();
+  // Product and order topics are processed after the answer: the assertions read their effects.
+  if (res.status === 200) await queuedWebhooksDone(server.databaseUrl);
   const json = jsonOrNull(text);
   return { status: res.status, body: json, text };
 }

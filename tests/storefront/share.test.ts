@@ -16,6 +16,7 @@ import { apiFor, type Api } from "../support/api.ts";
 import { launchBrowser, seriousA11yViolations, watchConsole } from "../support/browser.ts";
 import { provisioner } from "../support/provision.ts";
 import { root, startServer, type TestServer } from "../support/server.ts";
+import { queuedWebhooksDone } from "../support/shopify.ts";
 import { sql } from "../support/sql.ts";
 import { until } from "../support/wait.ts";
 import { newDataDir, sharedList, storeProductImage, type SharedList } from "../support/shared-list.ts";
@@ -376,6 +377,7 @@ describe("buying at the shop", () => {
       body: payload,
     });
     expect(delivered.status, await delivered.text()).toBe(200);
+    await queuedWebhooksDone(server.databaseUrl); // orders/create is processed after the answer
     const [row] = await sql<{ purchased: unknown; purchaseConfirmed: unknown }>(server.databaseUrl, `SELECT purchased, "purchaseConfirmed" FROM "ListItem" WHERE id = ?`, [itemId]);
     expect([row!.purchased, row!.purchaseConfirmed].map((v) => v === true || v === 1)).toEqual([true, true]);
     await page.reload();

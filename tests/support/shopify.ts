@@ -10,6 +10,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { freshDatabaseUrl } from "./database.ts";
 import { freePort } from "./net.ts";
+import { sql } from "./sql.ts";
+import { until } from "./wait.ts";
 
 export const API_KEY = "test-api-key-install";
 export const API_SECRET = "test-api-secret-install";
@@ -251,6 +253,19 @@ export function webhookRequest(
       "x-shopify-triggered-at": new Date().toISOString(),
     },
   });
+}
+
+/**
+ * Waits until the server has run the work of every queued webhook delivery
+ * (products, inventory, orders, refunds are answered first and processed
+ * after, by the outbox: docs/shopify.md "Shopify webhooks").
+ */
+export async function queuedWebhooksDone(databaseUrl: string): Promise<void> {
+  await until(
+    "queued webhook deliveries processed",
+    () => sql<{ n: number | string }>(databaseUrl, `SELECT COUNT(*) AS n FROM "OutboxMessage" WHERE "kind" = 'platform-webhook' AND "status" = 'pending'`),
+    (rows) => Number(rows[0]!.n) === 0,
+  );
 }
 
 /** Runs a loader or action and returns what it returned or threw (Remix routes throw Responses). */

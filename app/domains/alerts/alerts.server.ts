@@ -226,16 +226,19 @@ export async function platformVariantsChanged(shop: ShopRef, productIds: number[
  * variant's stock is the sum over its locations; only variants of the shop's
  * own catalogue entries are touched.
  */
-export async function inventoryLevelChanged(shop: ShopRef, inventoryItemId: string, locationId: string, available: number): Promise<void> {
+export async function inventoryLevelChanged(shop: ShopRef, inventoryItemId: string, locationId: string, available: number, reportedAt: Date | null = null): Promise<void> {
   const states = await db.variantState.findMany({ where: { inventoryItemId } });
   const own = await db.product.findMany({ where: { id: { in: states.map((s) => s.productId) }, sourceShopId: shop.id }, select: { id: true } });
   const ownIds = new Set(own.map((p) => p.id));
   const mine = states.filter((s) => ownIds.has(s.productId));
   if (mine.length === 0) return; // not a variant of a saved entry of this shop (or not seen yet)
+  // A level reported before the one stored (deliveries out of order, a retry's original payload) changes nothing.
+  const stored = await db.inventoryLevel.findUnique({ where: { inventoryItemId_locationId: { inventoryItemId, locationId } }, select: { reportedAt: true } });
+  if (reportedAt && stored?.reportedAt && stored.reportedAt > reportedAt) return;
   await db.inventoryLevel.upsert({
     where: { inventoryItemId_locationId: { inventoryItemId, locationId } },
-    create: { inventoryItemId, locationId, available },
-    update: { available },
+    create: { inventoryItemId, locationId, available, reportedAt },
+    update: { available, ...(reportedAt ? { reportedAt } : {}) },
   });
   const total = (await db.inventoryLevel.aggregate({ where: { inventoryItemId }, _sum: { available: true } }))._sum.available ?? 0;
   const partner = await db.partner.findUnique({ where: { id: shop.partnerId }, select: { plan: true } });

@@ -47,6 +47,12 @@ let recipients: WebhookRecipients | null = null;
  */
 export interface OutboxJob {
   kind: string;
+  /**
+   * At most this many of the kind's messages at once, whatever their topics
+   * (default: as many as the lane's slots). Work queued behind requests (queued
+   * webhooks) keeps to few, so the process's time goes to answering first.
+   */
+  concurrency?: number;
   deliver(message: { id: number; topic: string; payload: unknown; attempts: number }): Promise<void>;
 }
 
@@ -272,6 +278,12 @@ const webhookLane = pLimit(env.OUTBOX_CONCURRENCY - env.OUTBOX_CONCURRENCY_PER_T
 const webhookTargets = new Map<string, LimitFunction>();
 /** Deliveries in flight by message id: skipped by the scan, awaited by a shutdown. */
 const inFlight = new Map<number, Promise<void>>();
+/** Deliveries in flight by job kind (for OutboxJob.concurrency). */
+const kindsInFlight = new Map<string, number>();
+const kindFull = (kind: string) => {
+  const cap = jobs.get(kind)?.concurrency;
+  return cap !== undefined && (kindsInFlight.get(kind) ?? 0) >= cap;
+};
 
 const busy = (limit: LimitFunction | undefined) => (limit ? limit.activeCount + limit.pendingCount : 0);
 const laneOf = (target: string) => (target === EMAIL_TARGET ? emailLane : webhookLane);
@@ -299,10 +311,12 @@ function start(message: Due, target: string): void {
     const inner = work;
     work = () => limited(inner);
   }
+  kindsInFlight.set(message.kind, (kindsInFlight.get(message.kind) ?? 0) + 1);
   const delivery = laneOf(target)(work)
     .catch((err) => log.error("outbox delivery crashed", { id: message.id, ...errorFields(err) }))
     .finally(() => {
       inFlight.delete(message.id);
+      kindsInFlight.set(message.kind, kindsInFlight.get(message.kind)! - 1);
       // A freed slot may take the next due message at once, not at the next poll.
       if (!stopping) void runOutboxOnce();
     });
@@ -352,11 +366,13 @@ async function fillLane(emails: boolean): Promise<void> {
   const known = new Map<string, string>();
   let after: { at: Date; id: number } | null = null;
   for (let scanned = 0; scanned < SCAN_LIMIT && !stopping && busy(lane) < lane.concurrency; ) {
+    // Kinds at their own bound are not read at all: a long queue of one kind costs a pass nothing.
+    const full = emails ? [] : [...jobs.keys()].filter(kindFull);
     const page: Due[] = await db.outboxMessage.findMany({
       where: {
         status: "pending",
         nextAttemptAt: { lte: new Date() },
-        kind: emails ? EMAIL_TARGET : { not: EMAIL_TARGET },
+        kind: emails ? EMAIL_TARGET : { notIn: [EMAIL_TARGET, ...full] },
         ...(after && { OR: [{ nextAttemptAt: { gt: after.at } }, { nextAttemptAt: after.at, id: { gt: after.id } }] }),
       },
       orderBy: [{ nextAttemptAt: "asc" }, { id: "asc" }],
@@ -367,6 +383,7 @@ async function fillLane(emails: boolean): Promise<void> {
       if (stopping || busy(lane) >= lane.concurrency) return;
       if (inFlight.has(message.id)) continue;
       if (message.kind === "webhook" && !recipients) continue;
+      if (kindFull(message.kind)) continue;
       const target =
         message.kind === "webhook"
           ? await webhookTarget(message.payload, known)
@@ -408,6 +425,15 @@ export function runOutboxOnce(): Promise<void> {
   })()
     .catch((err) => log.error("outbox poll failed", errorFields(err)))
     .finally(() => (running = null)));
+}
+
+/**
+ * A pass now, if this process runs the outbox (holds the lease); elsewhere
+ * the holder's next poll finds the message. For work queued to run right
+ * after an answer (queued webhooks).
+ */
+export function nudgeOutbox(): void {
+  if (timer && !stopping) void runOutboxOnce();
 }
 
 /** Resolves once no delivery is in flight. */

@@ -7,8 +7,9 @@ import { db } from "~/db.server";
 import { exec, transaction } from "~/db/sql.server";
 import { isHttpUrl } from "~/lib/api/schemas";
 import { findPlatformShop, shopHosts } from "~/domains/shops/platform-webhooks.server";
-import { currencyCode, items, record, shopifyId, text, type Fields } from "~/domains/shops/payload";
+import { currencyCode, items, record, shopifyId, text, timestamp, type Fields } from "~/domains/shops/payload";
 import { toMinor } from "~/lib/money";
+import { log } from "~/lib/log.server";
 import type { PlatformWebhook } from "~/domains/shops/webhook-deliveries.server";
 import { canonicalUrl } from "./canonical-url";
 import { queueImageCopy, recordCatalogFacts, upsertProduct, type ProductFacts } from "./product-facts.server";
@@ -101,6 +102,13 @@ export async function productChanged(hook: PlatformWebhook): Promise<void> {
   const available = availableOf(p, variants);
 
   const existing = await db.product.findMany({ where: { canonicalUrl: { in: urls } }, include: { localizations: true } });
+  // Shopify does not promise order, and a retry carries the payload of its first try: one older than the
+  // facts already applied changes nothing (one product's deliveries run one at a time, so this read holds).
+  const updatedAt = timestamp(p.updated_at);
+  if (updatedAt && existing.some((e) => e.platformUpdatedAt && e.platformUpdatedAt > updatedAt)) {
+    log.info("product webhook older than applied facts, skipped", { shop: hook.shop, productId: id });
+    return;
+  }
   const products = existing.length
     ? existing
     : [{ ...(await exec(upsertProduct(urls[0]!, facts, { partnerId: shop.partnerId, shopId: shop.id, domain: shopHosts(shop)[0]! }))), canonicalUrl: urls[0]!, localizations: [] }];
@@ -120,7 +128,7 @@ export async function productChanged(hook: PlatformWebhook): Promise<void> {
           yield* queueImageCopy(product.id, facts.imageUrl);
         }
         const host = new URL(product.canonicalUrl!).hostname; // one of the shop's hosts (the entries were found by them)
-        yield* recordPlatformState(product.id, { available, rawProductId: id, updatedAt: new Date(), sourcePartnerId: shop.partnerId, sourceShopId: shop.id, sourceDomain: host });
+        yield* recordPlatformState(product.id, { available, rawProductId: id, updatedAt: new Date(), sourcePartnerId: shop.partnerId, sourceShopId: shop.id, sourceDomain: host, platformUpdatedAt: updatedAt });
       })(),
     );
   }
@@ -151,5 +159,5 @@ export async function inventoryLevelUpdated(hook: PlatformWebhook): Promise<void
   const locationId = shopifyId(p.location_id);
   const available = typeof p.available === "number" && Number.isSafeInteger(p.available) ? p.available : null;
   if (!inventoryItemId || !locationId || available === null) return;
-  await inventoryLevelChanged(shop, inventoryItemId, locationId, available);
+  await inventoryLevelChanged(shop, inventoryItemId, locationId, available, timestamp(p.updated_at));
 }

@@ -126,12 +126,13 @@ export const updateProductFacts = (productId: number, brand: string | null, prod
 const PLATFORM_STATE = statement(
   "product_platform_state",
   `UPDATE "Product" SET "available" = $2, "rawProductId" = $3, "updatedAt" = $4,
-     "sourcePartnerId" = $5, "sourceShopId" = $6, "sourceDomain" = $7
+     "sourcePartnerId" = $5, "sourceShopId" = $6, "sourceDomain" = $7,
+     "platformUpdatedAt" = COALESCE($8, "platformUpdatedAt")
    WHERE "id" = $1`,
 );
 
 /** The shop's platform's word on its product (a step of the caller's transaction). */
 export const recordPlatformState = (
   productId: number,
-  p: Pick<Product, "available" | "rawProductId" | "updatedAt" | "sourcePartnerId" | "sourceShopId" | "sourceDomain">,
-) => run(PLATFORM_STATE, productId, p.available, p.rawProductId, p.updatedAt, p.sourcePartnerId, p.sourceShopId, p.sourceDomain);
+  p: Pick<Product, "available" | "rawProductId" | "updatedAt" | "sourcePartnerId" | "sourceShopId" | "sourceDomain" | "platformUpdatedAt">,
+) => run(PLATFORM_STATE, productId, p.available, p.rawProductId, p.updatedAt, p.sourcePartnerId, p.sourceShopId, p.sourceDomain, p.platformUpdatedAt);

@@ -24,5 +24,12 @@ export function shopifyId(value: unknown): string | null {
   return match ? match[1]! : null;
 }
 
+/** A timestamp field (`updated_at`: ISO 8601 with offset), else null. */
+export function timestamp(value: unknown): Date | null {
+  if (typeof value !== "string" || value.length > 64) return null;
+  const at = new Date(value);
+  return Number.isNaN(at.getTime()) ? null : at;
+}
+
 // Currencies and amounts: ~/lib/money (toMinor reads Shopify's decimal price strings).
 export { currencyCode } from "~/lib/money";
