@@ -34,6 +34,7 @@ import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { anonKey, BenchApi, freshDatabase, makeTempDir, percentile, removeDir, root, sleep, startServer, wishCli, type BenchServer } from "./harness.ts";
 import { PEAK_MODEL, type RouteClass } from "./peak-model.ts";
+import { runWebhookBurst, type WebhookBurstResult } from "./webhook-burst.ts";
 
 const env = (name: string, fallback: number) => {
   const raw = process.env[name];
@@ -60,6 +61,8 @@ const settings = {
 const TARGETS = { hotP99Ms: 250, errorRate: 0.001 };
 /** The overload phase: share of logical requests that must end 200 for clients honouring Retry-After. */
 const OVERLOAD_SUCCESS = 0.9;
+/** Shopify waits 5 s for a webhook's answer; we aim at a tenth of it for the slowest 1 % of a wave. */
+const WEBHOOK_P99_MS = 500;
 
 // Node's fetch opens as many connections per host as there are requests waiting (its default agent has no cap).
 const request = (
@@ -407,12 +410,15 @@ async function main() {
   const database = await freshDatabase(dir, settings.postgresUrl);
   const instances: BenchServer[] = [];
   const failures: string[] = [];
+  const webhookSecret = `shpss_peak_${randomBytes(8).toString("hex")}`;
   try {
     const instanceEnv = {
       WEB_CONCURRENCY: String(settings.workers),
       DATABASE_POOL_SIZE: String(settings.poolSize),
       // Every client is 127.0.0.1 here; behind a balancer (a trusted proxy) the per-client cap does not apply either.
       MAX_CONNECTIONS_PER_CLIENT: "0",
+      SHOPIFY_API_KEY: "peak-client-id",
+      SHOPIFY_API_SECRET: webhookSecret,
     };
     // The first instance's address is the service's public one for all of them, as behind a balancer.
     instances.push(await startServer(database.url, dir, instanceEnv, "instance-0.log"));
@@ -453,6 +459,16 @@ async function main() {
         failures.push(`overload: ${overloadResult.successRate} of requests got through, below ${OVERLOAD_SUCCESS}`);
     }
 
+    let webhooks: WebhookBurstResult | undefined;
+    if (settings.webhooks > 0) {
+      webhooks = await runWebhookBurst({ baseUrl: first.url, secret: webhookSecret, databaseUrl: database.url, deliveries: settings.webhooks, concurrency: 200 });
+      console.log(
+        `webhooks: ${webhooks.deliveries} products/update deliveries (${webhooks.events} events) at 200 at once: answers p50 ${webhooks.answerMs.p50} ms, p99 ${webhooks.answerMs.p99} ms, ${JSON.stringify(webhooks.statuses)}; processed once: ${webhooks.processing?.processedOnce}, queue drained in ${webhooks.processing?.drainMs} ms`,
+      );
+      if (webhooks.answerMs.p99 > WEBHOOK_P99_MS) failures.push(`webhooks: p99 ${webhooks.answerMs.p99} ms > ${WEBHOOK_P99_MS}`);
+      if (!webhooks.processing?.processedOnce) failures.push(`webhooks: not every event processed exactly once (${JSON.stringify(webhooks.processing)})`);
+    }
+
     await watching.stop();
     if (watching.healthDown > 0) failures.push(`/health said the database was down ${watching.healthDown} times of ${watching.healthProbes} (it never was)`);
     const budget = settings.instances * settings.poolSize;
@@ -475,6 +491,7 @@ async function main() {
       steps,
       heldMultiple,
       overload: overloadResult,
+      webhooks,
       health: {
         probes: watching.healthProbes,
         down: watching.healthDown,
