@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, REPLICA_READS, route } from "~/api/endpoint.server";
 import { listLinkPreview, previewDocument } from "~/domains/previews/link-preview.server";
 import { tokenParams } from "~/domains/lists/schemas";
 import { PREVIEW_REDIRECT_SCRIPT } from "~/lib/http/security-headers";
@@ -23,6 +23,7 @@ export const loader = endpoint({
         headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=300" },
       });
     },
+    REPLICA_READS,
   ),
 });
 export const action = loader;
