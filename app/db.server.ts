@@ -271,6 +271,23 @@ function forgetHealthClient(client: pg.Client): void {
   client.end().catch(() => {});
 }
 
+/**
+ * The primary's flushed WAL position, read on the health check's connection:
+ * the read replica's lag measurement (app/db/replica.server.ts) must not
+ * queue behind busy pooled connections either, or the replica would be
+ * given up on exactly under load.
+ */
+export async function primaryFlushLsn(timeoutMs: number): Promise<string> {
+  const client = await healthClient();
+  try {
+    const { rows } = await client.query<{ lsn: string }>({ text: "SELECT pg_current_wal_flush_lsn()::text AS lsn", query_timeout: timeoutMs } as pg.QueryConfig);
+    return rows[0]!.lsn;
+  } catch (err) {
+    forgetHealthClient(client);
+    throw err;
+  }
+}
+
 /** PostgreSQL: one read on the health check's connection. */
 async function probePostgres(timeoutMs: number): Promise<void> {
   const client = await healthClient();

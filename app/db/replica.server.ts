@@ -19,8 +19,8 @@
 //   replica is left alone until it is measured again; a replica that cannot be
 //   measured is not used. A replica outage never fails a read the primary answers.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type pg from "pg";
-import { alsoOnClose, db, postgresClientOn, postgresPool, postgresTimeouts, survivingPool, type Db } from "~/db.server";
+import pg from "pg";
+import { alsoOnClose, db, postgresClientOn, postgresTimeouts, primaryFlushLsn, survivingPool, type Db } from "~/db.server";
 import { env, poolSizePerWorker } from "~/env.server";
 import { log } from "~/lib/log.server";
 import { onSiblingMessage, tellSiblings } from "~/lib/sibling-bus.server";
@@ -38,9 +38,9 @@ let client: Db | null = null;
 
 /**
  * The replica's pool: as large as the primary's pool of a worker
- * (poolSizePerWorker), so an instance opens at most as many connections to
- * the replica as to the primary (DATABASE_POOL_SIZE less listeners and health
- * checks); a hot standby's max_connections must be at least the primary's anyway.
+ * (poolSizePerWorker); with the measurement's connection a worker opens its
+ * share of DATABASE_POOL_SIZE less one (it has no change listener there). A
+ * hot standby's max_connections must be at least the primary's anyway.
  */
 export function replicaPool(): pg.Pool {
   if (!env.DATABASE_REPLICA_URL) throw new Error("DATABASE_REPLICA_URL is not set");
@@ -51,11 +51,37 @@ function replicaClient(): Db {
   return (client ??= postgresClientOn(replicaPool()));
 }
 
+/**
+ * The lag measurement's own replica connection (opened on first use,
+ * replaced after any failure): not from the pool, where under load it would
+ * queue behind the public reads, time out, and turn the replica off exactly
+ * when it is needed.
+ */
+let lagConnection: Promise<pg.Client> | null = null;
+
+function lagClient(): Promise<pg.Client> {
+  return (lagConnection ??= (async () => {
+    const c = new pg.Client({ connectionString: env.DATABASE_REPLICA_URL, ...postgresTimeouts() });
+    c.on("error", () => forgetLagClient(c));
+    await c.connect();
+    return c;
+  })().catch((err) => {
+    lagConnection = null;
+    throw err;
+  }));
+}
+
+function forgetLagClient(c: pg.Client): void {
+  lagConnection = null;
+  c.end().catch(() => {});
+}
+
 alsoOnClose(async () => {
-  const [c, p] = [client, pool];
-  client = pool = null;
+  const [c, p, lag] = [client, pool, lagConnection];
+  client = pool = lagConnection = null;
   await c?.$disconnect();
   if (p && !p.ended) await p.end();
+  if (lag) await lag.then((l) => l.end()).catch(() => {});
 });
 
 // ---------------------------------------------------------------- how far behind it is
@@ -86,13 +112,15 @@ async function measure(): Promise<Measurement> {
   });
   const read = (async (): Promise<Measurement> => {
     // The primary first: whatever it had flushed then, a caught-up replica has replayed.
-    const primary = await postgresPool().query<{ lsn: string }>({ text: "SELECT pg_current_wal_flush_lsn()::text AS lsn", query_timeout: timeout } as pg.QueryConfig);
-    const { rows } = await replicaPool().query<{ standby: boolean; caught_up: boolean | null; behind_ms: number | null }>({
-      text: REPLICA_STATE,
-      values: [primary.rows[0]!.lsn],
-      query_timeout: timeout,
-    } as pg.QueryConfig);
-    const state = rows[0]!;
+    const lsn = await primaryFlushLsn(timeout);
+    const replica = await lagClient();
+    let state: { standby: boolean; caught_up: boolean | null; behind_ms: number | null };
+    try {
+      state = (await replica.query({ text: REPLICA_STATE, values: [lsn], query_timeout: timeout } as pg.QueryConfig)).rows[0];
+    } catch (err) {
+      forgetLagClient(replica);
+      throw err;
+    }
     // Promoted (a failover): it no longer follows DATABASE_URL, so what it holds may diverge.
     if (!state.standby) return { usable: false, at, lagMs: null, reason: "not a standby (promoted?)" };
     const lagMs = state.caught_up ? 0 : state.behind_ms;
