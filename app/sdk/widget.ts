@@ -5,7 +5,9 @@ import {
   APP_URL,
   call,
   eachElement,
+  changedRecently,
   getSid,
+  noteChange,
   initWidget,
   isGerman,
   originOf,
@@ -213,7 +215,8 @@ function createInstance(initial?: Options, page = false) {
       const saved = new Set<string>();
       savedItems.clear();
       if (shopper) {
-        const res = await call<{ products: Array<{ url: string | null; item_id: number }> }>(cfg.apiBase, "/widget/saved-products", {
+        const path = changedRecently() ? "/widget/saved-products?fresh=1" : "/widget/saved-products";
+        const res = await call<{ products: Array<{ url: string | null; item_id: number }> }>(cfg.apiBase, path, {
           bearer: shopper.token,
           widgetToken: init.token,
         }).catch((err: WidgetError) => {
@@ -250,6 +253,7 @@ function createInstance(initial?: Options, page = false) {
   /** One product saved or removed here: its buttons and the count follow. */
   const markSaved = (key: string, saved: boolean) => {
     changes++;
+    noteChange();
     buttons.forEach((opts, el) => urlKey(urlOf(opts())) === key && showSaved(el, saved));
     const keys = new Set(savedKeys);
     keys[saved ? "add" : "delete"](key);
