@@ -99,11 +99,13 @@ export async function startOwnPostgres(): Promise<OwnPostgres> {
     return {
       url: standbyUrl,
       async caughtUp() {
-        // This server commits asynchronously (synchronous_commit=off): a commit of its own with it on
-        // flushes the WAL of every commit before, so "flushed" covers everything committed so far.
+        // This server commits asynchronously (synchronous_commit=off): a write of its own committed with
+        // it on flushes the WAL of every commit before, so "flushed" covers everything committed so far.
+        // (A transaction that only takes an xid writes no WAL before its commit record and is not flushed.)
         const lsn = await admin(async (c) => {
           await c.query(`SET synchronous_commit = on`);
-          await c.query(`SELECT txid_current()`);
+          await c.query(`CREATE TABLE IF NOT EXISTS wish_flush (at timestamptz)`);
+          await c.query(`INSERT INTO wish_flush VALUES (now())`);
           return (await c.query(`SELECT pg_current_wal_flush_lsn()::text AS lsn`)).rows[0].lsn as string;
         });
         return onStandby(async (c) => (await c.query(`SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok`, [lsn])).rows[0].ok === true);
