@@ -139,6 +139,8 @@ async function measure(): Promise<Measurement> {
 }
 
 function record(next: Measurement): void {
+  // A measurement that started before a replica read failed does not undo what the failure said.
+  if (next.at < measured.at) return;
   if (next.usable !== measured.usable) {
     if (next.usable) log.info("read replica in use", { lag_ms: next.lagMs });
     else log.warn("read replica not used, reading from the primary", { reason: next.reason, lag_ms: next.lagMs });
