@@ -63,7 +63,21 @@ export function createDb(databaseUrl: string): Db {
           adapter: new PrismaPg(databaseUrl === env.DATABASE_URL ? postgresPool() : survivingPool({ connectionString: target.url, ...postgresTimeouts() })),
           log: queryLog,
         }) as unknown as Db);
-  if (queryLog.length) {
+  return logQueries(client, queryLog.length > 0);
+}
+
+/** A PostgreSQL Prisma client on `pool` (the read replica's, app/db/replica.server.ts). */
+export function postgresClientOn(pool: pg.Pool): Db {
+  const debug = env.LOG_LEVEL === "debug";
+  const client = new (require(".wishlist-db/postgresql") as typeof SqliteClient).PrismaClient({
+    adapter: new PrismaPg(pool),
+    log: debug ? [{ emit: "event" as const, level: "query" as const }] : [],
+  }) as unknown as Db;
+  return logQueries(client, debug);
+}
+
+function logQueries(client: Db, on: boolean): Db {
+  if (on) {
     const events = client as unknown as { $on: (event: "query", cb: (e: { query: string }) => void) => void };
     events.$on("query", (e) => log.debug("db query", { query: e.query }));
   }
@@ -215,7 +229,7 @@ function queueWait(pool: pg.Pool, max: number): () => number {
  * whole life; the statement in flight fails with the error (a 503), and the
  * pool drops the dead client when it is released.
  */
-function survivingPool(config: pg.PoolConfig): pg.Pool {
+export function survivingPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool(config);
   pool.on("connect", (client) => client.on("error", () => {}));
   pool.on("error", () => {});
@@ -228,8 +242,16 @@ function survivingPool(config: pg.PoolConfig): pg.Pool {
 const globalForDb = globalThis as unknown as { __wishDb?: Db };
 export const db: Db = (globalForDb.__wishDb ??= createDb(env.DATABASE_URL));
 
+const closers: (() => Promise<void>)[] = [];
+
+/** Closes `close` with the database at shutdown (the read replica's connections, app/db/replica.server.ts). */
+export function alsoOnClose(close: () => Promise<void>): void {
+  closers.push(close);
+}
+
 /** At shutdown (app/server/main.ts, after the last request and background job): Prisma, then the pool it shares. */
 export async function closeDatabase(): Promise<void> {
+  for (const close of closers) await close().catch(() => {});
   await db.$disconnect();
   const health = healthConnection;
   healthConnection = null;
@@ -281,6 +303,23 @@ function healthClient(): Promise<pg.Client> {
 function forgetHealthClient(client: pg.Client): void {
   healthConnection = null;
   client.end().catch(() => {});
+}
+
+/**
+ * The primary's flushed WAL position, read on the health check's connection:
+ * the read replica's lag measurement (app/db/replica.server.ts) must not
+ * queue behind busy pooled connections either, or the replica would be
+ * given up on exactly under load.
+ */
+export async function primaryFlushLsn(timeoutMs: number): Promise<string> {
+  const client = await healthClient();
+  try {
+    const { rows } = await client.query<{ lsn: string }>({ text: "SELECT pg_current_wal_flush_lsn()::text AS lsn", query_timeout: timeoutMs } as pg.QueryConfig);
+    return rows[0]!.lsn;
+  } catch (err) {
+    forgetHealthClient(client);
+    throw err;
+  }
 }
 
 /** PostgreSQL: one read on the health check's connection. */

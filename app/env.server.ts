@@ -261,6 +261,18 @@ const schema = z
      * (LISTEN) and the migrations' advisory lock. Unset = DATABASE_URL.
      */
     DATABASE_DIRECT_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),
+    /**
+     * PostgreSQL: a streaming read replica (hot standby) of DATABASE_URL's
+     * database for the public reads (share pages, public list JSON, link
+     * previews, heart state, discover), within DATABASE_REPLICA_MAX_LAG_MS;
+     * everything else, and every read the replica cannot answer in time,
+     * goes to DATABASE_URL. Unset = no replica (docs/operations.md "With a read replica").
+     */
+    DATABASE_REPLICA_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL").optional(),
+    /** The replica is read only while it is at most this far behind the primary (ms); further behind, the primary answers. */
+    DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(600_000).default(2000),
+    /** How long one measurement of the replica's lag is trusted before it is taken again (ms). */
+    DATABASE_REPLICA_CHECK_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
     /** PostgreSQL: name the hot statements (parsed once per connection); false behind a pooler without prepared-statement support. */
     DATABASE_PREPARED_STATEMENTS: z.enum(["true", "false", "1", "0"]).default("true").transform((v) => v === "true" || v === "1"),
     /** Time /health gives the database to answer before it reports `checks.database: "down"`. */
@@ -355,6 +367,13 @@ const schema = z
     }
     if (env.DATABASE_DIRECT_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
       ctx.addIssue({ code: "custom", path: ["DATABASE_DIRECT_URL"], message: "is for a PostgreSQL DATABASE_URL only" });
+    }
+    if (env.DATABASE_REPLICA_URL && !/^postgres(ql)?:\/\//.test(env.DATABASE_URL)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["DATABASE_REPLICA_URL"],
+        message: "is for a PostgreSQL DATABASE_URL only: a SQLite database has no replicas (unset it, or set DATABASE_URL to the PostgreSQL primary)",
+      });
     }
     if ((env.ADMIN_PREVIEW === "true" || env.ADMIN_PREVIEW === "1") && !localInstallation(env)) {
       ctx.addIssue({

@@ -21,6 +21,7 @@ import { customerAccountPreflight, requireCustomer } from "./customer-account-au
 import { meteringHeaders } from "./metering-headers.server";
 import { errorReply, failure } from "~/http/error-reply.server";
 import { log } from "~/lib/log.server";
+import { noteWrite, publicReads } from "~/db/replica.server";
 import { readJsonBody } from "~/lib/api/body.server";
 import { applyCors, applyExtensionCors, preflightHeaders } from "~/lib/api/cors";
 import { jsonReply, replyOfResponse, type ApiReply, type ApiRequest } from "~/lib/api/http";
@@ -78,6 +79,12 @@ interface RouteOptions {
    * needs opt in: saving and its saved products.
    */
   shopper?: boolean;
+  /**
+   * A public read that may be served by the read replica (DATABASE_REPLICA_URL,
+   * app/db/replica.server.ts) within its lag bound; a signed-in user who just
+   * wrote, or who asks with `?fresh=1`, reads from the primary.
+   */
+  replicaReads?: boolean;
 }
 
 
@@ -163,6 +170,8 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export const LIVE_SESSION: RouteOptions = { liveSession: true };
 /** Options of a widget route a shop page may call with its shopper credential. */
 export const SHOPPER: RouteOptions = { shopper: true };
+/** Options of a public read the read replica may serve (docs/operations.md "With a read replica"). */
+export const REPLICA_READS: RouteOptions = { replicaReads: true };
 
 /**
  * `route(auth, handler, options?)`, or `route(auth, {body?, query?, codes?}, handler, options?)` with a zod
@@ -307,7 +316,15 @@ async function run(routeDef: Route<AuthMode>, ctx: Ctx<AuthMode, unknown, unknow
   const { body, query, codes } = routeDef.schemas;
   if (query) ctx.query = parseOrThrow(query, Object.fromEntries(ctx.url.searchParams), { where: "query", codes });
   if (body) ctx.body = parseOrThrow(body, ctx.body ?? {}, { where: "body", codes });
-  const result = await routeDef.handler(ctx as never);
+  let result: unknown;
+  try {
+    result = routeDef.replicaReads
+      ? await publicReads(async () => routeDef.handler(ctx as never), { userId: ctx.user?.userId, fresh: ctx.url.searchParams.get("fresh") === "1" })
+      : await routeDef.handler(ctx as never);
+  } finally {
+    // Read-your-writes: this user's replica reads go to the primary for a while (even a failed write may have changed something).
+    if (ctx.user && BODY_METHODS.has(request.method) && !routeDef.replicaReads) noteWrite(ctx.user.userId);
+  }
   if (result instanceof JsonAnswer) {
     checkSuccessDocumented(routeDef, request, result.status);
     const reply = jsonReply(result.data, result.status, result.headers);

@@ -6,6 +6,7 @@
 // app/routes/$lang.list.$token.ts hands other languages and `remix vite:dev`
 // to the same sharePageReply.
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { publicReads } from "~/db/replica.server";
 import { env } from "~/env.server";
 import { markPurchasedFromPage, recordSharePageView, sharePage } from "~/domains/lists/share-page.server";
 import { messagePageHtml, SHARE_PAGE_INLINE_SCRIPTS, sharePageHtml } from "~/domains/lists/share-page-view";
@@ -175,9 +176,11 @@ export async function sharePageReply(request: ApiRequest, context: unknown, para
       await request.discardBody();
       return notFoundReply(request.pathname, "en");
     }
+    const { lang, token } = params;
     const reply =
       request.method === "GET" || request.method === "HEAD"
-        ? await pageReply(request, context, params.lang, params.token)
+        ? // The read replica may serve it (app/db/replica.server.ts); the page a form post renders reads the primary.
+          await publicReads(() => pageReply(request, context, lang, token))
         : await toggleReply(request, context, params.lang, params.token);
     await request.discardBody();
     if (request.method === "HEAD") reply.body = null;

@@ -24,6 +24,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { env } from "~/env.server";
 import { postgresPool, sqliteConnection } from "~/db.server";
+import { fromReadSource, replicaPool } from "~/db/replica.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { log } from "~/lib/log.server";
 
@@ -216,8 +217,10 @@ const PG_TYPES = {
 } as pg.CustomTypesConfig;
 
 class PostgresDriver {
+  constructor(private readonly poolOf: () => pg.Pool = postgresPool) {}
+
   get pool(): pg.Pool {
-    return postgresPool();
+    return this.poolOf();
   }
 
   private async step(client: pg.Pool | pg.PoolClient, { statement, params, mode }: Step): Promise<unknown> {
@@ -286,3 +289,16 @@ export const exec = <T>(op: Op<T>): Promise<T> => currentDriver().exec(op);
 
 /** Runs `op` as one transaction: all its writes commit together or none does. */
 export const transaction = <T>(op: Op<T>): Promise<T> => currentDriver().transaction(op);
+
+let replicaDriver: PostgresDriver | null = null;
+
+/**
+ * Runs the reads of `op` on the read replica when the current `publicReads`
+ * chose it (app/db/replica.server.ts), on DATABASE_URL otherwise and when the
+ * replica fails (so `op` is a function: a generator runs once). Reads only.
+ */
+export const readExec = <T>(op: () => Op<T>): Promise<T> =>
+  fromReadSource(
+    () => (replicaDriver ??= new PostgresDriver(replicaPool)).exec(op()),
+    () => exec(op()),
+  );

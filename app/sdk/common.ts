@@ -87,6 +87,33 @@ export function getSid(): string | null {
   }
 }
 
+const CHANGED_KEY = "wish:changed";
+/** How long after a save or removal of this browser's own its heart state is read with `fresh=1`. */
+const FRESH_AFTER_CHANGE_MS = 60_000;
+
+/**
+ * A save or removal happened in this browser: for a while, on every page of
+ * the shop (hence localStorage), heart state is asked for with `fresh=1`, so
+ * a service reading it from a read replica answers from its primary and the
+ * change shows (docs/operations.md "With a read replica").
+ */
+export function noteChange(): void {
+  try {
+    localStorage.setItem(CHANGED_KEY, String(Date.now()));
+  } catch {
+    /* no storage: the service's own read-your-writes rule still covers its instance */
+  }
+}
+
+export function changedRecently(): boolean {
+  try {
+    const at = Number(localStorage.getItem(CHANGED_KEY));
+    return at > 0 && Date.now() - at < FRESH_AFTER_CHANGE_MS;
+  } catch {
+    return false;
+  }
+}
+
 function setSid(sid: string): void {
   try {
     localStorage.setItem(SID_KEY, sid);

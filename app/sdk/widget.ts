@@ -6,7 +6,9 @@ import {
   call,
   credentialOf,
   eachElement,
+  changedRecently,
   getSid,
+  noteChange,
   initWidget,
   isGerman,
   originOf,
@@ -230,7 +232,9 @@ function createInstance(initial?: Options, page = false) {
       if (!list) {
         list = [];
         if (shopper) {
-          const res = await call<{ products: NonNullable<InitResult["saved"]> }>(cfg.apiBase, "/widget/saved-products", {
+          // Just changed in this browser (perhaps through another instance): the primary database, not a replica.
+          const path = changedRecently() ? "/widget/saved-products?fresh=1" : "/widget/saved-products";
+          const res = await call<{ products: NonNullable<InitResult["saved"]> }>(cfg.apiBase, path, {
             bearer: shopper.token,
             widgetToken: (await widgetSession()).token,
           }).catch((err: WidgetError) => {
@@ -267,6 +271,7 @@ function createInstance(initial?: Options, page = false) {
   /** One product saved or removed here: its buttons and the count follow. */
   const markSaved = (key: string, saved: boolean) => {
     changes++;
+    noteChange();
     buttons.forEach((opts, el) => urlKey(urlOf(opts())) === key && showSaved(el, saved));
     const keys = new Set(savedKeys);
     keys[saved ? "add" : "delete"](key);

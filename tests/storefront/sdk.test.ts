@@ -522,7 +522,11 @@ describe("widget.js saved state", () => {
        ${widgetTag(`data-wish-key="${key}"`)}`,
       { sid },
     );
+    const heartReads: string[] = [];
+    context.on("request", (r) => void (r.url().includes("/widget/saved-products") && heartReads.push(new URL(r.url()).search)));
     await expect.poll(() => page.getAttribute("#saved", "aria-pressed")).toBe("true");
+    // No change of this browser's own yet: heart state may come from a read replica.
+    expect(await page.evaluate(() => localStorage.getItem("wish:changed"))).toBeNull();
     expect(await page.getAttribute("#saved", "class")).toContain("wish-saved");
     expect(await page.getAttribute("#other", "aria-pressed")).toBe("false");
     expect(await page.getAttribute("#other", "class")).toBe("wish-default");
@@ -562,8 +566,12 @@ describe("widget.js saved state", () => {
       body: { wishlistId: me.body.list.db_id, product: { url: "https://brand.example/products/third" } },
     });
     expect(third.status).toBe(200);
+    const readsBefore = heartReads.length;
     await popup.evaluate((target) => window.opener.postMessage({ source: "wish", type: "session" }, target), origin);
     await expect.poll(() => page.getAttribute("#third", "aria-pressed")).toBe("true");
+    // Right after a save of its own, the widget asks for the primary (docs/operations.md "With a read replica").
+    expect(heartReads.slice(readsBefore)).toEqual(["?fresh=1"]);
+    expect(Number(await page.evaluate(() => localStorage.getItem("wish:changed")))).toBeGreaterThan(0);
     expect((await events(page)).filter((e) => e.name === "saved")).toHaveLength(1);
     await popup.close();
     await waitForEvent(page, "close");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, REPLICA_READS, route } from "~/api/endpoint.server";
 import { curatedLists } from "~/domains/discover/discover.server";
 import { limitParam, publicListCard } from "./schemas";
 
@@ -23,6 +23,7 @@ export const loader = endpoint({
       example: { query: { days: "30" } },
     },
     ({ query }) => curatedLists({ ...query, occasion: query.occasion?.trim() || undefined }),
+    REPLICA_READS,
   ),
 });
 export const action = loader;

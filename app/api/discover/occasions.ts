@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, json, route } from "~/api/endpoint.server";
+import { endpoint, json, REPLICA_READS, route } from "~/api/endpoint.server";
 import { occasionCatalogue } from "~/domains/discover/discover.server";
 import { occasionQuery } from "./occasion-query";
 import { marketOf } from "./schemas";
@@ -27,6 +27,7 @@ export const loader = endpoint({
     },
     async ({ query }) =>
       json(await occasionCatalogue({ ...query, market: marketOf(query) }), { headers: { "Cache-Control": "public, max-age=300" } }),
+    REPLICA_READS,
   ),
 });
 export const action = loader;

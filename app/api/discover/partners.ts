@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, REPLICA_READS, route } from "~/api/endpoint.server";
 import { discoverPartners } from "~/domains/discover/discover.server";
 import { pageFields, pageQuery } from "./schemas";
 
@@ -17,6 +17,7 @@ export const loader = endpoint({
       example: { query: { limit: "20" } },
     },
     ({ query }) => discoverPartners(query),
+    REPLICA_READS,
   ),
 });
 export const action = loader;

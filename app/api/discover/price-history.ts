@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, REPLICA_READS, route } from "~/api/endpoint.server";
 import { priceHistory } from "~/domains/discover/public-products.server";
 import { marketOf, marketParam, productIdParams } from "./schemas";
 
@@ -38,6 +38,7 @@ export const loader = endpoint({
       errors: { invalid_product_id: 400, product_not_found: 404 },
     },
     ({ params, query }) => priceHistory(params.productId, { ...query, market: marketOf(query) }),
+    REPLICA_READS,
   ),
 });
 export const action = loader;

@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, REPLICA_READS, route } from "~/api/endpoint.server";
 import { productDetail } from "~/domains/discover/public-products.server";
 import { marketOf, productDetailResponse, productIdParams, productQuery } from "./schemas";
 
@@ -12,6 +12,7 @@ export const productRoute = route(
     errors: { invalid_product_id: 400, product_not_found: 404 },
   },
   ({ params, query }) => productDetail(params.productId, marketOf(query)),
+  REPLICA_READS,
 );
 
 export const loader = endpoint({ GET: productRoute });

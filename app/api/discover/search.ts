@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, REPLICA_READS, route } from "~/api/endpoint.server";
 import { searchProducts } from "~/domains/discover/public-products.server";
 import { marketOf, searchQuery, searchResponse } from "./schemas";
 
@@ -14,6 +14,7 @@ export const loader = endpoint({
       example: { query: { q: "mug" } },
     },
     ({ query }) => searchProducts({ ...query, market: marketOf(query) }),
+    REPLICA_READS,
   ),
 });
 export const action = loader;

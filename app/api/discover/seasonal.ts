@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, REPLICA_READS, route } from "~/api/endpoint.server";
 import { seasonal } from "~/domains/discover/discover.server";
 import { occasionQuery } from "./occasion-query";
 import { limitParam, marketOf, publicListCard, rankedProduct } from "./schemas";
@@ -30,6 +30,7 @@ export const loader = endpoint({
       example: { query: { days: "60" } },
     },
     ({ query }) => seasonal({ ...query, market: marketOf(query) }),
+    REPLICA_READS,
   ),
 });
 export const action = loader;

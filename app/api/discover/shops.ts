@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, REPLICA_READS, route } from "~/api/endpoint.server";
 import { discoverShops } from "~/domains/discover/discover.server";
 import { pageFields, pageQuery } from "./schemas";
 
@@ -25,6 +25,7 @@ export const loader = endpoint({
       example: { query: { limit: "20" } },
     },
     ({ query }) => discoverShops(query),
+    REPLICA_READS,
   ),
 });
 export const action = loader;

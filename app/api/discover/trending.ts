@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, REPLICA_READS, route } from "~/api/endpoint.server";
 import { trending } from "~/domains/discover/discover.server";
 import { limitParam, marketOf, marketParam, rankedProduct } from "./schemas";
 
@@ -23,6 +23,7 @@ export const loader = endpoint({
       example: { query: { days: "7", limit: "10" } },
     },
     ({ query }) => trending({ days: query.days, market: marketOf(query), limit: query.limit }),
+    REPLICA_READS,
   ),
 });
 export const action = loader;

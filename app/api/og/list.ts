@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, REPLICA_READS, route } from "~/api/endpoint.server";
 import { listLinkPreview, previewDocument } from "~/domains/previews/link-preview.server";
 import { tokenParams } from "~/domains/lists/schemas";
 import { PREVIEW_REDIRECT_SCRIPT } from "~/lib/http/security-headers";
@@ -27,6 +27,7 @@ export const loader = endpoint({
       if (etagMatches(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
       return new Response(request.method === "HEAD" ? null : body, { headers: { ...headers, "content-length": String(body.length) } });
     },
+    REPLICA_READS,
   ),
 });
 export const action = loader;

@@ -1,4 +1,4 @@
-import { endpoint, route } from "~/api/endpoint.server";
+import { endpoint, REPLICA_READS, route } from "~/api/endpoint.server";
 import { publicListItems } from "~/domains/lists/items.server";
 import { localeQuery, productsSchema, tokenParams } from "~/domains/lists/schemas";
 import { parseLocale } from "~/api/locale.server";
@@ -15,6 +15,7 @@ export const loader = endpoint({
       errors: { missing_token: 400 },
     },
     ({ params, url }) => publicListItems(params.token, parseLocale(url)),
+    REPLICA_READS,
   ),
 });
 export const action = loader;

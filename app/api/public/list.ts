@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { endpoint, json, route } from "~/api/endpoint.server";
+import { endpoint, json, REPLICA_READS, route } from "~/api/endpoint.server";
 import { publicListDetail } from "~/domains/lists/lists.server";
 import { hostedListDetailSchema, localeQuery, tokenParams } from "~/domains/lists/schemas";
 import { parseLocale } from "~/api/locale.server";
@@ -24,6 +24,7 @@ export const loader = endpoint({
       // The first view hands out the viewer cookie (list-viewer.server.ts).
       return viewer?.newViewerId ? json(body, { headers: { "Set-Cookie": setCookie(VIEWER_COOKIE, viewer.newViewerId) } }) : body;
     },
+    REPLICA_READS,
   ),
 });
 export const action = loader;

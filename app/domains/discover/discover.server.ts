@@ -5,7 +5,7 @@
 // write of the service, gains no extra write for them. Only public lists and
 // catalogue facts are shown: never a private list, an e-mail address, or a
 // shopper's manual product.
-import { db } from "~/db.server";
+import { readDb } from "~/db/replica.server";
 import { appOrigin } from "~/env.server";
 import { catalogueMarkets, curatedListIds, occasionProducts, trendingProducts } from "./discover.sql.server";
 import { safeImageUrl } from "~/lib/api/schemas";
@@ -73,16 +73,16 @@ type ListRow = Awaited<ReturnType<typeof loadLists>>[number];
 async function loadLists(ids: number[]) {
   if (ids.length === 0) return [];
   const [lists, counts] = await Promise.all([
-    db.wishlist.findMany({ where: { id: { in: ids }, sharePublic: true }, select: listSelect }),
-    db.listItem.groupBy({ by: ["wishlistId"], where: { wishlistId: { in: ids } }, _count: { _all: true } }),
+    readDb.wishlist.findMany({ where: { id: { in: ids }, sharePublic: true }, select: listSelect }),
+    readDb.listItem.groupBy({ by: ["wishlistId"], where: { wishlistId: { in: ids } }, _count: { _all: true } }),
   ]);
   const count = new Map(counts.map((c) => [c.wishlistId, c._count._all]));
   return lists.map((l) => ({ ...l, itemCount: count.get(l.id) ?? 0 }));
 }
 
-const occasionsBySlug = () => cached("occasions", async () => new Map((await db.occasion.findMany()).map((o) => [o.slug, o])));
+const occasionsBySlug = () => cached("occasions", async () => new Map((await readDb.occasion.findMany()).map((o) => [o.slug, o])));
 
-type OccasionRow = Awaited<ReturnType<typeof db.occasion.findMany>>[number];
+type OccasionRow = Awaited<ReturnType<typeof readDb.occasion.findMany>>[number];
 
 /** A public list as discover shows it: SPEC 2.2's public fields, no e-mail, no owner id. */
 function publicListCard(list: ListRow, occasions: Map<string, OccasionRow>, lang: string | undefined) {
@@ -139,9 +139,9 @@ export interface OccasionQuery {
 export async function occasionCatalogue({ date, market, lang }: OccasionQuery) {
   const day = date ?? today();
   const [rows, counts] = await Promise.all([
-    db.occasion.findMany({ orderBy: { position: "asc" } }),
+    readDb.occasion.findMany({ orderBy: { position: "asc" } }),
     cached("occasion-counts", () =>
-      db.wishlist.groupBy({ by: ["occasionSlug"], where: { sharePublic: true }, _count: { _all: true } }),
+      readDb.wishlist.groupBy({ by: ["occasionSlug"], where: { sharePublic: true }, _count: { _all: true } }),
     ),
   ]);
   const count = new Map(counts.map((c) => [c.occasionSlug, c._count._all]));
@@ -175,7 +175,7 @@ export async function seasonal({ date, market, lang, days, limit }: SeasonalQuer
   const day = date ?? today();
   return cached(`seasonal:${day}:${days}:${market ?? ""}:${lang ?? ""}:${limit}`, async () => {
     const locale = { market, lang };
-    const upcoming = (await db.occasion.findMany({ orderBy: { position: "asc" } }))
+    const upcoming = (await readDb.occasion.findMany({ orderBy: { position: "asc" } }))
       .map((o) => ({ o, next: nextDate(o.slug, day, market) }))
       .filter((x): x is { o: OccasionRow; next: string } => x.next !== null && daysBetween(day, x.next) <= days)
       .sort((a, b) => a.next.localeCompare(b.next));
@@ -183,7 +183,7 @@ export async function seasonal({ date, market, lang, days, limit }: SeasonalQuer
       upcoming.map(async ({ o, next }) => {
         const [products, lists] = await Promise.all([
           occasionProducts(o.slug, limit),
-          db.wishlist.findMany({
+          readDb.wishlist.findMany({
             where: { occasionSlug: o.slug, sharePublic: true, items: { some: {} } },
             orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
             take: limit,
@@ -217,7 +217,7 @@ export async function seasonal({ date, market, lang, days, limit }: SeasonalQuer
 /** Merchant shops with the app installed. */
 /** Published shop pages (SPEC 4.8 Shops) of installed shops, oldest first. */
 export async function discoverShops({ limit, offset }: Page) {
-  const rows = await db.platformShop.findMany({
+  const rows = await readDb.platformShop.findMany({
     where: { active: true, published: true, handle: { not: null } },
     orderBy: { id: "asc" },
     skip: offset,
@@ -240,7 +240,7 @@ export async function discoverShops({ limit, offset }: Page) {
 
 /** Partners with at least one active shop: their name and shop count (no e-mail, no plan). */
 export async function discoverPartners({ limit, offset }: Page) {
-  const rows = await db.partner.findMany({
+  const rows = await readDb.partner.findMany({
     where: { shops: { some: { active: true } } },
     orderBy: { id: "asc" },
     skip: offset,

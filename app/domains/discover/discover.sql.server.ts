@@ -2,7 +2,7 @@
 // (catalogue.server.ts, discover.server.ts), each one statement whose plan the
 // query-plan tests hold to its index ranges.
 import type { ListItem, ProductLocalization, Product } from "~/db.server";
-import { all, exec, statement } from "~/db/sql.server";
+import { all, readExec, statement } from "~/db/sql.server";
 
 type Saves = { saves: number };
 
@@ -20,7 +20,7 @@ const SEARCH = statement<Pick<Product, "id">>(
 
 /** Ids of products whose title (lower-cased) matches the LIKE `pattern`, in `market` ("" for any), newest first. */
 export const searchProductIds = (pattern: string, market: string, limit: number, offset: number) =>
-  exec(all(SEARCH, pattern, market, limit, offset));
+  readExec(() => all(SEARCH, pattern, market, limit, offset));
 
 // The window's saves by a range of ListItem(addedAt, productId); each product
 // and its localization in the market by primary key. MATERIALIZED keeps the
@@ -39,12 +39,12 @@ const TRENDING = statement<Pick<ListItem, "productId"> & Saves>(
 );
 
 /** The products saved most since `since` (in `market`, "" for any), most first. */
-export const trendingProducts = (since: Date, market: string, limit: number) => exec(all(TRENDING, since, market, limit));
+export const trendingProducts = (since: Date, market: string, limit: number) => readExec(() => all(TRENDING, since, market, limit));
 
 const MARKETS = statement<Pick<ProductLocalization, "market">>("discover_markets", `SELECT DISTINCT "market" FROM "ProductLocalization"`);
 
 /** The markets the catalogue holds localizations for. */
-export const catalogueMarkets = () => exec(all(MARKETS));
+export const catalogueMarkets = () => readExec(() => all(MARKETS));
 
 // The window's saves (ListItem(addedAt, …) range), their lists by primary key.
 const CURATED = statement<Pick<ListItem, "wishlistId"> & Saves>(
@@ -57,7 +57,7 @@ const CURATED = statement<Pick<ListItem, "wishlistId"> & Saves>(
 );
 
 /** Public lists (of `occasion`, "" for any) with the most saves since `since`, most first. */
-export const curatedListIds = (since: Date, occasion: string, limit: number) => exec(all(CURATED, since, occasion, limit));
+export const curatedListIds = (since: Date, occasion: string, limit: number) => readExec(() => all(CURATED, since, occasion, limit));
 
 // The public lists of an occasion by Wishlist(occasionSlug, sharePublic), their items by list.
 const OCCASION_PRODUCTS = statement<Pick<ListItem, "productId"> & Saves>(
@@ -69,4 +69,4 @@ const OCCASION_PRODUCTS = statement<Pick<ListItem, "productId"> & Saves>(
 );
 
 /** The products saved most in the public lists of the occasion, most first. */
-export const occasionProducts = (occasionSlug: string, limit: number) => exec(all(OCCASION_PRODUCTS, occasionSlug, limit));
+export const occasionProducts = (occasionSlug: string, limit: number) => readExec(() => all(OCCASION_PRODUCTS, occasionSlug, limit));

@@ -2,7 +2,7 @@
 // /products/*, search, and the product cards of trending and stores). Only
 // catalogue facts: manual products (a shopper's own typed entries) and the
 // saver's own facts on list items are never shown here.
-import { db } from "~/db.server";
+import { readDb } from "~/db/replica.server";
 import { searchProductIds } from "./discover.sql.server";
 import { badRequest, notFound } from "~/lib/api/errors";
 import { safeImageUrl } from "~/lib/api/schemas";
@@ -46,7 +46,7 @@ const productSelect = {
 type ProductRow = NonNullable<Awaited<ReturnType<typeof loadProduct>>>;
 
 const loadProduct = (id: number) =>
-  db.product.findFirst({ where: { id, isManual: false }, select: productSelect });
+  readDb.product.findFirst({ where: { id, isManual: false }, select: productSelect });
 
 const imageOf = (l: { imageUrl: string | null; originalImageUrl: string | null } | undefined) =>
   safeImageUrl(l?.imageUrl) ?? safeImageUrl(l?.originalImageUrl);
@@ -72,7 +72,7 @@ export function productCard(p: ProductRow, market: string | undefined) {
 /** Products by id with their localizations, in the order of `ids` (unknown and manual ones left out). */
 export async function productCards(ids: number[], market: string | undefined) {
   if (ids.length === 0) return [];
-  const rows = await db.product.findMany({ where: { id: { in: ids }, isManual: false }, select: productSelect });
+  const rows = await readDb.product.findMany({ where: { id: { in: ids }, isManual: false }, select: productSelect });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
@@ -85,7 +85,7 @@ export async function productDetail(productIdParam: string | undefined, market: 
   const id = parseProductId(productIdParam);
   const row = await loadProduct(id);
   if (!row) throw notFound("product_not_found", `No product ${id}`);
-  const saveCount = await db.listItem.count({ where: { productId: id } });
+  const saveCount = await readDb.listItem.count({ where: { productId: id } });
   return {
     product: {
       ...productCard(row, market),
@@ -150,10 +150,10 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
  */
 export async function priceHistory(productIdParam: string | undefined, query: PriceHistoryQuery) {
   const id = parseProductId(productIdParam);
-  const product = await db.product.findFirst({ where: { id, isManual: false }, select: { id: true } });
+  const product = await readDb.product.findFirst({ where: { id, isManual: false }, select: { id: true } });
   if (!product) throw notFound("product_not_found", `No product ${id}`);
   const since = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - (query.days - 1) * DAY_MS);
-  const points = await db.pricePoint.findMany({
+  const points = await readDb.pricePoint.findMany({
     where: {
       productId: id,
       recordedAt: { gte: since },

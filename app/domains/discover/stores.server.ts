@@ -2,7 +2,7 @@
 // by their source domain (any shop whose pages were saved, partner or not),
 // with categories from the products' type. Read from the
 // Product(sourceDomain, productType) index; manual products have no domain.
-import { db } from "~/db.server";
+import { readDb } from "~/db/replica.server";
 import { notFound } from "~/lib/api/errors";
 import { cached } from "./cache.server";
 import { productCards } from "./public-products.server";
@@ -20,7 +20,7 @@ function normalizeDomain(value: string | undefined): string {
 /** A readable name: the installed shop's own, else the host without `www.`. */
 async function storeNames(domains: string[]): Promise<Map<string, string>> {
   const shops = domains.length
-    ? await db.platformShop.findMany({
+    ? await readDb.platformShop.findMany({
         where: { OR: [{ domain: { in: domains } }, { primaryDomain: { in: domains } }] },
         select: { domain: true, primaryDomain: true, name: true },
       })
@@ -51,7 +51,7 @@ export async function listStores({ category, limit, offset }: StoresQuery) {
 }
 
 async function storesPage({ category, limit, offset }: StoresQuery) {
-  const rows = await db.product.groupBy({
+  const rows = await readDb.product.groupBy({
     by: ["sourceDomain"],
     where: { ...catalogue, ...(category ? { productType: category } : {}) },
     _count: { _all: true },
@@ -74,7 +74,7 @@ async function storesPage({ category, limit, offset }: StoresQuery) {
 export const storeCategories = () => cached("store-categories", categoriesOfStores);
 
 async function categoriesOfStores() {
-  const rows = await db.product.groupBy({
+  const rows = await readDb.product.groupBy({
     by: ["productType", "sourceDomain"],
     where: { ...catalogue, productType: { not: null } },
     _count: { _all: true },
@@ -96,7 +96,7 @@ async function categoriesOfStores() {
 /** `GET /stores/{domain}`: 404 `not_found` when the catalogue has no product of that domain. */
 export async function storeDetail(domainParam: string | undefined) {
   const domain = normalizeDomain(domainParam);
-  const rows = await db.product.groupBy({
+  const rows = await readDb.product.groupBy({
     by: ["productType"],
     where: { ...catalogue, sourceDomain: domain },
     _count: { _all: true },
@@ -104,7 +104,7 @@ export async function storeDetail(domainParam: string | undefined) {
   if (rows.length === 0) throw notFound("not_found", `No store ${domain}`);
   const [names, shop] = await Promise.all([
     storeNames([domain]),
-    db.platformShop.findFirst({ where: { active: true, OR: [{ domain }, { primaryDomain: domain }] }, select: { id: true } }),
+    readDb.platformShop.findFirst({ where: { active: true, OR: [{ domain }, { primaryDomain: domain }] }, select: { id: true } }),
   ]);
   return {
     store: {
@@ -127,9 +127,9 @@ export interface StoreProductsQuery extends StoresQuery {
 /** `GET /stores/{domain}/products`: the store's products, newest first. */
 export async function storeProducts(domainParam: string | undefined, { category, market, limit, offset }: StoreProductsQuery) {
   const domain = normalizeDomain(domainParam);
-  const known = await db.product.findFirst({ where: { ...catalogue, sourceDomain: domain }, select: { id: true } });
+  const known = await readDb.product.findFirst({ where: { ...catalogue, sourceDomain: domain }, select: { id: true } });
   if (!known) throw notFound("not_found", `No store ${domain}`);
-  const rows = await db.product.findMany({
+  const rows = await readDb.product.findMany({
     where: { ...catalogue, sourceDomain: domain, ...(category ? { productType: category } : {}) },
     orderBy: { id: "desc" },
     skip: offset,

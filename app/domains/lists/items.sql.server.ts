@@ -7,7 +7,7 @@
 // Writing: the save's item upsert and the list's touch, steps of the save's
 // transaction (products/save.server.ts).
 import type { ListItem } from "~/db.server";
-import { all, exec, one, run, statement, type Op } from "~/db/sql.server";
+import { all, one, readExec, run, statement, type Op } from "~/db/sql.server";
 import { ITEM_COLUMNS, ITEM_PRODUCT_COLUMNS, LOCALIZATION_COLUMNS, type ItemRow } from "./serialize";
 import type { Localization } from "~/domains/products/localization";
 
@@ -47,9 +47,9 @@ function columnsOf<C extends string>(row: Row, alias: string, columns: readonly 
   return picked;
 }
 
-/** Items of the list, newest first, shaped like the Prisma rows the serializers take. */
+/** Items of the list, newest first, shaped like the Prisma rows the serializers take (on the replica within a publicReads). */
 export async function readListItems(wishlistId: number): Promise<ListItemRow[]> {
-  const rows = await exec(all(LIST_ITEMS, wishlistId));
+  const rows = await readExec(() => all(LIST_ITEMS, wishlistId));
   const items = new Map<number, ListItemRow>();
   for (const r of rows) {
     let item = items.get(r["i.id"]);

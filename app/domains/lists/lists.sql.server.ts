@@ -2,7 +2,7 @@
 // route and every save starts there) and the public view of a list (every
 // share link opened reads it), each in one statement.
 import type { Occasion, User, Wishlist } from "~/db.server";
-import { exec, fields, one, statement, type RowOf } from "~/db/sql.server";
+import { exec, fields, one, readExec, statement, type RowOf } from "~/db/sql.server";
 
 // What the public view of a list shows; the member's view adds the default-list marker and the partner it was made through.
 const PUBLIC_COLUMNS = ["id", "shareToken", "ownerId", "name", "description", "imagePath", "sharePublic", "occasionSlug", "createdAt", "updatedAt"] as const;
@@ -52,4 +52,5 @@ const PUBLIC_LIST = statement<PublicListRow>(
 );
 
 /** The list with this share token, its owner's public facts, its occasion's titles and its item count. */
-export const publicListByToken = (token: string) => exec(one(PUBLIC_LIST, token));
+// The public share routes' read (app/db/replica.server.ts: the replica within a publicReads).
+export const publicListByToken = (token: string) => readExec(() => one(PUBLIC_LIST, token));

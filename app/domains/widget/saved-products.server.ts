@@ -1,6 +1,7 @@
 // The shopper's saved products as a partner's widget sees them (SPEC 4.1
 // rules for saved products).
 import { db } from "~/db.server";
+import { readDb } from "~/db/replica.server";
 import type { Identity } from "~/domains/identity/identity.server";
 import { notFound } from "~/lib/api/errors";
 import { parseItemId } from "~/domains/lists/access.server";
@@ -29,8 +30,9 @@ function fromThisPartner(widget: Pick<WidgetClaims, "partnerId" | "origin">) {
 export async function savedProductsForWidget(user: Identity, widget: WidgetClaims, locale: Locale) {
   const mine = { wishlist: { ownerId: user.userId } };
   const query = { include: itemInclude, orderBy: [{ addedAt: "desc" as const }, { id: "desc" as const }] };
-  let items = await db.listItem.findMany({ where: { ...mine, ...fromThisPartner(widget) }, ...query });
-  if (items.length === 0 && user.partnerScope === undefined) items = await db.listItem.findMany({ where: mine, ...query });
+  // readDb: the read replica when the route reads through publicReads (app/db/replica.server.ts).
+  let items = await readDb.listItem.findMany({ where: { ...mine, ...fromThisPartner(widget) }, ...query });
+  if (items.length === 0 && user.partnerScope === undefined) items = await readDb.listItem.findMany({ where: mine, ...query });
   // `wish_ref`: the item's signed reference, which the basket drawer puts on its
   // cart lines so the shop's order can confirm the purchase (docs/shopify.md "Shopify webhooks").
   const sign = await wishRefSigner("drawer");
