@@ -13,7 +13,7 @@ import { startPruning, stopPruning } from "~/domains/metering/pruning.server";
 import { registerOutboxJob, startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
 import { customerMirrorJob } from "~/domains/customer-accounts/metafield-mirror.server";
 import { fireWishlistedProductChange, flowTriggerJob } from "~/domains/flow/triggers.server";
-import { onWishlistedProductChange } from "~/domains/alerts/alerts.server";
+import { alertFanoutJob, onWishlistedProductChange } from "~/domains/alerts/alerts.server";
 import { startReminders, stopReminders } from "~/domains/alerts/reminders.server";
 import { startRescrapeAlerts, stopRescrapeAlerts } from "~/domains/alerts/rescrape-alerts.server";
 import { offlineAdmin } from "~/shopify.server";
@@ -26,6 +26,8 @@ import { productImageJob } from "~/domains/products/product-facts.server";
 
 // Images of products the shops' webhooks name are copied after the webhook is answered.
 registerOutboxJob(productImageJob);
+// A price drop on a product many saved: the batches after the first, queued by the job (docs/alerts.md "Fan-out").
+registerOutboxJob(alertFanoutJob);
 
 // The customer metafield mirror and the Flow triggers write with the shop's offline session.
 if (offlineAdmin) {

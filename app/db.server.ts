@@ -36,6 +36,7 @@ export type {
   Product,
   ProductLocalization,
   ReminderSent,
+  SendPace,
   SignInThrottle,
   UsageCounter,
   UsageDedup,

@@ -12,6 +12,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** Date.now() when the message was received (set by the sink; order and pacing checks). */
+  receivedAt?: number;
 }
 
 const qp = (s: string) =>
@@ -80,6 +82,7 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    disableReverseLookup: true,
     onRcptTo(address, _session, callback) {
       if (!options.refuse?.(address.address)) return callback();
       const err = new Error("Mailbox busy, try again later") as Error & { responseCode: number };
@@ -91,11 +94,14 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
       stream.setEncoding("utf8");
       stream.on("data", (d: string) => (raw += d));
       stream.on("end", () => {
-        for (const rcpt of session.envelope.rcptTo) received.push(parseMail(rcpt.address, raw));
+        const receivedAt = Date.now();
+        for (const rcpt of session.envelope.rcptTo) received.push({ ...parseMail(rcpt.address, raw), receivedAt });
         callback();
       });
     },
   });
+  // Replies go out at once: with Nagle's algorithm each SMTP exchange waited for the client's delayed ACK (~40 ms a message).
+  (smtp as unknown as { server: import("node:net").Server }).server.on("connection", (socket) => socket.setNoDelay(true));
   await new Promise<void>((resolve) => smtp.listen(port, "127.0.0.1", resolve));
   return {
     url: `smtp://127.0.0.1:${port}`,

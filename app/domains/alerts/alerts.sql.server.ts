@@ -18,6 +18,11 @@ export const recordAlert = (
   at: Date,
 ) => run(RECORD_ALERT, a.dedupKey, a.shopId, a.userId, a.listItemId, a.kind, a.priceMinor, a.currency, a.title, at, a.clickKey, a.buyUrl);
 
+const UNRECORD_ALERT = statement("alert_unrecord", `DELETE FROM "AlertSent" WHERE "dedupKey" = $1`);
+
+/** Takes back a record of this transaction (the shopper's day was full): a later level or day counts anew. */
+export const unrecordAlert = (dedupKey: AlertSent["dedupKey"]) => run(UNRECORD_ALERT, dedupKey);
+
 // One statement, so two deliveries at once cannot both take the last place of the day.
 const COUNT_DAY = statement(
   "alert_count_day",
