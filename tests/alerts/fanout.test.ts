@@ -14,7 +14,7 @@ import { logLines, startServer, type TestServer } from "../support/server.ts";
 import { FakeAdminApi, fakeAdminForServer, webhookRequest } from "../support/shopify.ts";
 import { saverEmail, seedSavers } from "../support/savers.ts";
 import { emailsSettled, startMailSink, type MailSink } from "../support/smtp.ts";
-import { sql } from "../support/sql.ts";
+import { failWrites, sql } from "../support/sql.ts";
 import { until } from "../support/wait.ts";
 
 const SECRET = "shpss_fanout_test_secret";
@@ -219,6 +219,57 @@ describe("alert fan-out: the per-shop rate", () => {
       const otherMail = smtp.to(saverEmail(otherProduct.seed.tag, 1));
       expect(otherMail).toHaveLength(1);
       expect(otherMail[0]!.receivedAt!).toBeLessThan(times[times.length - 1]!);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it("refuses a rate outside 1 to 60,000 a minute at boot", async () => {
+    for (const value of ["0", "60001", "ten"]) {
+      const started = await startServer({ ALERT_EMAILS_PER_SHOP_PER_MINUTE: value }).then(
+        (server) => server.stop().then(() => null),
+        (err: Error) => err,
+      );
+      expect(started?.message).toMatch(/ALERT_EMAILS_PER_SHOP_PER_MINUTE/);
+    }
+  }, 60_000);
+});
+
+describe("alert fan-out: a batch that fails", () => {
+  it("rolls back whole, and its job runs again from the same cursor: every shopper queued once", async () => {
+    // Last in the file: its e-mails are left to drain (what is checked here is the queue).
+    const server = await startServer({ ...serverEnv(60_000), DATABASE_URL: databaseUrl });
+    try {
+      const w = await world(databaseUrl, server);
+      const shop = await w.installedShop("resumed");
+      const product = await w.savedProduct(server, shop, "resumed", 600);
+      // A shopper of the second batch (the job's) whose alert record cannot be written: that batch's transaction fails.
+      const [victim] = await sql<{ ownerId: string }>(
+        databaseUrl,
+        `SELECT w."ownerId" FROM "ListItem" li JOIN "Wishlist" w ON w.id = li."wishlistId" WHERE li."productId" = ? ORDER BY li.id LIMIT 1 OFFSET 549`,
+        [product.productId],
+      );
+      const heal = await failWrites(databaseUrl, "AlertSent", "INSERT", "userId", victim!.ownerId);
+      const jobOf = () => sql<{ status: string; attempts: number; lastError: string | null }>(databaseUrl, `SELECT status, attempts, "lastError" FROM "OutboxMessage" WHERE kind = 'alert_fanout' AND topic = ?`, [`alert-fanout:shop:${shop.id}`]);
+      const queued = async () => Number((await sql<{ n: number }>(databaseUrl, `SELECT COUNT(*) AS n FROM "OutboxMessage" WHERE kind = 'email' AND "dedupKey" LIKE ?`, [`alert:price_drop:${product.seed.tag}-%`]))[0]!.n);
+      try {
+        await product.drop(server);
+        // The webhook's batch (500) committed; the job's failed, and left nothing of itself behind.
+        const [failed] = await until("the job failed once", jobOf, (rows) => rows.length === 1 && rows[0]!.lastError !== null);
+        expect(failed!.status).toBe("pending");
+        expect(await queued()).toBe(500);
+      } finally {
+        await heal();
+      }
+      const [done] = await until("the job done", jobOf, (rows) => rows[0]?.status === "sent");
+      expect(Number(done!.attempts)).toBeGreaterThanOrEqual(2);
+      expect(await queued()).toBe(600);
+      const records = await sql<{ n: number; users: number }>(
+        databaseUrl,
+        `SELECT COUNT(*) AS n, COUNT(DISTINCT "userId") AS users FROM "AlertSent" WHERE "listItemId" IN (SELECT id FROM "ListItem" WHERE "productId" = ?)`,
+        [product.productId],
+      );
+      expect({ n: Number(records[0]!.n), users: Number(records[0]!.users) }).toEqual({ n: 600, users: 600 });
     } finally {
       await server.stop();
     }

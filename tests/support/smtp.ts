@@ -82,7 +82,6 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
-    disableReverseLookup: true,
     onRcptTo(address, _session, callback) {
       if (!options.refuse?.(address.address)) return callback();
       const err = new Error("Mailbox busy, try again later") as Error & { responseCode: number };
@@ -100,8 +99,6 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
       });
     },
   });
-  // Replies go out at once: with Nagle's algorithm each SMTP exchange waited for the client's delayed ACK (~40 ms a message).
-  (smtp as unknown as { server: import("node:net").Server }).server.on("connection", (socket) => socket.setNoDelay(true));
   await new Promise<void>((resolve) => smtp.listen(port, "127.0.0.1", resolve));
   return {
     url: `smtp://127.0.0.1:${port}`,
