@@ -16,12 +16,12 @@ import { db, type Prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { transaction } from "~/db/sql.server";
 import { errorFields, log } from "~/lib/log.server";
-import { enqueueStep, reserveSendSlots } from "~/domains/outbox/outbox.server";
+import { enqueueManyStep, enqueueStep, reserveSendSlots } from "~/domains/outbox/outbox.server";
 import { PermanentFailure, type OutboxJob } from "~/domains/outbox/worker.server";
 import { getPlan, type AlertKind } from "~/domains/plans/plans";
 import { formatPrice } from "~/domains/lists/share-page.server";
 import { installedShopsOf, wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
-import { countAlertDay, recordAlert, unrecordAlert } from "./alerts.sql.server";
+import { countAlertDays, recordAlerts, unrecordAlert } from "./alerts.sql.server";
 import { alertTopic, unsubscribeUrl, utcDay } from "./consent.server";
 import { clickKeyOf, clickUrl } from "./clicks.server";
 import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
@@ -460,26 +460,20 @@ async function fanOutBatch(f: Fanout): Promise<{ queued: number; next: boolean }
   const day = utcDay();
   const { queued, capped } = await transaction(
     (function* () {
-      const due: typeof alerts = [];
-      let capped = 0;
-      for (const a of alerts) {
-        const recorded = yield* recordAlert(
-          { dedupKey: a.dedupKey, shopId: change.shopId, userId: a.userId, listItemId: a.itemId, kind: change.kind, priceMinor: change.priceMinor, currency: change.currency, title: a.title, clickKey: a.clickKey, buyUrl: a.buyUrl },
+      // Multi-row statements: a batch is a handful of round trips, not three per shopper.
+      const fresh = new Set(
+        yield* recordAlerts(
+          alerts.map((a) => ({ dedupKey: a.dedupKey, shopId: change.shopId, userId: a.userId, listItemId: a.itemId, kind: change.kind, priceMinor: change.priceMinor, currency: change.currency, title: a.title, clickKey: a.clickKey, buyUrl: a.buyUrl })),
           new Date(),
-        );
-        if (recorded === 0) continue; // told before at this level
-        if ((yield* countAlertDay(a.userId, day, env.ALERTS_PER_DAY)) === 0) {
-          // Over the daily cap: dropped, and nothing recorded, so a lower price later still counts.
-          yield* unrecordAlert(a.dedupKey);
-          capped++;
-          continue;
-        }
-        due.push(a);
-      }
+        ),
+      );
+      const told = alerts.filter((a) => fresh.has(a.dedupKey)); // the others were told before at this level
+      const counted = new Set(yield* countAlertDays(told.map((a) => a.userId), day, env.ALERTS_PER_DAY));
+      const due = told.filter((a) => counted.has(a.userId));
+      // Over the daily cap: dropped, and nothing recorded, so a lower price later still counts.
+      for (const a of told) if (!counted.has(a.userId)) yield* unrecordAlert(a.dedupKey);
       const slots = yield* reserveSendSlots(lane, due.length, env.ALERT_EMAILS_PER_SHOP_PER_MINUTE);
-      for (const [i, a] of due.entries()) {
-        yield* enqueueStep({ kind: "email", topic: alertTopic(a.userId), dedupKey: `alert:${a.dedupKey}`, payload: a.mail, due: slots[i] });
-      }
+      yield* enqueueManyStep(due.map((a, i) => ({ kind: "email", topic: alertTopic(a.userId), dedupKey: `alert:${a.dedupKey}`, payload: a.mail, due: slots[i]! })));
       if (full) {
         const next: Fanout = { ...f, after: last };
         yield* enqueueStep({
@@ -490,7 +484,7 @@ async function fanOutBatch(f: Fanout): Promise<{ queued: number; next: boolean }
           payload: { ...next, change: { ...change, at: change.at.toISOString() } } as unknown as Prisma.InputJsonValue,
         });
       }
-      return { queued: due.length, capped };
+      return { queued: due.length, capped: told.length - due.length };
     })(),
   );
   if (capped > 0) log.info("alerts over the daily cap", { kind: change.kind, productId: change.productId, capped });

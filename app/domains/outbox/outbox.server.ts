@@ -5,7 +5,7 @@ import { db, type Prisma } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import type { Op } from "~/db/sql.server";
 import { badRequest } from "~/lib/api/errors";
-import { headOfMailQueue, queueMessage, setPace, takePace } from "./outbox.sql.server";
+import { headOfMailQueue, queueMessage, queueMessages, setPace, takePace } from "./outbox.sql.server";
 
 export interface OutboxEntry {
   /** `email`, `webhook`, or the kind of a job a domain registered (worker.server.ts registerOutboxJob). */
@@ -39,6 +39,15 @@ export async function enqueue(entry: OutboxEntry): Promise<boolean> {
 export function* enqueueStep(entry: OutboxEntry): Op<boolean> {
   const at = new Date();
   return (yield* queueMessage(entry.kind, entry.topic, entry.dedupKey ?? null, JSON.stringify(entry.payload), at, entry.due ?? at)) > 0;
+}
+
+/** Queues many messages as one step of a transaction (a fan-out's batch): how many were new. */
+export function* enqueueManyStep(entries: Array<OutboxEntry & { due: Date }>): Op<number> {
+  const at = new Date();
+  return yield* queueMessages(
+    entries.map((e) => ({ kind: e.kind, topic: e.topic, dedupKey: e.dedupKey ?? null, payload: JSON.stringify(e.payload), due: e.due })),
+    at,
+  );
 }
 
 /**

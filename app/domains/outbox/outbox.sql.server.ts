@@ -2,7 +2,7 @@
 // that caused it (outbox.server.ts enqueueStep), and the send slots of a
 // lane of e-mails (reserveSendSlots).
 import type { OutboxMessage, SendPace } from "~/db.server";
-import { one, run, statement } from "~/db/sql.server";
+import { one, run, statement, type Param, type Statement } from "~/db/sql.server";
 
 // A message with a dedupKey that is already queued is skipped, not an error: the transaction goes on.
 const QUEUE_MESSAGE = statement(
@@ -21,6 +21,30 @@ export const queueMessage = (
   at: Date,
   due: Date = at,
 ) => run(QUEUE_MESSAGE, kind, topic, dedupKey, payload, at, due);
+
+const queueMany = new Map<number, Statement<unknown>>();
+/** Messages per multi-row statement (6 parameters each). */
+const MESSAGES_PER_STATEMENT = 100;
+
+/** Queues pending messages, up to 100 in one statement; duplicates of a queued dedupKey are skipped. Returns how many were queued. */
+export function* queueMessages(
+  messages: Array<{ kind: OutboxMessage["kind"]; topic: OutboxMessage["topic"]; dedupKey: OutboxMessage["dedupKey"]; payload: string; due: Date }>,
+  at: Date,
+) {
+  let queued = 0;
+  for (let i = 0; i < messages.length; i += MESSAGES_PER_STATEMENT) {
+    const chunk = messages.slice(i, i + MESSAGES_PER_STATEMENT);
+    let stmt = queueMany.get(chunk.length);
+    if (!stmt) {
+      const values = chunk.map((_, r) => `($${r * 5 + 2}, $${r * 5 + 3}, $${r * 5 + 4}, $${r * 5 + 5}, 'pending', 0, $${r * 5 + 6}, $1)`).join(", ");
+      stmt = statement(`outbox_queue_many_${chunk.length}`, `INSERT INTO "OutboxMessage" ("kind", "topic", "dedupKey", "payload", "status", "attempts", "nextAttemptAt", "createdAt") VALUES ${values} ON CONFLICT ("dedupKey") DO NOTHING`);
+      queueMany.set(chunk.length, stmt);
+    }
+    const params: Param[] = [at, ...chunk.flatMap((m) => [m.kind, m.topic, m.dedupKey, m.payload, m.due])];
+    queued += yield* run(stmt, ...params);
+  }
+  return queued;
+}
 
 // The e-mail the worker takes next (oldest due first); index (status, nextAttemptAt).
 const HEAD_OF_MAIL_QUEUE = statement<{ head: Date | null }>(
