@@ -467,11 +467,11 @@ async function fanOutBatch(f: Fanout): Promise<{ queued: number; next: boolean }
           new Date(),
         ),
       );
-      const told = alerts.filter((a) => fresh.has(a.dedupKey)); // the others were told before at this level
-      const counted = new Set(yield* countAlertDays(told.map((a) => a.userId), day, env.ALERTS_PER_DAY));
-      const due = told.filter((a) => counted.has(a.userId));
+      const recorded = alerts.filter((a) => fresh.has(a.dedupKey)); // the others were told before at this level
+      const counted = new Set(yield* countAlertDays(recorded.map((a) => a.userId), day, env.ALERTS_PER_DAY));
+      const due = recorded.filter((a) => counted.has(a.userId));
       // Over the daily cap: dropped, and nothing recorded, so a lower price later still counts.
-      for (const a of told) if (!counted.has(a.userId)) yield* unrecordAlert(a.dedupKey);
+      for (const a of recorded) if (!counted.has(a.userId)) yield* unrecordAlert(a.dedupKey);
       const slots = yield* reserveSendSlots(lane, due.length, env.ALERT_EMAILS_PER_SHOP_PER_MINUTE);
       yield* enqueueManyStep(due.map((a, i) => ({ kind: "email", topic: alertTopic(a.userId), dedupKey: `alert:${a.dedupKey}`, payload: a.mail, due: slots[i]! })));
       if (full) {
@@ -484,7 +484,7 @@ async function fanOutBatch(f: Fanout): Promise<{ queued: number; next: boolean }
           payload: { ...next, change: { ...change, at: change.at.toISOString() } } as unknown as Prisma.InputJsonValue,
         });
       }
-      return { queued: due.length, capped: told.length - due.length };
+      return { queued: due.length, capped: recorded.length - due.length };
     })(),
   );
   if (capped > 0) log.info("alerts over the daily cap", { kind: change.kind, productId: change.productId, capped });
