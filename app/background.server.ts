@@ -13,7 +13,7 @@ import { startPruning, stopPruning } from "~/domains/metering/pruning.server";
 import { registerOutboxJob, startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
 import { customerMirrorJob } from "~/domains/customer-accounts/metafield-mirror.server";
 import { fireWishlistedProductChange, flowTriggerJob } from "~/domains/flow/triggers.server";
-import { onWishlistedProductChange } from "~/domains/alerts/alerts.server";
+import { alertFanoutJob, onWishlistedProductChange } from "~/domains/alerts/alerts.server";
 import { startReminders, stopReminders } from "~/domains/alerts/reminders.server";
 import { startRescrapeAlerts, stopRescrapeAlerts } from "~/domains/alerts/rescrape-alerts.server";
 import { offlineAdmin } from "~/shopify.server";
@@ -32,6 +32,8 @@ registerOutboxJob(productImageJob);
 registerOutboxJob(queuedWebhookJob);
 // CDN purges (CDN_PURGE_URL) after changes to share pages and previews.
 registerOutboxJob(cdnPurgeJob);
+// A price drop on a product many saved: the batches after the first, queued by the job (docs/alerts.md "Fan-out").
+registerOutboxJob(alertFanoutJob);
 
 // The customer metafield mirror and the Flow triggers write with the shop's offline session.
 if (offlineAdmin) {

@@ -38,6 +38,7 @@ export type {
   Product,
   ProductLocalization,
   ReminderSent,
+  SendPace,
   SignInThrottle,
   UsageCounter,
   UsageDedup,

@@ -209,6 +209,13 @@ const schema = z
     MAIL_FROM: z.string().default("Wishlist <no-reply@localhost>"),
     /** Alert e-mails (price drop, back in stock, low stock) one shopper gets per UTC day at most. */
     ALERTS_PER_DAY: z.coerce.number().int().min(1).max(100).default(3),
+    /**
+     * Alert e-mails one shop sends per minute at most (docs/alerts.md "Fan-out"): a price drop on a product
+     * thousands saved is queued at once but spread over send slots this far apart, so other shops' e-mails
+     * go out beside it. 1 to 60,000 (1,000 a second); the default, 600 (10 a second), keeps one shop
+     * well below what the outbox's e-mail slots send.
+     */
+    ALERT_EMAILS_PER_SHOP_PER_MINUTE: z.coerce.number().int().min(1).max(60_000).default(600),
     /** E-mails to one typed address per UTC day, across all accounts (alert confirmation, password recovery, change of e-mail). */
     EMAILS_PER_RECIPIENT_PER_DAY: z.coerce.number().int().min(1).max(1000).default(5),
     /** E-mails to typed addresses one client address unit (IPv4 address, IPv6 /64) may cause per UTC day. */

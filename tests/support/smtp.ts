@@ -12,6 +12,8 @@ export interface ReceivedMail {
   subject: string;
   text: string;
   html: string;
+  /** Date.now() when the message was received (set by the sink; order and pacing checks). */
+  receivedAt?: number;
 }
 
 const qp = (s: string) =>
@@ -91,7 +93,8 @@ export async function startMailSink(options: MailSinkOptions = {}): Promise<Mail
       stream.setEncoding("utf8");
       stream.on("data", (d: string) => (raw += d));
       stream.on("end", () => {
-        for (const rcpt of session.envelope.rcptTo) received.push(parseMail(rcpt.address, raw));
+        const receivedAt = Date.now();
+        for (const rcpt of session.envelope.rcptTo) received.push({ ...parseMail(rcpt.address, raw), receivedAt });
         callback();
       });
     },

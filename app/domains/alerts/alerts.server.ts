@@ -8,16 +8,20 @@
 // trigger), and queues one e-mail per shopper who confirmed their consent,
 // in the transaction that records the alert: at most one per shopper,
 // variant and price level (or stock episode and day), at most ALERTS_PER_DAY
-// per shopper and day, sent by the outbox after the commit.
-import { db } from "~/db.server";
+// per shopper and day, sent by the outbox after the commit. The shoppers are
+// read in batches (fanOutBatch: the first while the webhook waits, the rest
+// as an outbox job, alertFanoutJob), and each shop's e-mails get send slots
+// at ALERT_EMAILS_PER_SHOP_PER_MINUTE (outbox.server.ts reserveSendSlots).
+import { db, type Prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { transaction } from "~/db/sql.server";
 import { errorFields, log } from "~/lib/log.server";
-import { enqueueStep } from "~/domains/outbox/outbox.server";
+import { enqueueManyStep, enqueueStep, reserveSendSlots } from "~/domains/outbox/outbox.server";
+import { PermanentFailure, type OutboxJob } from "~/domains/outbox/worker.server";
 import { getPlan, type AlertKind } from "~/domains/plans/plans";
 import { formatPrice } from "~/domains/lists/share-page.server";
 import { installedShopsOf, wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
-import { countAlertDay, recordAlert } from "./alerts.sql.server";
+import { countAlertDays, recordAlerts, unrecordAlert } from "./alerts.sql.server";
 import { alertTopic, unsubscribeUrl, utcDay } from "./consent.server";
 import { clickKeyOf, clickUrl } from "./clicks.server";
 import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
@@ -30,8 +34,6 @@ import { badRequest } from "~/lib/api/errors";
 const DAY_MS = 86_400_000;
 /** EU price indication rule: an announced reduction shows the lowest price of the 30 days before it. */
 const LOW_WINDOW_MS = 30 * DAY_MS;
-/** Shoppers alerted per change at most (a bound on one webhook's work). */
-const MAX_RECIPIENTS = 5000;
 
 // ---------------------------------------------------------------- events
 
@@ -278,23 +280,10 @@ export const UNPARTNERED_ALERT_KINDS: readonly AlertKind[] = ["price_drop", "bac
  */
 export async function scrapedProductChanged(productId: number, host: string, changes: ScrapedProductChange[]): Promise<void> {
   if (changes.length === 0) return;
-  const partnerIds = await db.listItem.findMany({
-    where: { productId, purchased: false, sourcePartnerId: { not: null } },
-    distinct: ["sourcePartnerId"],
-    select: { sourcePartnerId: true },
-    take: MAX_RECIPIENTS,
-  });
-  const partners = await db.partner.findMany({
-    where: { id: { in: partnerIds.map((p) => p.sourcePartnerId!) } },
-    select: { id: true, plan: true },
-  });
-  const allowedOf = new Map(partners.map((p) => [p.id, getPlan(p.plan)?.alerts ?? []]));
-  const itemAllows = (sourcePartnerId: number | null, kind: AlertKind) =>
-    sourcePartnerId === null ? UNPARTNERED_ALERT_KINDS.includes(kind) : (allowedOf.get(sourcePartnerId) ?? []).includes(kind);
+  // Each batch reads the saving partners' plans and whether the host is an installed shop's (senderOf).
   const settings: AlertSettingsView = { ...DEFAULTS, lowStock: false, allowed: UNPARTNERED_ALERT_KINDS, remindersAllowed: false };
-  const signRefs = (await installedShopsOf([host])).size > 0;
   const full = changes.map((c) => ({ ...c, shopId: null, partnerId: null, variantId: null, quantity: null, saves: 0 }));
-  await dispatch(full, settings, null, { itemAllows, signRefs });
+  await dispatch(full, settings, null, host);
 }
 
 /** Stores a variant's stock and says which stock alerts its change calls for. */
@@ -323,94 +312,201 @@ async function applyVariantState(
 
 // ---------------------------------------------------------------- dispatch
 
-class DailyCapReached extends Error {}
+/**
+ * Savers read and e-mails queued per transaction. The first batch of a change
+ * is queued while the webhook waits; each batch that comes back full queues
+ * the next as an outbox job in its own transaction, so a fan-out of 50,000
+ * is a chain of bounded steps that a crash resumes where it stopped.
+ */
+export const FANOUT_BATCH = 500;
+export const ALERT_FANOUT_KIND = "alert_fanout";
 
-
-interface DispatchOptions {
-  /** Whether the plan that governs this save allows the kind (scraped products: the saving partner's plan). */
-  itemAllows?: (sourcePartnerId: number | null, kind: AlertKind) => boolean;
-  /** Sign a `wish_ref` into the Buy-now link (only an installed shop's orders webhook reads one). */
-  signRefs?: boolean;
+/** One change's fan-out: what changed, and the last list item done (pages go by item id). */
+interface Fanout {
+  change: WishlistedProductChange;
+  /** The variant the product page shows first: saves that name no variant hear about it. */
+  firstVariant: string | null;
+  /** A scraped product's page host (no shop: each save is gated by its partner's plan). */
+  host: string | null;
+  after: number;
 }
 
-/** The shoppers to tell about each change, and their e-mails, queued in one transaction each. */
-async function dispatch(changes: WishlistedProductChange[], settings: AlertSettingsView, firstVariant: string | null, opts: DispatchOptions = {}): Promise<void> {
-  if (changes.length === 0) return;
+/** The send lane, and so the rate, of a change's e-mails: its shop, or a scraped page's host. */
+const laneOf = (f: Pick<Fanout, "change" | "host">) => (f.change.shopId !== null ? `shop:${f.change.shopId}` : `site:${f.host ?? "-"}`);
+/** A shop's fan-out jobs share one outbox topic: the outbox runs them one at a time. */
+const fanoutTopic = (lane: string) => `alert-fanout:${lane}`;
+
+/** A price drop's level is its price; a stock alert's, the UTC day. */
+const levelOf = (change: WishlistedProductChange) => (change.kind === "price_drop" ? `${change.priceMinor}${change.currency}` : utcDay(change.at));
+
+/** The saves that name the changed variant, and those that name none when it is the variant the product page shows first. */
+const variantWhere = (change: WishlistedProductChange, firstVariant: string | null) =>
+  change.variantId ? { OR: [{ variantId: change.variantId }, ...(change.variantId === firstVariant ? [{ variantId: null }] : [])] } : {};
+
+/** The shoppers to tell about each change: the listeners hear it, then the first batch of e-mails is queued (the rest by the job). */
+async function dispatch(changes: WishlistedProductChange[], settings: AlertSettingsView, firstVariant: string | null, host: string | null = null): Promise<void> {
   for (const change of changes) {
-    // The reference names the alert kind: the revenue breakdown counts what each kind sold (docs/revenue.md).
-    const sign = opts.signRefs === false ? null : await wishRefSigner(`alert_${change.kind}`);
-    // The saves that name this variant, and those that name none when it is the variant the product page shows first.
-    const variantWhere = change.variantId
-      ? { OR: [{ variantId: change.variantId }, ...(change.variantId === firstVariant ? [{ variantId: null }] : [])] }
-      : {};
-    const items = await db.listItem.findMany({
-      where: { productId: change.productId, purchased: false, ...variantWhere },
-      orderBy: { id: "asc" },
-      take: MAX_RECIPIENTS,
-      include: {
-        wishlist: { select: { owner: { select: { id: true, alertConsent: true } } } },
-        product: { select: { canonicalUrl: true, localizations: true } },
-      },
-    });
-    if (items.length === 0) continue;
-    await emit({ ...change, saves: items.length });
+    const saves = await db.listItem.count({ where: { productId: change.productId, purchased: false, ...variantWhere(change, firstVariant) } });
+    if (saves === 0) continue;
+    await emit({ ...change, saves });
     if (!kindOn(settings, change.kind)) continue;
-    const told = new Set<string>();
-    for (const item of items) {
-      const owner = item.wishlist.owner;
-      const consent = owner.alertConsent;
-      if (!consent?.confirmedAt || told.has(owner.id)) continue;
-      if (opts.itemAllows && !opts.itemAllows(item.sourcePartnerId, change.kind)) continue;
-      const exact = item.product.localizations.find((l) => l.market === (item.market ?? ""));
-      const loc = exact ?? item.product.localizations.find((l) => l.market === "") ?? item.product.localizations[0];
-      // Prices go out only in the currency of the market the shopper saved for: its catalogue entry's, else the save's own.
-      const savedCurrency = exact?.currency ?? item.ownCurrency ?? null;
-      const marketPrice = exact?.currency ? exact.priceMinor : item.ownPriceMinor;
-      const sameCurrency = !savedCurrency || !change.currency || savedCurrency === change.currency;
-      if (change.kind === "price_drop" && !sameCurrency) continue;
-      told.add(owner.id);
-      const lang: AlertLang = isAlertLang(consent.lang) ? consent.lang : "en";
-      const title = item.ownTitle ?? loc?.title ?? "";
-      const level =
-        change.kind === "price_drop" ? `${change.priceMinor}${change.currency}` : `${utcDay(change.at)}`;
-      const dedupKey = `${change.kind}:${owner.id}:${change.productId}:${change.variantId ?? "-"}:${level}`;
-      const productUrl = item.product.canonicalUrl ? withVariant(item.product.canonicalUrl, change.variantId) : null;
-      const buyUrl = productUrl && sign ? withWishRef(productUrl, sign(item.id)) : productUrl;
-      // The e-mail links to our click-through, which counts the click and leads to buyUrl (clicks.server.ts).
-      const clickKey = buyUrl ? await clickKeyOf(dedupKey) : null;
-      const mail = await alertMail({
-        lang,
-        change,
-        title,
-        imageUrl: absolute(item.ownImageUrl ?? loc?.imageUrl ?? loc?.originalImageUrl ?? null),
-        // A stock alert in another currency than the saved market's shows the market's own price.
-        priceMinor: sameCurrency ? (change.priceMinor ?? marketPrice ?? null) : (marketPrice ?? null),
-        currency: sameCurrency ? (change.currency ?? savedCurrency) : savedCurrency,
-        buyUrl: clickKey ? clickUrl(clickKey, lang) : null,
-        unsubscribe: await unsubscribeUrl(owner.id, consent.email, lang),
-        to: consent.email,
-        senderName: settings.senderName,
-        replyTo: settings.replyTo,
-      });
-      try {
-        await transaction(
-          (function* () {
-            const recorded = yield* recordAlert(
-              { dedupKey, shopId: change.shopId, userId: owner.id, listItemId: item.id, kind: change.kind, priceMinor: change.priceMinor, currency: change.currency, title, clickKey, buyUrl },
-              new Date(),
-            );
-            if (recorded === 0) return; // told before at this level
-            if ((yield* countAlertDay(owner.id, utcDay(), env.ALERTS_PER_DAY)) === 0) throw new DailyCapReached();
-            yield* enqueueStep({ kind: "email", topic: alertTopic(owner.id), dedupKey: `alert:${dedupKey}`, payload: mail });
-          })(),
-        );
-      } catch (err) {
-        if (!(err instanceof DailyCapReached)) throw err;
-        log.info("alert over the daily cap", { kind: change.kind, productId: change.productId });
-      }
-    }
+    await fanOutBatch({ change, firstVariant, host, after: 0 });
   }
 }
+
+/** What one batch reads about the shop (or site) once, whatever the number of shoppers: no Admin API call, no read per shopper. */
+async function senderOf(f: Fanout, sourcePartnerIds: Array<number | null>) {
+  const { change } = f;
+  if (change.shopId !== null) {
+    const shop = await db.platformShop.findUnique({ where: { id: change.shopId }, select: { active: true, partnerId: true } });
+    // An uninstalled shop (or one redacted meanwhile) sends nothing more.
+    if (!shop?.active) return null;
+    const partner = await db.partner.findUnique({ where: { id: shop.partnerId }, select: { plan: true } });
+    const settings = await alertSettingsOf(change.shopId, partner?.plan ?? "free");
+    return kindOn(settings, change.kind) ? { settings, signRefs: true, itemAllows: () => true } : null;
+  }
+  // A scraped page: no merchant settings; each save is gated by the plan of the partner it came through.
+  const ids = [...new Set(sourcePartnerIds.filter((id): id is number => id !== null))];
+  const partners = ids.length ? await db.partner.findMany({ where: { id: { in: ids } }, select: { id: true, plan: true } }) : [];
+  const allowedOf = new Map(partners.map((p) => [p.id, getPlan(p.plan)?.alerts ?? []]));
+  const itemAllows = (sourcePartnerId: number | null) =>
+    sourcePartnerId === null ? UNPARTNERED_ALERT_KINDS.includes(change.kind) : (allowedOf.get(sourcePartnerId) ?? []).includes(change.kind);
+  const settings: AlertSettingsView = { ...DEFAULTS, lowStock: false, allowed: UNPARTNERED_ALERT_KINDS, remindersAllowed: false };
+  return { settings, signRefs: (await installedShopsOf([f.host ?? ""])).size > 0, itemAllows };
+}
+
+/**
+ * One batch of a fan-out: the next FANOUT_BATCH savers with confirmed consent
+ * after `f.after`, their e-mails built from what the batch read once, and in
+ * one transaction each shopper's alert record (the dedup key: a shopper told
+ * before at this level is skipped, on any instance) and day count, the
+ * e-mails in the shop's send slots, and the next batch's job when this one
+ * was full. Shoppers go in id order, so two batches at once take their day
+ * counts in the same order (no deadlock on PostgreSQL).
+ */
+async function fanOutBatch(f: Fanout): Promise<{ queued: number; next: boolean }> {
+  const { change } = f;
+  const items = await db.listItem.findMany({
+    where: {
+      productId: change.productId,
+      purchased: false,
+      id: { gt: f.after },
+      ...variantWhere(change, f.firstVariant),
+      wishlist: { owner: { alertConsent: { is: { confirmedAt: { not: null } } } } },
+    },
+    orderBy: { id: "asc" },
+    take: FANOUT_BATCH,
+    select: {
+      id: true,
+      market: true,
+      ownTitle: true,
+      ownImageUrl: true,
+      ownPriceMinor: true,
+      ownCurrency: true,
+      sourcePartnerId: true,
+      wishlist: { select: { owner: { select: { id: true, alertConsent: true } } } },
+    },
+  });
+  if (items.length === 0) return { queued: 0, next: false };
+  const sender = await senderOf(f, items.map((i) => i.sourcePartnerId));
+  if (!sender) return { queued: 0, next: false };
+  const { settings } = sender;
+  const product = await db.product.findUnique({ where: { id: change.productId }, select: { canonicalUrl: true, localizations: true } });
+  if (!product) return { queued: 0, next: false };
+  // The reference names the alert kind: the revenue breakdown counts what each kind sold (docs/revenue.md).
+  const sign = sender.signRefs ? await wishRefSigner(`alert_${change.kind}`) : null;
+  const productUrl = product.canonicalUrl ? withVariant(product.canonicalUrl, change.variantId) : null;
+  const level = levelOf(change);
+
+  const told = new Set<string>();
+  const alerts = [];
+  for (const item of items) {
+    const owner = item.wishlist.owner;
+    const consent = owner.alertConsent;
+    if (!consent?.confirmedAt || told.has(owner.id)) continue;
+    if (!sender.itemAllows(item.sourcePartnerId)) continue;
+    const exact = product.localizations.find((l) => l.market === (item.market ?? ""));
+    const loc = exact ?? product.localizations.find((l) => l.market === "") ?? product.localizations[0];
+    // Prices go out only in the currency of the market the shopper saved for: its catalogue entry's, else the save's own.
+    const savedCurrency = exact?.currency ?? item.ownCurrency ?? null;
+    const marketPrice = exact?.currency ? exact.priceMinor : item.ownPriceMinor;
+    const sameCurrency = !savedCurrency || !change.currency || savedCurrency === change.currency;
+    if (change.kind === "price_drop" && !sameCurrency) continue;
+    told.add(owner.id);
+    const lang: AlertLang = isAlertLang(consent.lang) ? consent.lang : "en";
+    const title = item.ownTitle ?? loc?.title ?? "";
+    const dedupKey = `${change.kind}:${owner.id}:${change.productId}:${change.variantId ?? "-"}:${level}`;
+    const buyUrl = productUrl && sign ? withWishRef(productUrl, sign(item.id)) : productUrl;
+    // The e-mail links to our click-through, which counts the click and leads to buyUrl (clicks.server.ts).
+    const clickKey = buyUrl ? await clickKeyOf(dedupKey) : null;
+    const mail = await alertMail({
+      lang,
+      change,
+      title,
+      imageUrl: absolute(item.ownImageUrl ?? loc?.imageUrl ?? loc?.originalImageUrl ?? null),
+      // A stock alert in another currency than the saved market's shows the market's own price.
+      priceMinor: sameCurrency ? (change.priceMinor ?? marketPrice ?? null) : (marketPrice ?? null),
+      currency: sameCurrency ? (change.currency ?? savedCurrency) : savedCurrency,
+      buyUrl: clickKey ? clickUrl(clickKey, lang) : null,
+      unsubscribe: await unsubscribeUrl(owner.id, consent.email, lang),
+      to: consent.email,
+      senderName: settings.senderName,
+      replyTo: settings.replyTo,
+    });
+    alerts.push({ userId: owner.id, itemId: item.id, dedupKey, title, clickKey, buyUrl, mail });
+  }
+  alerts.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+
+  const lane = laneOf(f);
+  const last = items[items.length - 1]!.id;
+  const full = items.length === FANOUT_BATCH;
+  const day = utcDay();
+  const { queued, capped } = await transaction(
+    (function* () {
+      // Multi-row statements: a batch is a handful of round trips, not three per shopper.
+      const fresh = new Set(
+        yield* recordAlerts(
+          alerts.map((a) => ({ dedupKey: a.dedupKey, shopId: change.shopId, userId: a.userId, listItemId: a.itemId, kind: change.kind, priceMinor: change.priceMinor, currency: change.currency, title: a.title, clickKey: a.clickKey, buyUrl: a.buyUrl })),
+          new Date(),
+        ),
+      );
+      const recorded = alerts.filter((a) => fresh.has(a.dedupKey)); // the others were told before at this level
+      const counted = new Set(yield* countAlertDays(recorded.map((a) => a.userId), day, env.ALERTS_PER_DAY));
+      const due = recorded.filter((a) => counted.has(a.userId));
+      // Over the daily cap: dropped, and nothing recorded, so a lower price later still counts.
+      for (const a of recorded) if (!counted.has(a.userId)) yield* unrecordAlert(a.dedupKey);
+      const slots = yield* reserveSendSlots(lane, due.length, env.ALERT_EMAILS_PER_SHOP_PER_MINUTE);
+      yield* enqueueManyStep(due.map((a, i) => ({ kind: "email", topic: alertTopic(a.userId), dedupKey: `alert:${a.dedupKey}`, payload: a.mail, due: slots[i]! })));
+      if (full) {
+        const next: Fanout = { ...f, after: last };
+        yield* enqueueStep({
+          kind: ALERT_FANOUT_KIND,
+          topic: fanoutTopic(lane),
+          // One job per change and page, however many instances reach it.
+          dedupKey: `alert-fanout:${change.kind}:${change.productId}:${change.variantId ?? "-"}:${level}:${change.at.getTime()}:${last}`,
+          payload: { ...next, change: { ...change, at: change.at.toISOString() } } as unknown as Prisma.InputJsonValue,
+        });
+      }
+      return { queued: due.length, capped: recorded.length - due.length };
+    })(),
+  );
+  if (capped > 0) log.info("alerts over the daily cap", { kind: change.kind, productId: change.productId, capped });
+  log.info("alert batch queued", { kind: change.kind, productId: change.productId, lane, after: f.after, queued, next: full });
+  return { queued, next: full };
+}
+
+/** The outbox job that queues a fan-out's next batch (registered by background.server.ts). */
+export const alertFanoutJob: OutboxJob = {
+  kind: ALERT_FANOUT_KIND,
+  async deliver(message) {
+    const p = (message.payload ?? {}) as Partial<Omit<Fanout, "change">> & { change?: Record<string, unknown> };
+    const at = new Date(String(p.change?.at));
+    if (!p.change || typeof p.after !== "number" || Number.isNaN(at.getTime()) || typeof p.change.productId !== "number") {
+      throw new PermanentFailure("alert fan-out payload needs change and after");
+    }
+    await fanOutBatch({ change: { ...(p.change as unknown as WishlistedProductChange), at }, firstVariant: p.firstVariant ?? null, host: p.host ?? null, after: p.after });
+  },
+};
 
 interface MailInput {
   lang: AlertLang;
@@ -561,6 +657,8 @@ export async function alertDataOf(userId: string, shopId: number) {
  */
 export async function forgetAlertsOfShop(shopId: number): Promise<void> {
   await db.alertSettings.deleteMany({ where: { shopId } });
+  // A fan-out under way stops (its next batch would find the shop gone anyway).
+  await db.outboxMessage.deleteMany({ where: { kind: ALERT_FANOUT_KIND, topic: fanoutTopic(laneOf({ change: { shopId } as WishlistedProductChange, host: null })) } });
   await db.alertSent.deleteMany({ where: { shopId } });
   await db.reminderSent.deleteMany({ where: { shopId } });
 }

@@ -2,21 +2,75 @@
 // alert (alerts.server.ts): its dedup record, the shopper's daily count, and
 // (outbox.server.ts enqueueStep) the e-mail itself.
 import type { AlertDay, AlertSent, ReminderSent } from "~/db.server";
-import { run, statement } from "~/db/sql.server";
+import { all, run, statement, type Param, type Statement } from "~/db/sql.server";
 
-// A record with the same dedupKey means this alert went out before: 0 rows, the caller stops.
-const RECORD_ALERT = statement(
-  "alert_record",
-  `INSERT INTO "AlertSent" ("dedupKey", "shopId", "userId", "listItemId", "kind", "priceMinor", "currency", "title", "createdAt", "clickKey", "buyUrl")
-   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-   ON CONFLICT ("dedupKey") DO NOTHING`,
-);
+const UNRECORD_ALERT = statement("alert_unrecord", `DELETE FROM "AlertSent" WHERE "dedupKey" = $1`);
 
-/** Records an alert: 1, or 0 when one with the same dedupKey was recorded before. */
-export const recordAlert = (
-  a: Pick<AlertSent, "dedupKey" | "shopId" | "userId" | "listItemId" | "kind" | "priceMinor" | "currency" | "title" | "clickKey" | "buyUrl">,
+/** Takes back a record of this transaction (the shopper's day was full): a later level or day counts anew. */
+export const unrecordAlert = (dedupKey: AlertSent["dedupKey"]) => run(UNRECORD_ALERT, dedupKey);
+
+// ---------------------------------------------------------------- many at once (a fan-out's batch)
+
+/** Rows per multi-row statement: well under both databases' parameter limits (SQLite 32,766). */
+export const ROWS_PER_STATEMENT = 100;
+
+/** One statement per row count, declared on first use (a batch's last chunk is shorter). */
+function sized<Row>(cache: Map<number, Statement<Row>>, name: string, rows: number, text: (rows: number) => string): Statement<Row> {
+  let found = cache.get(rows);
+  if (!found) cache.set(rows, (found = statement<Row>(`${name}_${rows}`, text(rows))));
+  return found;
+}
+
+const placeholders = (rows: number, perRow: number, first = 1) =>
+  Array.from({ length: rows }, (_, r) => `(${Array.from({ length: perRow }, (_, c) => `$${first + r * perRow + c}`).join(", ")})`).join(", ");
+
+const recordMany = new Map<number, Statement<Pick<AlertSent, "dedupKey">>>();
+
+/**
+ * Records alerts, up to ROWS_PER_STATEMENT in one statement: the dedupKeys
+ * recorded now (those recorded before are left out: told before at this level).
+ */
+export function* recordAlerts(
+  alerts: Array<Pick<AlertSent, "dedupKey" | "shopId" | "userId" | "listItemId" | "kind" | "priceMinor" | "currency" | "title" | "clickKey" | "buyUrl">>,
   at: Date,
-) => run(RECORD_ALERT, a.dedupKey, a.shopId, a.userId, a.listItemId, a.kind, a.priceMinor, a.currency, a.title, at, a.clickKey, a.buyUrl);
+) {
+  const recorded: string[] = [];
+  for (let i = 0; i < alerts.length; i += ROWS_PER_STATEMENT) {
+    const chunk = alerts.slice(i, i + ROWS_PER_STATEMENT);
+    const stmt = sized(recordMany, "alert_record_many", chunk.length, (n) =>
+      `INSERT INTO "AlertSent" ("dedupKey", "shopId", "userId", "listItemId", "kind", "priceMinor", "currency", "title", "createdAt", "clickKey", "buyUrl")
+       VALUES ${placeholders(n, 11)}
+       ON CONFLICT ("dedupKey") DO NOTHING
+       RETURNING "dedupKey"`,
+    );
+    const params: Param[] = chunk.flatMap((a) => [a.dedupKey, a.shopId, a.userId, a.listItemId, a.kind, a.priceMinor, a.currency, a.title, at, a.clickKey, a.buyUrl]);
+    for (const row of yield* all(stmt, ...params)) recorded.push(row.dedupKey);
+  }
+  return recorded;
+}
+
+const countMany = new Map<number, Statement<Pick<AlertDay, "userId">>>();
+
+/**
+ * Counts one e-mail for each shopper and the day, up to ROWS_PER_STATEMENT in
+ * one statement: the shoppers counted (those with `cap` counted already are
+ * left out). Shoppers must be distinct; in id order, two batches at once take
+ * the rows' locks in the same order.
+ */
+export function* countAlertDays(userIds: string[], day: AlertDay["day"], cap: number) {
+  const counted: string[] = [];
+  for (let i = 0; i < userIds.length; i += ROWS_PER_STATEMENT) {
+    const chunk = userIds.slice(i, i + ROWS_PER_STATEMENT);
+    const stmt = sized(countMany, "alert_count_days", chunk.length, (n) =>
+      `INSERT INTO "AlertDay" ("userId", "day", "count")
+       VALUES ${Array.from({ length: n }, (_, r) => `($${r + 3}, $1, 1)`).join(", ")}
+       ON CONFLICT ("userId", "day") DO UPDATE SET "count" = "AlertDay"."count" + 1 WHERE "AlertDay"."count" < $2
+       RETURNING "userId"`,
+    );
+    for (const row of yield* all(stmt, day, cap, ...chunk)) counted.push(row.userId);
+  }
+  return counted;
+}
 
 // One statement, so two deliveries at once cannot both take the last place of the day.
 const COUNT_DAY = statement(

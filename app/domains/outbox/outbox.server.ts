@@ -5,7 +5,7 @@ import { db, type Prisma } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import type { Op } from "~/db/sql.server";
 import { badRequest } from "~/lib/api/errors";
-import { queueMessage } from "./outbox.sql.server";
+import { headOfMailQueue, queueMessage, queueMessages, setPace, takePace } from "./outbox.sql.server";
 
 export interface OutboxEntry {
   /** `email`, `webhook`, or the kind of a job a domain registered (worker.server.ts registerOutboxJob). */
@@ -14,6 +14,8 @@ export interface OutboxEntry {
   payload: Prisma.InputJsonValue;
   /** Messages with the same key are sent once, however many instances try. */
   dedupKey?: string;
+  /** Not sent before this time (a send slot, reserveSendSlots); default now. */
+  due?: Date;
 }
 
 /** Queues a message; false when one with the same dedupKey was queued before. */
@@ -35,7 +37,38 @@ export async function enqueue(entry: OutboxEntry): Promise<boolean> {
  * dedupKey was queued before.
  */
 export function* enqueueStep(entry: OutboxEntry): Op<boolean> {
-  return (yield* queueMessage(entry.kind, entry.topic, entry.dedupKey ?? null, JSON.stringify(entry.payload), new Date())) > 0;
+  const at = new Date();
+  return (yield* queueMessage(entry.kind, entry.topic, entry.dedupKey ?? null, JSON.stringify(entry.payload), at, entry.due ?? at)) > 0;
+}
+
+/** Queues many messages as one step of a transaction (a fan-out's batch): how many were new. */
+export function* enqueueManyStep(entries: Array<OutboxEntry & { due: Date }>): Op<number> {
+  const at = new Date();
+  return yield* queueMessages(
+    entries.map((e) => ({ kind: e.kind, topic: e.topic, dedupKey: e.dedupKey ?? null, payload: JSON.stringify(e.payload), due: e.due })),
+    at,
+  );
+}
+
+/**
+ * `count` send slots of an e-mail lane (a shop's alerts), `60 s / perMinute`
+ * apart, as a step of the transaction that queues the e-mails: from where
+ * the lane's earlier slots end, so the lane never gets more than its rate
+ * however many fan-outs and instances queue into it. The worker sends oldest
+ * due first, so a lane's backlog lies in the future and other lanes' e-mails
+ * go out beside it. When the worker is behind (due e-mails wait), a lane
+ * with nothing waiting starts at the head of the queue rather than now: it
+ * goes next instead of behind every other lane's backlog.
+ */
+export function* reserveSendSlots(lane: string, count: number, perMinute: number, now = new Date()): Op<Date[]> {
+  if (count <= 0) return [];
+  const gapMs = 60_000 / perMinute;
+  const head = yield* headOfMailQueue();
+  const from = head && head < now ? head : now;
+  const free = yield* takePace(lane, new Date(0));
+  const start = Math.max(free.getTime(), from.getTime());
+  yield* setPace(lane, new Date(Math.ceil(start + count * gapMs)));
+  return Array.from({ length: count }, (_, i) => new Date(Math.ceil(start + i * gapMs)));
 }
 
 export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
