@@ -35,6 +35,7 @@ import pg from "pg";
 import { anonKey, BenchApi, freshDatabase, makeTempDir, percentile, removeDir, root, sleep, startServer, wishCli, type BenchServer } from "./harness.ts";
 import { PEAK_MODEL, type RouteClass } from "./peak-model.ts";
 import { runWebhookBurst, type WebhookBurstResult } from "./webhook-burst.ts";
+import { benchFanout, type FanoutBenchResult } from "./fanout.ts";
 
 const env = (name: string, fallback: number) => {
   const raw = process.env[name];
@@ -470,6 +471,23 @@ async function main() {
     }
 
     await watching.stop();
+    await Promise.all(instances.splice(0).map((server) => server.stop()));
+
+    // The fan-out on a database of its own: its server sends through a mail sink of the bench's (the instances above have none).
+    let fanout: FanoutBenchResult | undefined;
+    if (settings.fanoutSavers > 0) {
+      const fanoutDatabase = await freshDatabase(dir, settings.postgresUrl);
+      try {
+        fanout = await benchFanout({ databaseUrl: fanoutDatabase.url, savers: settings.fanoutSavers, sendSeconds: 15 });
+      } finally {
+        await fanoutDatabase.drop();
+      }
+      console.log(
+        `alert fan-out: ${fanout.savers} shoppers queued in ${round(fanout.queueMs / 1000)} s (${fanout.queuedPerSecond}/s; the drop's webhook answered in ${fanout.webhookMs} ms); sent ${fanout.sendRatePerMinute}/min against ${fanout.configuredPerMinute}/min configured; another shop's alert in ${fanout.otherShopMs} ms; ${fanout.duplicateRecipients} duplicates, ${fanout.messagesAttemptedTwice} attempted twice, ${fanout.adminApiCalls} Admin API calls`,
+      );
+      if (fanout.duplicateRecipients + fanout.messagesAttemptedTwice + fanout.adminApiCalls > 0) failures.push("alert fan-out: duplicates or Admin API calls");
+      if (fanout.otherShopMs === null) failures.push("alert fan-out: another shop's alert did not go out during the backlog");
+    }
     if (watching.healthDown > 0) failures.push(`/health said the database was down ${watching.healthDown} times of ${watching.healthProbes} (it never was)`);
     const budget = settings.instances * settings.poolSize;
     if (watching.peakConnections > budget) failures.push(`${watching.peakConnections} database connections, over the budget of ${budget}`);
@@ -492,6 +510,7 @@ async function main() {
       heldMultiple,
       overload: overloadResult,
       webhooks,
+      fanout,
       health: {
         probes: watching.healthProbes,
         down: watching.healthDown,
