@@ -216,6 +216,8 @@ const schema = z
      * well below what the outbox's e-mail slots send.
      */
     ALERT_EMAILS_PER_SHOP_PER_MINUTE: z.coerce.number().int().min(1).max(60_000).default(600),
+    /** Savers read and e-mails queued per transaction of a fan-out (docs/alerts.md "Fan-out"). */
+    ALERT_FANOUT_BATCH: z.coerce.number().int().min(1).max(5000).default(500),
     /** E-mails to one typed address per UTC day, across all accounts (alert confirmation, password recovery, change of e-mail). */
     EMAILS_PER_RECIPIENT_PER_DAY: z.coerce.number().int().min(1).max(1000).default(5),
     /** E-mails to typed addresses one client address unit (IPv4 address, IPv6 /64) may cause per UTC day. */

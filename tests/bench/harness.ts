@@ -67,9 +67,10 @@ export async function startServer(databaseUrl: string, dir: string, extraEnv: Re
   // extraEnv may name another APP_URL: instances behind one balancer share the public address (tokens name it).
   return spawnServer(dir, logName, [...SERVER_NODE_ARGS, path.join(root, "app/server/start.mjs")], '"msg":"listening"', (port) => ({
     APP_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: "info",
     DATABASE_URL: databaseUrl,
     ...extraEnv,
+    // The "listening" line is logged at info.
+    LOG_LEVEL: "info",
   }));
 }
 

@@ -110,8 +110,7 @@ async function fixtures(api: BenchApi, server: BenchServer): Promise<Fixture> {
     for (let w = 0; w < weight; w++) requests.init.push(init);
     for (let u = 0; u < weight * PEAK_MODEL.shoppersPerShop; u++) {
       // A returning shopper: a widget session id of their own, saves through the shop, and the grant the dialog stores for that sid.
-      const sid = randomBytes(12).toString("base64url");
-      const token = (await api.request("POST", "/widget/init", { headers: { authorization: `Bearer ${key}` }, body: { origin, sid } })).token as string;
+      const { token, sid } = (await api.request("POST", "/widget/init", { headers: { authorization: `Bearer ${key}` }, body: { origin } })) as { token: string; sid: string };
       const user = await api.anonymousUser();
       const wishlistId = (await api.request("POST", "/hosted/me/init", { headers: { authorization: `Bearer ${user.access_token}` } })).list.db_id as number;
       const auth = { apikey: api.anonKey, authorization: `Bearer ${user.access_token}`, "x-widget-token": token, origin };

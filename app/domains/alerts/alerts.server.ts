@@ -312,13 +312,10 @@ async function applyVariantState(
 
 // ---------------------------------------------------------------- dispatch
 
-/**
- * Savers read and e-mails queued per transaction. The first batch of a change
- * is queued while the webhook waits; each batch that comes back full queues
- * the next as an outbox job in its own transaction, so a fan-out of 50,000
- * is a chain of bounded steps that a crash resumes where it stopped.
- */
-export const FANOUT_BATCH = 500;
+// Savers read and e-mails queued per transaction (ALERT_FANOUT_BATCH, 500). The first batch of a
+// change is queued while the webhook waits; each batch that comes back full queues the next as an
+// outbox job in its own transaction, so a fan-out of 50,000 is a chain of bounded steps that a
+// crash resumes where it stopped.
 export const ALERT_FANOUT_KIND = "alert_fanout";
 
 /** One change's fan-out: what changed, and the last list item done (pages go by item id). */
@@ -376,7 +373,7 @@ async function senderOf(f: Fanout, sourcePartnerIds: Array<number | null>) {
 }
 
 /**
- * One batch of a fan-out: the next FANOUT_BATCH savers with confirmed consent
+ * One batch of a fan-out: the next ALERT_FANOUT_BATCH savers with confirmed consent
  * after `f.after`, their e-mails built from what the batch read once, and in
  * one transaction each shopper's alert record (the dedup key: a shopper told
  * before at this level is skipped, on any instance) and day count, the
@@ -395,7 +392,7 @@ async function fanOutBatch(f: Fanout): Promise<{ queued: number; next: boolean }
       wishlist: { owner: { alertConsent: { is: { confirmedAt: { not: null } } } } },
     },
     orderBy: { id: "asc" },
-    take: FANOUT_BATCH,
+    take: env.ALERT_FANOUT_BATCH,
     select: {
       id: true,
       market: true,
@@ -459,7 +456,7 @@ async function fanOutBatch(f: Fanout): Promise<{ queued: number; next: boolean }
 
   const lane = laneOf(f);
   const last = items[items.length - 1]!.id;
-  const full = items.length === FANOUT_BATCH;
+  const full = items.length === env.ALERT_FANOUT_BATCH;
   const day = utcDay();
   const { queued, capped } = await transaction(
     (function* () {
