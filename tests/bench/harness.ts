@@ -53,6 +53,8 @@ export interface BenchServer {
   url: string;
   baseUrl: string;
   logFile: string;
+  /** The server's process (its workers, if any, are its children). */
+  pid?: number;
   stop: () => Promise<void>;
 }
 
@@ -61,11 +63,17 @@ export interface BenchServer {
  * request line is part of each request's real cost). The log goes straight
  * to a file so that reading it costs the load generator nothing.
  */
-export async function startServer(databaseUrl: string, dir: string, extraEnv: Record<string, string> = {}): Promise<BenchServer> {
-  return spawnServer(dir, "server.log", [...SERVER_NODE_ARGS, path.join(root, "app/server/start.mjs")], '"msg":"listening"', (port) => ({
-    ...extraEnv,
+export async function startServer(
+  databaseUrl: string,
+  dir: string,
+  extraEnv: Record<string, string> = {},
+  logName = "server.log",
+): Promise<BenchServer> {
+  // extraEnv may set another LOG_LEVEL (the growth bench's plan check runs a second server at debug).
+  return spawnServer(dir, logName, [...SERVER_NODE_ARGS, path.join(root, "app/server/start.mjs")], '"msg":"listening"', (port) => ({
     APP_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: "info",
+    ...extraEnv,
     DATABASE_URL: databaseUrl,
   }));
 }
@@ -145,7 +153,7 @@ async function waitUntilListening(
     }
     await sleep(100);
   }
-  return { ...server, stop };
+  return { ...server, pid: child.pid, stop };
 }
 
 const execFileAsync = promisify(execFile);
@@ -241,6 +249,8 @@ export interface RunOptions {
   api: BenchApi;
   connections: number;
   durationSeconds: number;
+  /** Called after the scenario's setup, right before the load starts (the growth bench reads CPU counters here). */
+  beforeLoad?: () => Promise<void>;
 }
 
 /** Drives one scenario for a fixed time with autocannon. */
@@ -302,6 +312,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions): Promise
   }
 
   const latencies: number[] = [];
+  await opts.beforeLoad?.();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(options, (err, res) => (err ? reject(err) : resolve(res)));
     instance.on("response", (_client, status: number, _bytes: number, ms: number) => {
@@ -412,6 +423,7 @@ export async function runPaced(scenario: Scenario, opts: RunOptions & { rate: nu
     req.end(body);
   };
 
+  await opts.beforeLoad?.();
   const start = performance.now() + 20;
   await new Promise<void>((resolve) => {
     const tick = () => {
