@@ -64,13 +64,13 @@ export interface BenchServer {
  * to a file so that reading it costs the load generator nothing.
  */
 export async function startServer(databaseUrl: string, dir: string, extraEnv: Record<string, string> = {}, logName = "server.log"): Promise<BenchServer> {
-  // extraEnv may name another APP_URL: instances behind one balancer share the public address (tokens name it).
+  // extraEnv may name another APP_URL (instances behind one balancer share the public address: tokens name it)
+  // and LOG_LEVEL debug (the growth bench's plan check); the "listening" line needs info or debug.
   return spawnServer(dir, logName, [...SERVER_NODE_ARGS, path.join(root, "app/server/start.mjs")], '"msg":"listening"', (port) => ({
     APP_URL: `http://127.0.0.1:${port}`,
     DATABASE_URL: databaseUrl,
     ...extraEnv,
-    // The "listening" line is logged at info.
-    LOG_LEVEL: "info",
+    LOG_LEVEL: extraEnv.LOG_LEVEL === "debug" ? "debug" : "info",
   }));
 }
 
@@ -245,6 +245,8 @@ export interface RunOptions {
   api: BenchApi;
   connections: number;
   durationSeconds: number;
+  /** Called after the scenario's setup, right before the load starts (the growth bench reads CPU counters here). */
+  beforeLoad?: () => Promise<void>;
 }
 
 /** Drives one scenario for a fixed time with autocannon. */
@@ -306,6 +308,7 @@ export async function runScenario(scenario: Scenario, opts: RunOptions): Promise
   }
 
   const latencies: number[] = [];
+  await opts.beforeLoad?.();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(options, (err, res) => (err ? reject(err) : resolve(res)));
     instance.on("response", (_client, status: number, _bytes: number, ms: number) => {
@@ -416,6 +419,7 @@ export async function runPaced(scenario: Scenario, opts: RunOptions & { rate: nu
     req.end(body);
   };
 
+  await opts.beforeLoad?.();
   const start = performance.now() + 20;
   await new Promise<void>((resolve) => {
     const tick = () => {

@@ -201,12 +201,12 @@ async function shopWithProducts(api: BenchApi, count: number): Promise<{ handle:
 }
 
 /** A Scale partner (never capped, finite limit: the whole metering path runs) and a test key. */
-async function partnerKey(api: BenchApi): Promise<{ key: string }> {
+export async function partnerKey(api: BenchApi): Promise<{ key: string }> {
   const { partner } = await api.wish(["partner", "create", "--name", "Bench shop", "--email", "bench@shop.example", "--plan", "scale"]);
   return (await api.wish(["key", "create", "--partner", String(partner.partner_id), "--env", "test"])).key;
 }
 
-const benchProduct = (n: number) => ({
+export const benchProduct = (n: number) => ({
   url: `https://shop.example.com/products/bench-${n}?utm_source=bench`,
   title: `Bench product ${n}`,
   description: "A product for the benchmark",
@@ -217,14 +217,14 @@ const benchProduct = (n: number) => ({
 
 // One public 50-item list for the read scenarios that compare with each other (reads change nothing).
 const benchLists = new WeakMap<BenchApi, ReturnType<typeof listWithProducts>>();
-function sharedBenchList(api: BenchApi) {
+export function sharedBenchList(api: BenchApi) {
   let list = benchLists.get(api);
   if (!list) benchLists.set(api, (list = listWithProducts(api, 50, true)));
   return list;
 }
 
 /** A user with a list of `count` saved products (saved through the API). */
-async function listWithProducts(api: BenchApi, count: number, makePublic: boolean) {
+export async function listWithProducts(api: BenchApi, count: number, makePublic: boolean) {
   const user = await api.anonymousUser();
   const auth = { authorization: `Bearer ${user.access_token}` };
   const created = await api.request("POST", "/hosted/me/lists", { headers: auth, body: { name: "Bench list" } });

@@ -169,6 +169,46 @@ describe("the save and the share page reach every row they touch through an inde
   });
 });
 
+describe("the heart state reads the shopper's items by index", () => {
+  it("GET /widget/saved-products: by index, and as many statements with 1 saved item as with 4", async () => {
+    const { provisioner } = await import("../support/provision.ts");
+    const p = await provisioner(server);
+    const partner = await p.partner("free");
+    const key = await p.key(partner.id);
+    const origin = "https://hearts-shop.example.com";
+    const init = await api.post("/widget/init", { headers: { authorization: `Bearer ${key.key}` }, body: { origin } });
+    expect(init.status, init.text).toBe(200);
+    const user = await api.anonymousUser();
+    const wishlistId = (await api.post("/hosted/me/init", { token: user.accessToken })).body.list.db_id as number;
+    const headers = { "x-widget-token": init.body.token, origin };
+    const saveProduct = async (n: number) => {
+      const saved = await api.post("/widget/save", {
+        token: user.accessToken,
+        headers,
+        body: { wishlistId, product: { url: `${origin}/p/${n}`, title: `Heart ${n}`, price: 100, currency: "EUR", marketCode: "de-DE" } },
+      });
+      expect(saved.status, saved.text).toBe(200);
+    };
+    let count = 0;
+    const read = () =>
+      statementsOf(async () => {
+        const res = await api.get("/widget/saved-products", { token: user.accessToken, headers });
+        count = res.body?.products?.length ?? -1;
+        return res;
+      });
+    await saveProduct(0);
+    await read(); // the item-reference signing key is made on the first read
+    const one = await read();
+    expect(count).toBe(1);
+    for (let n = 1; n < 4; n++) await saveProduct(n);
+    const four = await read();
+    expect(count).toBe(4);
+    // One query per table, whatever the number of items (no statement per item).
+    expect(four.length, four.join("\n")).toBe(one.length);
+    await expectByIndex(four, ["ListItem", "Wishlist", "Product", "ProductLocalization"]);
+  });
+});
+
 describe("init and the user read search by key", () => {
   it("POST /widget/init (configuration cached) reads the month's counter by its key; GET /auth/user the user by id", async () => {
     const { provisioner } = await import("../support/provision.ts");

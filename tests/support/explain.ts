@@ -34,8 +34,12 @@ export interface Plan {
  * priced out, so a test's small tables do not hide a missing index: a Seq
  * Scan or an index scan without an index condition then means no index can
  * serve the statement.
+ *
+ * `natural` (PostgreSQL): sequential scans keep their price, so the plan is
+ * the one the planner picks with the database's own statistics (on a grown
+ * database: whether it would read a big table whole although an index exists).
  */
-export async function explain(databaseUrl: string, statement: string): Promise<Plan> {
+export async function explain(databaseUrl: string, statement: string, { natural = false }: { natural?: boolean } = {}): Promise<Plan> {
   if (databaseUrl.startsWith("file:")) {
     const db = new Database(databaseUrl.slice("file:".length), { readonly: true });
     try {
@@ -60,7 +64,7 @@ export async function explain(databaseUrl: string, statement: string): Promise<P
   await client.connect();
   try {
     await client.query("SET plan_cache_mode = force_generic_plan");
-    await client.query("SET enable_seqscan = off");
+    if (!natural) await client.query("SET enable_seqscan = off");
     const count = Math.max(0, ...[...statement.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
     await client.query(`PREPARE explained AS ${statement}`);
     const args = count ? `(${Array(count).fill("NULL").join(", ")})` : "";
