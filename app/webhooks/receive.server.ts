@@ -1,15 +1,17 @@
 // The shape every `/webhooks/*` route shares: Shopify's signature check
-// (`authenticate.webhook`: wrong HMAC → 401, missing headers → 400, not POST →
+// (`authenticate.webhook`, or for the queued topics the same check without
+// the session read: wrong HMAC → 401, missing headers → 400, not POST →
 // 405), the topic the route is for, once-only processing by webhook id and by
 // the signed payload (domains/shops/webhook-deliveries.server.ts), and SPEC
 // error bodies throughout. A route names its topics and its domain handler.
-import { createHash } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { json } from "@remix-run/node";
 import type { AdminGraphql } from "~/domains/shops/admin-graphql.server";
 import { acceptDelivery, claimDelivery, releaseDelivery, type PlatformWebhook, type WebhookHandler } from "~/domains/shops/webhook-deliveries.server";
 import { errorResponse } from "~/http/error-reply.server";
 import { ApiError, badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { log } from "~/lib/log.server";
+import { env } from "~/env.server";
 import { shopify } from "~/shopify.server";
 import { QUEUED_TOPICS } from "./queued.server";
 
@@ -58,12 +60,39 @@ async function verified(request: Request): Promise<PlatformWebhook> {
   }
 }
 
-async function verifiedFor(request: Request, topics: readonly string[]): Promise<PlatformWebhook> {
-  const hook = await verified(request);
-  if (!topics.includes(hook.topic)) {
-    throw badRequest("invalid_topic", `This address receives ${topics.join(", ")}, not ${hook.topic}`);
+/**
+ * A delivery of a queued topic, checked as the library checks it (POST, the five headers, the
+ * HMAC-SHA256 of the raw body with the app's secret, JSON) but without what the library does besides:
+ * it reads the shop's offline session, and may refresh its token, before the answer. The queued work
+ * reads the session when it runs; a wave of deliveries is answered after one transaction each.
+ */
+async function signedDelivery(request: Request): Promise<PlatformWebhook> {
+  if (!shopify || !env.SHOPIFY_API_SECRET) throw notFound("not_found", "The Shopify app is not configured on this server");
+  if (request.method !== "POST") throw refusal(405);
+  const header = (name: string) => request.headers.get(`x-shopify-${name}`);
+  const [topic, hmac, shop, webhookId] = [header("topic"), header("hmac-sha256"), header("shop-domain"), header("webhook-id")];
+  if (!topic || !hmac || !shop || !webhookId || !header("api-version")) throw refusal(400);
+  const rawBody = Buffer.from(await request.arrayBuffer());
+  const expected = createHmac("sha256", env.SHOPIFY_API_SECRET).update(rawBody).digest();
+  const given = Buffer.from(hmac, "base64");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw refusal(401);
+  if (!MYSHOPIFY_DOMAIN.test(shop)) throw notAShop();
+  let payload: unknown;
+  try {
+    payload = JSON.parse(rawBody.toString("utf8"));
+  } catch {
+    throw badRequest("invalid_payload", "The webhook body is not JSON");
   }
+  return { topic: topicName(topic), shop, webhookId, payloadDigest: createHash("sha256").update(rawBody).digest("hex"), payload };
+}
+
+function forTopics(hook: PlatformWebhook, topics: readonly string[]): PlatformWebhook {
+  if (!topics.includes(hook.topic)) throw badRequest("invalid_topic", `This address receives ${topics.join(", ")}, not ${hook.topic}`);
   return hook;
+}
+
+async function verifiedFor(request: Request, topics: readonly string[]): Promise<PlatformWebhook> {
+  return forTopics(await verified(request), topics);
 }
 
 const duplicate = (hook: PlatformWebhook) => {
@@ -78,7 +107,7 @@ const duplicate = (hook: PlatformWebhook) => {
  */
 export async function queueWebhook(request: Request, topics: readonly string[]): Promise<Response> {
   try {
-    const hook = await verifiedFor(request, topics);
+    const hook = forTopics(await signedDelivery(request), topics);
     const queued = QUEUED_TOPICS[hook.topic];
     if (!queued) throw new Error(`${hook.topic} is not a queued topic`);
     if (!(await acceptDelivery(hook, queued.lane(hook)))) return duplicate(hook);

@@ -116,7 +116,12 @@ export async function benchFanout(opts: FanoutBenchOptions): Promise<FanoutBench
         if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
       };
       await update("30.00");
-      const [product] = await sql<{ id: number }>(databaseUrl, `SELECT id FROM "Product" WHERE "canonicalUrl" = ?`, [`https://${primary}/products/${handle}`]);
+      // The webhook is answered once recorded; the product is written after the answer.
+      let product: { id: number } | undefined;
+      for (const deadline = Date.now() + 60_000; !product; await sleep(100)) {
+        [product] = await sql<{ id: number }>(databaseUrl, `SELECT id FROM "Product" WHERE "canonicalUrl" = ?`, [`https://${primary}/products/${handle}`]);
+        if (!product && Date.now() > deadline) throw new Error("the product's first webhook was not processed within 60 s");
+      }
       const tag = `${label}${randomBytes(4).toString("hex")}`;
       const emails = await seedSavers(databaseUrl, { tag, count: n, productId: product!.id, variantId: String(VARIANT) });
       return { shopId: shop.id, domain, productId: product!.id, tag, emails, drop: () => update("25.00") };
