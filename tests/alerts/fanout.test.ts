@@ -94,7 +94,12 @@ async function world(databaseUrl: string, first: TestServer) {
     const handle = `lamp-${suffix()}`;
     const shopifyId = 7_200_000_000 + Math.floor(Math.random() * 1_000_000);
     await productUpdate(server, shop, shopifyId, handle, "30.00");
-    const [product] = await sql<{ id: number }>(databaseUrl, `SELECT id FROM "Product" WHERE "canonicalUrl" = ?`, [`https://${shop.primary}/products/${handle}`]);
+    // The webhook is answered once recorded; the product is written after the answer.
+    const [product] = await until(
+      "the product its first webhook writes",
+      () => sql<{ id: number }>(databaseUrl, `SELECT id FROM "Product" WHERE "canonicalUrl" = ?`, [`https://${shop.primary}/products/${handle}`]),
+      (rows) => rows.length === 1,
+    );
     const seed = { tag: tag(label), count, productId: product!.id, variantId: String(VARIANT), ...mix };
     const optedIn = await seedSavers(databaseUrl, seed);
     return { seed, optedIn, handle, shopifyId, productId: product!.id, drop: (to: TestServer, price = "25.00") => productUpdate(to, shop, shopifyId, handle, price) };
@@ -121,7 +126,10 @@ describe("alert fan-out: a price drop on a product thousands saved", () => {
     w = await world(databaseUrl, first);
     drainer = await import("~/domains/outbox/worker.server");
     const { alertFanoutJob } = await import("~/domains/alerts/alerts.server");
+    const { queuedWebhookJob } = await import("~/webhooks/queued.server");
+    // What the servers' outbox runs besides e-mails: the fan-out's batches and the webhooks answered before their work.
     drainer.registerOutboxJob(alertFanoutJob);
+    drainer.registerOutboxJob(queuedWebhookJob);
   }, 60_000);
 
   afterAll(async () => {
