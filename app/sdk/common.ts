@@ -92,26 +92,36 @@ const CHANGED_KEY = "wish:changed";
 const FRESH_AFTER_CHANGE_MS = 60_000;
 
 /**
- * A save or removal happened in this browser: for a while, on every page of
- * the shop (hence localStorage), heart state is asked for with `fresh=1`, so
- * a service reading it from a read replica answers from its primary and the
- * change shows (docs/operations.md "With a read replica").
+ * A save or removal happened in this browser: for a while heart state is asked
+ * for with `fresh=1`, so a service reading it from a read replica answers from
+ * its primary and the change shows (docs/operations.md "With a read replica").
+ * On the shop's other pages too (localStorage) only where the visitor allowed
+ * preferences; else on this page only (consent.ts: nothing stored without it).
  */
-export function noteChange(): void {
+let changedAt = 0;
+export function noteChange(remember: boolean): void {
+  changedAt = Date.now();
+  if (remember) rememberChange(true);
+}
+
+/** Keeps this page's last change for the shop's other pages (preferences allowed), or forgets it (withdrawn). */
+export function rememberChange(allowed: boolean): void {
   try {
-    localStorage.setItem(CHANGED_KEY, String(Date.now()));
+    if (!allowed) localStorage.removeItem(CHANGED_KEY);
+    else if (changedAt) localStorage.setItem(CHANGED_KEY, String(changedAt));
   } catch {
     /* no storage: the service's own read-your-writes rule still covers its instance */
   }
 }
 
 export function changedRecently(): boolean {
+  let at = changedAt;
   try {
-    const at = Number(localStorage.getItem(CHANGED_KEY));
-    return at > 0 && Date.now() - at < FRESH_AFTER_CHANGE_MS;
+    at = Math.max(at, Number(localStorage.getItem(CHANGED_KEY)) || 0);
   } catch {
-    return false;
+    /* no storage: this page's own change only */
   }
+  return at > 0 && Date.now() - at < FRESH_AFTER_CHANGE_MS;
 }
 
 function setSid(sid: string): void {

@@ -9,6 +9,7 @@ import {
   changedRecently,
   getSid,
   noteChange,
+  rememberChange,
   initWidget,
   isGerman,
   originOf,
@@ -271,7 +272,7 @@ function createInstance(initial?: Options, page = false) {
   /** One product saved or removed here: its buttons and the count follow. */
   const markSaved = (key: string, saved: boolean) => {
     changes++;
-    noteChange();
+    noteChange(granted().includes("preferences"));
     buttons.forEach((opts, el) => urlKey(urlOf(opts())) === key && showSaved(el, saved));
     const keys = new Set(savedKeys);
     keys[saved ? "add" : "delete"](key);
@@ -468,7 +469,10 @@ function createInstance(initial?: Options, page = false) {
   }
 
   // A dialog already open hears of a change at once (a withdrawal stops its analytics).
-  onConsent(() => popup?.postMessage({ source: "wish", type: "consent", consent: granted() }, originOf(cfg.widgetUrl)));
+  onConsent(() => {
+    popup?.postMessage({ source: "wish", type: "consent", consent: granted() }, originOf(cfg.widgetUrl));
+    rememberChange(granted().includes("preferences"));
+  });
 
   const api = {
     init,

@@ -198,7 +198,8 @@ describe("hearts on product cards", () => {
     let removed!: () => void;
     const removal = new Promise<void>((resolve) => (removed = resolve));
     const stale: Promise<void>[] = [];
-    await page.route("**/api/v1/widget/saved-products", async (route) => {
+    // (After a change the page asks with `?fresh=1`: the primary database where a read replica serves heart state.)
+    await page.route("**/api/v1/widget/saved-products*", async (route) => {
       if (stale.length) return route.continue(); // reads after the first go through
       const answer = route.fetch().then(async (res) => {
         await removal;

@@ -247,8 +247,8 @@ describe("on a Shopify storefront, widget.js follows the Customer Privacy API", 
     const second = await save(v, "hat");
     await expectTracked(v, 0, ["dialog_open", "item_saved"]);
     expect((await storage(second)).local).toEqual(["wish:last-list"]);
-    // Still nothing more on the shop's own origin: the service needs nothing there beyond the session id.
-    expect(await storage(v.page)).toEqual({ local: ["wish:sid"], session: [], cookies: [] });
+    // On the shop's own origin only the session id, and (preferences now allowed) the time of the last change.
+    expect(await storage(v.page)).toEqual({ local: ["wish:changed", "wish:sid"], session: [], cookies: [] });
     await second.close();
 
     // Withdrawal: no more events, and the remembered list is forgotten.
@@ -256,6 +256,8 @@ describe("on a Shopify storefront, widget.js follows the Customer Privacy API", 
     const third = await save(v, "mug");
     expect(v.tracked).toHaveLength(2);
     expect(await storage(third)).toEqual({ local: [], session: ["wish:dialog"], cookies: ["wish_user"] });
+    // The time of the last change is forgotten with the withdrawal, and not written again.
+    expect(await storage(v.page)).toEqual({ local: ["wish:sid"], session: [], cookies: [] });
     expect(v.console.errors).toEqual([]);
     await v.context.close();
   });
