@@ -254,9 +254,7 @@ export function alsoOnClose(close: () => Promise<void>): void {
 export async function closeDatabase(): Promise<void> {
   for (const close of closers) await close().catch(() => {});
   await db.$disconnect();
-  const health = healthConnection;
-  healthConnection = null;
-  if (health) await health.then((client) => client.end()).catch(() => {});
+  await healthConnection.end();
   const pool = sharedPool;
   sharedPool = null;
   if (pool && !pool.ended) await pool.end();
@@ -287,23 +285,46 @@ async function probeSqlite(lockWaitMs: number): Promise<void> {
  * them would call a busy but answering database down, so a load balancer
  * would pull every loaded instance at once.
  */
-let healthConnection: Promise<pg.Client> | null = null;
+const healthConnection = dedicatedConnection(env.DATABASE_URL);
 
-function healthClient(): Promise<pg.Client> {
-  return (healthConnection ??= (async () => {
-    const client = new pg.Client({ connectionString: env.DATABASE_URL, ...postgresTimeouts() });
-    client.on("error", () => forgetHealthClient(client));
-    await client.connect();
-    return client;
-  })().catch((err) => {
-    healthConnection = null;
-    throw err;
-  }));
-}
-
-function forgetHealthClient(client: pg.Client): void {
-  healthConnection = null;
-  client.end().catch(() => {});
+/**
+ * A connection of its own, opened on first use and replaced after any failure,
+ * for probes that must not queue behind busy pooled connections (the health
+ * check; the read replica's lag measurement, app/db/replica.server.ts).
+ */
+export function dedicatedConnection(connectionString: string) {
+  let connection: Promise<pg.Client> | null = null;
+  const forget = (client: pg.Client) => {
+    connection = null;
+    client.end().catch(() => {});
+  };
+  const open = () =>
+    (connection ??= (async () => {
+      const client = new pg.Client({ connectionString, ...postgresTimeouts() });
+      client.on("error", () => forget(client));
+      await client.connect();
+      return client;
+    })().catch((err) => {
+      connection = null;
+      throw err;
+    }));
+  return {
+    /** One statement; a failure drops the connection, the next statement opens another. */
+    async query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>> {
+      const client = await open();
+      try {
+        return await client.query<R>(config);
+      } catch (err) {
+        forget(client);
+        throw err;
+      }
+    },
+    async end(): Promise<void> {
+      const opened = connection;
+      connection = null;
+      if (opened) await opened.then((client) => client.end()).catch(() => {});
+    },
+  };
 }
 
 /**
@@ -313,25 +334,13 @@ function forgetHealthClient(client: pg.Client): void {
  * given up on exactly under load.
  */
 export async function primaryFlushLsn(timeoutMs: number): Promise<string> {
-  const client = await healthClient();
-  try {
-    const { rows } = await client.query<{ lsn: string }>({ text: "SELECT pg_current_wal_flush_lsn()::text AS lsn", query_timeout: timeoutMs } as pg.QueryConfig);
-    return rows[0]!.lsn;
-  } catch (err) {
-    forgetHealthClient(client);
-    throw err;
-  }
+  const { rows } = await healthConnection.query<{ lsn: string }>({ text: "SELECT pg_current_wal_flush_lsn()::text AS lsn", query_timeout: timeoutMs } as pg.QueryConfig);
+  return rows[0]!.lsn;
 }
 
 /** PostgreSQL: one read on the health check's connection. */
 async function probePostgres(timeoutMs: number): Promise<void> {
-  const client = await healthClient();
-  try {
-    await client.query({ text: PROBE, query_timeout: timeoutMs } as pg.QueryConfig);
-  } catch (err) {
-    forgetHealthClient(client);
-    throw err;
-  }
+  await healthConnection.query({ text: PROBE, query_timeout: timeoutMs } as pg.QueryConfig);
 }
 
 /**

@@ -20,7 +20,7 @@
 //   measured is not used. A replica outage never fails a read the primary answers.
 import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
-import { alsoOnClose, db, postgresClientOn, postgresTimeouts, primaryFlushLsn, survivingPool, type Db } from "~/db.server";
+import { alsoOnClose, db, dedicatedConnection, postgresClientOn, postgresTimeouts, primaryFlushLsn, survivingPool, type Db } from "~/db.server";
 import { env, poolSizePerWorker } from "~/env.server";
 import { log } from "~/lib/log.server";
 import { onSiblingMessage, tellSiblings } from "~/lib/sibling-bus.server";
@@ -57,31 +57,14 @@ function replicaClient(): Db {
  * queue behind the public reads, time out, and turn the replica off exactly
  * when it is needed.
  */
-let lagConnection: Promise<pg.Client> | null = null;
-
-function lagClient(): Promise<pg.Client> {
-  return (lagConnection ??= (async () => {
-    const c = new pg.Client({ connectionString: env.DATABASE_REPLICA_URL, ...postgresTimeouts() });
-    c.on("error", () => forgetLagClient(c));
-    await c.connect();
-    return c;
-  })().catch((err) => {
-    lagConnection = null;
-    throw err;
-  }));
-}
-
-function forgetLagClient(c: pg.Client): void {
-  lagConnection = null;
-  c.end().catch(() => {});
-}
+const lagConnection = dedicatedConnection(env.DATABASE_REPLICA_URL ?? "");
 
 alsoOnClose(async () => {
-  const [c, p, lag] = [client, pool, lagConnection];
-  client = pool = lagConnection = null;
+  const [c, p] = [client, pool];
+  client = pool = null;
   await c?.$disconnect();
   if (p && !p.ended) await p.end();
-  if (lag) await lag.then((l) => l.end()).catch(() => {});
+  await lagConnection.end();
 });
 
 // ---------------------------------------------------------------- how far behind it is
@@ -113,14 +96,13 @@ async function measure(): Promise<Measurement> {
   const read = (async (): Promise<Measurement> => {
     // The primary first: whatever it had flushed then, a caught-up replica has replayed.
     const lsn = await primaryFlushLsn(timeout);
-    const replica = await lagClient();
-    let state: { standby: boolean; caught_up: boolean | null; behind_ms: number | null };
-    try {
-      state = (await replica.query({ text: REPLICA_STATE, values: [lsn], query_timeout: timeout } as pg.QueryConfig)).rows[0];
-    } catch (err) {
-      forgetLagClient(replica);
-      throw err;
-    }
+    const state = (
+      await lagConnection.query<{ standby: boolean; caught_up: boolean | null; behind_ms: number | null }>({
+        text: REPLICA_STATE,
+        values: [lsn],
+        query_timeout: timeout,
+      } as pg.QueryConfig)
+    ).rows[0]!;
     // Promoted (a failover): it no longer follows DATABASE_URL, so what it holds may diverge.
     if (!state.standby) return { usable: false, at, lagMs: null, reason: "not a standby (promoted?)" };
     const lagMs = state.caught_up ? 0 : state.behind_ms;

@@ -15,7 +15,7 @@ import { FakeAdminApi, fakeAdminForServer, webhookRequest } from "../support/sho
 import { saverEmail, seedSavers } from "../support/savers.ts";
 import { emailsSettled, startMailSink, type MailSink } from "../support/smtp.ts";
 import { failWrites, sql } from "../support/sql.ts";
-import { until } from "../support/wait.ts";
+import { pause, until } from "../support/wait.ts";
 
 const SECRET = "shpss_fanout_test_secret";
 const VARIANT = 111;
@@ -153,7 +153,7 @@ describe("alert fan-out: a price drop on a product thousands saved", () => {
       while (draining) {
         await drainer.runOutboxOnce();
         // The poll of a worker (as OUTBOX_POLL_MS): a tighter loop would starve this process's SMTP server.
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await pause(20);
       }
     })();
     try {
