@@ -10,6 +10,11 @@ const HTTP_WING = /^(~\/|(\.\.\/)+)(api|routes|admin|webhooks|proxy|http|server)
 const HTTP_GLOBALS = ["Request", "Response", "Headers"];
 const NO_HTTP_HERE = "A domain knows nothing of HTTP: let the HTTP wing read the request (app/http/cookies.server.ts) and pass plain values.";
 const OUTSIDE_LIB = /^~\/(?!lib\/|env\.server$)/.source;
+// Money has one home (app/lib/money.ts): an amount becomes text only through formatMoney and its kin.
+const CURRENCY_FORMATS = [
+  'Property[key.name="style"][value.value="currency"]',
+  'Property[key.name="currencyDisplay"]',
+].map((selector) => ({ selector, message: "Format money only through app/lib/money.ts (formatMoney): it knows each currency's minor unit." }));
 
 export default tseslint.config(
   { ignores: ["build/**", "node_modules/**", "public/**", "extensions/**/assets/**", "bench-results/**", "tests/support/themes/dawn/**", "tests/support/themes/horizon/**"] },
@@ -19,6 +24,25 @@ export default tseslint.config(
     languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly" } },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/lib/money.ts"],
+    rules: { "no-restricted-syntax": ["error", ...CURRENCY_FORMATS] },
+  },
+  {
+    // Raw SQL through Prisma is written only in statement modules, as prepared statements are (below).
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/**/*.sql.server.ts", "app/db/**", "app/db.server.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        ...["$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe"].map((property) => ({
+          property,
+          message: "Write raw SQL in the domain's *.sql.server.ts module and call it from here.",
+        })),
+      ],
     },
   },
   {
@@ -32,8 +56,10 @@ export default tseslint.config(
       // (an outgoing call to another service may use fetch, whose answer it need not name).
       "no-restricted-globals": ["error", ...HTTP_GLOBALS.map((name) => ({ name, message: NO_HTTP_HERE }))],
       "@typescript-eslint/no-restricted-types": ["error", { types: Object.fromEntries(HTTP_GLOBALS.map((name) => [name, NO_HTTP_HERE])) }],
+      // The currency rule again: this rule's list replaces the one above for domain files.
       "no-restricted-syntax": [
         "error",
+        ...CURRENCY_FORMATS,
         ...["WithHeaders", "ApiRequest", "ApiReply", "HeaderReader"].map((name) => ({
           selector: `TSTypeReference > Identifier[name="${name}"]`,
           message: NO_HTTP_HERE,

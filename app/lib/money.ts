@@ -167,3 +167,21 @@ export function formatMoney(minor: unknown, currency: string | null | undefined,
   const tag = typeof locale === "string" && locale.length <= 35 ? locale : "en-US";
   return numberFormat(tag, arg.code, exp, fractional).format(amount);
 }
+
+/**
+ * A price per unit that may be a fraction of the minor unit, as people read it
+ * in `locale` ("en-US": 2.5 USD minor units → "$0.025"): up to two digits past
+ * the currency's own. Null for a malformed currency code or amount.
+ */
+export function formatUnitPrice(minor: number, currency: string, locale = "en-US"): string | null {
+  const arg = currencyArg(currency);
+  if (!arg?.code || !Number.isFinite(minor) || Math.abs(minor) > MAX_MINOR) return null;
+  const exp = currencyExponent(arg.code);
+  const options = { style: "currency", currency: arg.code, minimumFractionDigits: exp, maximumFractionDigits: exp + 2 } as const;
+  const tag = locale.length <= 35 ? locale : "en-US";
+  try {
+    return new Intl.NumberFormat(tag, options).format(minor / 10 ** exp);
+  } catch {
+    return new Intl.NumberFormat("en-US", options).format(minor / 10 ** exp);
+  }
+}

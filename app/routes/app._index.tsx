@@ -10,7 +10,7 @@ import { setupChecklist, shopOverview } from "~/domains/shops/overview.server";
 import { partnerAnalytics } from "~/domains/analytics/analytics.server";
 import { lastDays, revenueSummary } from "~/domains/revenue/figures.server";
 import { RevenueChart, RevenueFigures } from "~/admin/revenue-figures";
-import { formatMoney } from "~/lib/money";
+import { formatMoney, formatUnitPrice } from "~/lib/money";
 import { useAdminTexts } from "~/admin/use-texts";
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -42,10 +42,7 @@ function UsageBanner({ usage, planId }: { usage: ReturnType<typeof useLoaderData
   if (usage.level === "exceeded") {
     // Overage is billed in USD through Shopify (SPEC 8.1); a fraction of a cent per action is shown as such.
     const cost = usage.overageCostMinor === null ? null : formatMoney(usage.overageCostMinor, "USD", locale);
-    const perAction =
-      usage.overagePerActionMinor === null
-        ? null
-        : `${usage.overagePerActionMinor.toLocaleString(locale, { maximumFractionDigits: 2 })} ct`;
+    const perAction = usage.overagePerActionMinor === null ? null : formatUnitPrice(usage.overagePerActionMinor, "USD", locale);
     return (
       <Banner tone="info" title={t.overTitle}>
         <p>

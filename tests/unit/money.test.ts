@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { currencyCode, currencyExponent, formatMoney, MAX_MINOR, shopifyCentsToMinor, toAmount, toDecimal, toMinor } from "~/lib/money";
+import { currencyCode, currencyExponent, formatMoney, formatUnitPrice, MAX_MINOR, shopifyCentsToMinor, toAmount, toDecimal, toMinor } from "~/lib/money";
 
 // Intl separates number and symbol with a no-break space.
 const nb = (s: string) => s.replace(/ /g, "\u00a0");
@@ -148,6 +148,22 @@ describe("formatMoney", () => {
     expect(formatMoney(2490, "x".repeat(100_000), "en-US")).toBeNull();
     expect(formatMoney(2490, "EUR", "not a locale!")).toBe("€24.90");
     expect(formatMoney(2490, "EUR", "x".repeat(100_000))).toBe("€24.90");
+  });
+});
+
+describe("formatUnitPrice", () => {
+  it("shows a fraction of the minor unit, up to two digits past the currency's own", () => {
+    expect(formatUnitPrice(2.5, "USD", "en-US")).toBe("$0.025");
+    expect(formatUnitPrice(0.5, "USD", "de-DE")).toBe("0,005\u00a0$");
+    expect(formatUnitPrice(1, "USD", "en-US")).toBe("$0.01");
+    expect(formatUnitPrice(2.5, "JPY", "en-US")).toBe("¥2.5");
+    expect(formatUnitPrice(2.5, "KWD", "en-US")).toBe("KWD\u00a00.0025");
+  });
+
+  it("is null for a malformed currency or amount", () => {
+    expect(formatUnitPrice(1, "", "en-US")).toBeNull();
+    expect(formatUnitPrice(1, "EURO", "en-US")).toBeNull();
+    expect(formatUnitPrice(Number.NaN, "USD", "en-US")).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 // The walls of app/: a domain importing the HTTP wing or naming a request or
-// response, or app/lib importing the app, fails `npm run lint` (eslint.config.js); an import circle anywhere
+// response, or app/lib importing the app, raw SQL through Prisma outside a statement module, or
+// money formatted outside app/lib/money.ts fails `npm run lint` (eslint.config.js); an import circle anywhere
 // in app/ fails this test (modules resolved by TypeScript, with tsconfig's paths).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -87,6 +88,26 @@ describe("import walls", () => {
     expect(await messages("app/lib/wall-fixture.ts", `import { env } from "~/env.server";\nexport const used = env;\n`)).toEqual([]);
     const domain = await messages("app/lib/wall-fixture.ts", `import { getPlan } from "~/domains/plans/plans";\nexport const used = getPlan;\n`);
     expect(domain.some((m) => m.startsWith("no-restricted-imports:") && m.includes("app/lib is generic"))).toBe(true);
+  }, 60_000);
+
+  it("raw SQL through Prisma is written only in statement modules (*.sql.server.ts)", async () => {
+    const code = `import { db } from "~/db.server";\nexport const count = () => db.$queryRaw\`SELECT 1\`;\nexport const wipe = () => db.$executeRawUnsafe("DELETE FROM x");\n`;
+    const found = await messages("app/domains/lists/wall-fixture.ts", code);
+    expect(found.filter((m) => m.startsWith("no-restricted-properties:") && m.includes("*.sql.server.ts"))).toHaveLength(2);
+    expect(await messages("app/domains/lists/wall-fixture.sql.server.ts", code)).toEqual([]);
+  }, 60_000);
+
+  it("money becomes text only in app/lib/money.ts", async () => {
+    const wall = (m: string) => m.startsWith("no-restricted-syntax:") && m.includes("app/lib/money.ts");
+    const intl = `export const price = (n: number) => new Intl.NumberFormat("de-DE", { style: "currency", currency: "EUR" }).format(n / 100);\n`;
+    const local = `export const price = (n: number) => (n / 100).toLocaleString("en-US", { style: "currency", currency: "USD", currencyDisplay: "code" });\n`;
+    for (const file of ["app/routes/wall-fixture.tsx", "app/domains/lists/wall-fixture.ts", "app/sdk/wall-fixture.ts"]) {
+      expect((await messages(file, intl)).some(wall), file).toBe(true);
+      expect((await messages(file, local)).filter(wall), file).toHaveLength(2);
+    }
+    expect(await messages("app/lib/money.ts", intl)).toEqual([]);
+    // A number or a percentage is not money.
+    expect(await messages("app/routes/wall-fixture.tsx", `export const share = (n: number) => n.toLocaleString("en", { style: "percent" });\n`)).toEqual([]);
   }, 60_000);
 
   it("app/ has no import circle, and an import that closes one is found", () => {

@@ -18,6 +18,7 @@ import { verifyWidgetToken } from "~/domains/widget/token.server";
 import { exec } from "~/db/sql.server";
 import { claimUse } from "~/domains/metering/actions.sql.server";
 import { analyticsTokenPartner } from "./page-token.server";
+import { countAnalyticsDay } from "./analytics.sql.server";
 
 const allowedOrigins = new Set(
   [appOrigin, ...(env.ANALYTICS_ALLOWED_ORIGINS ?? "").split(",")]
@@ -85,8 +86,7 @@ export async function trackEvent(input: TrackInput, context: TrackContext, now =
       data: { partnerId: input.partnerId, apiKeyId, event: input.event, properties: (input.properties ?? undefined) as never, createdAt: now },
       select: { id: true },
     }),
-    db.$executeRaw`INSERT INTO "AnalyticsDay" ("partnerId", "day", "event", "count") VALUES (${input.partnerId}, ${day}, ${input.event}, 1)
-      ON CONFLICT ("partnerId", "day", "event") DO UPDATE SET "count" = "AnalyticsDay"."count" + 1`,
+    countAnalyticsDay(input.partnerId, day, input.event),
   ]);
   return { ok: true as const, id: row.id };
 }

@@ -3,7 +3,7 @@
 // optional checkout webhook (Growth, Scale and Enterprise plans, SPEC 8.1).
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { db, type Prisma } from "~/db.server";
+import { db, type Prisma, type BasketConfig } from "~/db.server";
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { FetchError } from "~/lib/net/guarded-fetch.server";
 import { httpUrlSchema, isHttpUrl, isPlainObject, parseOrThrow } from "~/lib/api/schemas";
@@ -56,18 +56,7 @@ export type BasketInput = z.input<typeof basketInputSchema>;
 
 const parseInput = (body: unknown) => parseOrThrow(basketInputSchema, body ?? {});
 
-interface BasketRow {
-  publicId: string;
-  partnerId: number;
-  shopId: number | null;
-  layout: string;
-  primaryColor: string;
-  checkout: Prisma.JsonValue;
-  webhookUrl: string | null;
-  webhookSecret: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+type BasketRow = Pick<BasketConfig, "publicId" | "partnerId" | "shopId" | "layout" | "primaryColor" | "checkout" | "webhookUrl" | "webhookSecret" | "createdAt" | "updatedAt">;
 
 /** What a storefront may see: never the webhook URL or secret. */
 function publicView(row: BasketRow, webhooksAllowed: boolean) {

@@ -2,7 +2,7 @@
 // requests, lists shared with them, items bought from their lists. Producers
 // call the notify* functions after their own write has committed: a failed
 // notification is logged and never fails the action that caused it.
-import { db, type Prisma } from "~/db.server";
+import { db, type Prisma, type Notification } from "~/db.server";
 import { notFound } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
 import { dbStep, pathId, personJson, personSelect, type Person } from "./people";
@@ -64,14 +64,7 @@ export async function notifyItemPurchased(
 
 // ---------------------------------------------------------------- the feed
 
-interface NotificationRow {
-  id: number;
-  type: string;
-  actorId: string | null;
-  data: Prisma.JsonValue;
-  readAt: Date | null;
-  createdAt: Date;
-}
+type NotificationRow = Pick<Notification, "id" | "type" | "actorId" | "data" | "readAt" | "createdAt">;
 
 function notificationJson(row: NotificationRow, actors: Map<string, Person>) {
   return {

@@ -3,16 +3,12 @@
 import { ApiError } from "~/lib/api/errors";
 import { safeImageUrl } from "~/lib/api/schemas";
 import { errorFields, log } from "~/lib/log.server";
+import type { User } from "~/db.server";
 
 /** Enough to recognise someone; never their e-mail address. */
 export const personSelect = { id: true, displayName: true, username: true, avatarUrl: true } as const;
 
-export interface PersonRow {
-  id: string;
-  displayName: string | null;
-  username: string | null;
-  avatarUrl: string | null;
-}
+export type PersonRow = Pick<User, "id" | "displayName" | "username" | "avatarUrl">;
 
 export function personJson(user: PersonRow) {
   return {

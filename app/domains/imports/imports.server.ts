@@ -16,7 +16,7 @@
 // that partner's (as any hosted save does); an item refused because that
 // partner's Free plan is paused (402) is skipped, not fatal.
 import pLimit from "p-limit";
-import { db } from "~/db.server";
+import { db, type ListImport, type Wishlist } from "~/db.server";
 import { env } from "~/env.server";
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
@@ -33,20 +33,7 @@ import { parseListUrl, type ListItemFacts, type ListPage, type ListPageInput, ty
 const PAGE_MAX_BYTES = 3 * 1024 * 1024;
 const PAGE_TIMEOUT_MS = 15_000;
 
-interface ImportRow {
-  id: number;
-  userId: string;
-  wishlistId: number;
-  sourceUrl: string;
-  provider: string;
-  externalListId: string | null;
-  status: string;
-  itemCount: number;
-  lastSyncedAt: Date | null;
-  error: string | null;
-  createdAt: Date;
-  wishlist: { shareToken: string };
-}
+type ImportRow = Pick<ListImport, "id" | "userId" | "wishlistId" | "sourceUrl" | "provider" | "externalListId" | "status" | "itemCount" | "lastSyncedAt" | "error" | "createdAt"> & { wishlist: Pick<Wishlist, "shareToken"> };
 
 export function importJson(row: ImportRow) {
   return {

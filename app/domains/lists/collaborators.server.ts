@@ -1,6 +1,6 @@
 // Collaborators of a list (SPEC 4.2): editors the owner invites from their
 // friends. Followers (viewers) live in the same table but are not collaborators.
-import { db, type Prisma } from "~/db.server";
+import { db, type Prisma, type WishlistMember } from "~/db.server";
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
 import { notifyListShared } from "~/domains/consumer/notifications.server";
@@ -9,10 +9,7 @@ import { ownerName, type OwnerRow } from "./serialize";
 
 const userFields = { id: true, displayName: true, username: true, avatarUrl: true, isPremium: true } as const;
 
-interface CollaboratorRow {
-  createdAt: Date;
-  user: OwnerRow;
-}
+type CollaboratorRow = Pick<WishlistMember, "createdAt"> & { user: OwnerRow };
 
 export function collaboratorJson(member: CollaboratorRow) {
   return {

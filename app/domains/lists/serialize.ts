@@ -1,6 +1,6 @@
 // The API shapes of lists and items (SPEC 2.1–2.3), from database rows.
 // Localized values follow the caller's market/lang with sensible fallbacks.
-import type { ListItem, Product, ProductLocalization } from "~/db.server";
+import type { ListItem, Product, ProductLocalization, User, Wishlist } from "~/db.server";
 import { safeImageUrl } from "~/lib/api/schemas";
 import { localeLanguage, pickLocalization, pickPrice, type Locale, type Localization } from "~/domains/products/localization";
 
@@ -46,13 +46,7 @@ export function occasionTitle(occasion: { titleDe: string; titleEn: string } | n
   return localeLanguage(locale) === "de" ? occasion.titleDe : occasion.titleEn;
 }
 
-export interface OwnerRow {
-  id: string;
-  displayName: string | null;
-  username: string | null;
-  avatarUrl: string | null;
-  isPremium: boolean;
-}
+export type OwnerRow = Pick<User, "id" | "displayName" | "username" | "avatarUrl" | "isPremium">;
 
 /**
  * The name others see (share pages, previews, collaborators): the one the
@@ -63,18 +57,7 @@ export function ownerName(owner: OwnerRow): string {
   return owner.displayName ?? owner.username ?? "";
 }
 
-export interface ListRow {
-  id: number;
-  shareToken: string;
-  name: string;
-  description: string;
-  imagePath: string;
-  sharePublic: boolean;
-  occasionSlug: string;
-  createdAt: Date;
-  updatedAt: Date;
-  owner: OwnerRow;
-}
+export type ListRow = Pick<Wishlist, "id" | "shareToken" | "name" | "description" | "imagePath" | "sharePublic" | "occasionSlug" | "createdAt" | "updatedAt"> & { owner: OwnerRow };
 
 /** HostedList (SPEC 2.1), the owner/editor view. */
 export function hostedList(list: ListRow, role: string, counts: { products: number; collaborators: number }) {

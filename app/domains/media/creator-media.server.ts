@@ -7,7 +7,8 @@
 // image whose header describes more than IMAGE_MAX_PIXELS is refused when its
 // last byte arrives: whoever shows it would have to decode all of them.
 import { randomBytes } from "node:crypto";
-import { db } from "~/db.server";
+import { db, type Media, type MediaUpload } from "~/db.server";
+import { lockShopRow } from "./creator-media.sql.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { baseUrl, env } from "~/env.server";
 import { ApiError, badRequest, notFound } from "~/lib/api/errors";
@@ -135,17 +136,7 @@ export async function startUpload(partnerId: number, input: StartUploadInput) {
   return uploadJson(upload);
 }
 
-interface UploadRow {
-  id: string;
-  shopId: number;
-  kind: string;
-  mime: string;
-  declaredBytes: number;
-  storagePath: string;
-  receivedBytes: number;
-  chunks: number;
-  complete: boolean;
-}
+type UploadRow = Pick<MediaUpload, "id" | "shopId" | "kind" | "mime" | "declaredBytes" | "storagePath" | "receivedBytes" | "chunks" | "complete">;
 
 function uploadJson(upload: UploadRow) {
   return {
@@ -353,7 +344,7 @@ export async function finalizeUpload(partnerId: number, uploadId: string | undef
   const free = upload.kind === "video" && (await partnerIsFree(upload.partnerId));
   const media = await db.$transaction(async (tx) => {
     // Serialises finalisations per shop: PostgreSQL locks the shop's row; SQLite transactions take the write lock up front.
-    if (isPg()) await tx.$queryRaw`SELECT id FROM "PlatformShop" WHERE id = ${upload.shopId} FOR UPDATE`;
+    if (isPg()) await lockShopRow(tx, upload.shopId);
     if (free && (await countQuotaVideos(tx, upload.shopId)) >= FREE_PLAN_VIDEO_LIMIT) throw quotaReached();
     const taken = await tx.mediaUpload.deleteMany({ where: { id: upload.id } });
     if (taken.count === 0) throw notFound("not_found", "No such upload");
@@ -377,19 +368,7 @@ export async function finalizeUpload(partnerId: number, uploadId: string | undef
 
 // ---------------------------------------------------------------- media
 
-interface MediaRow {
-  id: number;
-  shopId: number;
-  kind: string;
-  mime: string;
-  bytes: number;
-  storagePath: string;
-  posterPath: string | null;
-  status: string;
-  position: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
+type MediaRow = Pick<Media, "id" | "shopId" | "kind" | "mime" | "bytes" | "storagePath" | "posterPath" | "status" | "position" | "createdAt" | "updatedAt">;
 
 export function mediaJson(media: MediaRow) {
   return {

@@ -9,7 +9,7 @@
 // and the job yields to the event loop between statements, so a backlog of
 // any size never blocks requests for long (SQLite statements run
 // synchronously) and the cost does not grow with the tables.
-import { db } from "~/db.server";
+import { deleteMinuteWindows, deleteSignInThrottle, deleteUsageDedup } from "./pruning.sql.server";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
 import { minuteWindow } from "./request-counter.server";
@@ -51,16 +51,10 @@ export async function pruneRequestCounters(now = new Date()): Promise<number> {
   let from = counterFloor;
   let deleted = 0;
   for (;;) {
-    // Month windows (`2026-11`, 7 characters) sort among the minute windows and are skipped.
-    const rows = await db.$queryRaw<{ window: string }[]>`
-      DELETE FROM "ApiKeyRequestCounter" WHERE ("apiKeyId", "window") IN (
-        SELECT "apiKeyId", "window" FROM "ApiKeyRequestCounter"
-        WHERE "window" >= ${from} AND "window" < ${cutoff} AND length("window") > 7
-        ORDER BY "window" LIMIT ${PRUNE_BATCH})
-      RETURNING "window"`;
-    deleted += rows.length;
-    if (rows.length < PRUNE_BATCH) break;
-    from = rows.reduce((max, r) => (r.window > max ? r.window : max), from);
+    const windows = await deleteMinuteWindows(from, cutoff, PRUNE_BATCH);
+    deleted += windows.length;
+    if (windows.length < PRUNE_BATCH) break;
+    from = windows.reduce((max, w) => (w > max ? w : max), from);
     await yieldToEventLoop();
   }
   counterFloor = minuteWindow(new Date(now.getTime() - 2 * MINUTE_WINDOWS_KEPT_MS));
@@ -78,23 +72,13 @@ const sqlTimestamp = (d: Date) => d.toISOString().slice(0, 19).replace("T", " ")
 export async function pruneUsageDedup(now = new Date()): Promise<number> {
   const cutoff = sqlTimestamp(new Date(now.getTime() - DEDUP_KEYS_KEPT_MS));
   const monthCutoff = sqlTimestamp(new Date(now.getTime() - MONTH_KEYS_KEPT_MS));
-  return inBatches(
-    () => db.$executeRaw`
-      DELETE FROM "UsageDedup" WHERE "dedupKey" IN (
-        SELECT "dedupKey" FROM "UsageDedup"
-        WHERE "createdAt" < ${cutoff} AND ("dedupKey" NOT LIKE 'month:%' OR "createdAt" < ${monthCutoff})
-        ORDER BY "createdAt" LIMIT ${PRUNE_BATCH})`,
-  );
+  return inBatches(() => deleteUsageDedup(cutoff, monthCutoff, PRUNE_BATCH));
 }
 
 /** Deletes sign-in throttle rows past their reset window (they would start from zero anyway); returns how many. */
 export async function pruneSignInThrottle(now = Date.now()): Promise<number> {
   const cutoff = now - THROTTLE_ROWS_KEPT_MS;
-  return inBatches(
-    () => db.$executeRaw`
-      DELETE FROM "SignInThrottle" WHERE "key" IN (
-        SELECT "key" FROM "SignInThrottle" WHERE "lastFailureAt" < ${cutoff} ORDER BY "lastFailureAt" LIMIT ${PRUNE_BATCH})`,
-  );
+  return inBatches(() => deleteSignInThrottle(cutoff, PRUNE_BATCH));
 }
 
 /** Deletes creator-media uploads not finalised within a day, and their objects; returns how many. */

@@ -4,7 +4,7 @@
 // per key and window and reads back the totals of all instances. So no
 // request waits for a database write, and figures lag by at most a flush
 // interval across instances. Nothing is ever rejected.
-import { db } from "~/db.server";
+import { addToRequestCount } from "./request-counter.sql.server";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
 import { getRequestPlan, REQUEST_PLANS } from "~/domains/plans/plans";
@@ -98,11 +98,7 @@ async function doFlush() {
     const [id, window] = k.split("|") as [string, string];
     const apiKeyId = Number(id);
     try {
-      const rows = await db.$queryRaw<{ count: number | bigint }[]>`
-        INSERT INTO "ApiKeyRequestCounter" ("apiKeyId", "window", "count") VALUES (${apiKeyId}, ${window}, ${delta})
-        ON CONFLICT ("apiKeyId", "window") DO UPDATE SET "count" = "ApiKeyRequestCounter"."count" + excluded."count"
-        RETURNING "count"`;
-      const total = Number(rows[0]!.count);
+      const total = await addToRequestCount(apiKeyId, window, delta);
       const s = states.get(apiKeyId);
       if (s?.month === window) Object.assign(s, { monthBase: total, monthPending: Math.max(0, s.monthPending - delta) });
       if (s?.minute === window) Object.assign(s, { minuteBase: total, minutePending: Math.max(0, s.minutePending - delta) });

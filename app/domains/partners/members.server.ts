@@ -2,11 +2,12 @@
 // fetches their partner; owners manage who else may act for it.
 // Roles: `owner` (manages members, everything else) and `member` (acts on
 // partner routes, reads the member list). A partner always keeps one owner.
-import { db } from "~/db.server";
+import { db, type PartnerUser, type User } from "~/db.server";
 import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { z } from "zod";
 import { revokeAccessTokensCreatedBy } from "./access-tokens.server";
 import { partnerJson } from "./partners.server";
+import { lockPartnerRow, lockUserRow } from "./members.sql.server";
 
 import type { PartnerRole } from "./principal";
 
@@ -16,12 +17,7 @@ export interface MemberCaller {
   userId: string | null;
 }
 
-interface MemberRow {
-  userId: string;
-  role: string;
-  createdAt: Date;
-  user: { email: string | null; displayName: string | null };
-}
+type MemberRow = Pick<PartnerUser, "userId" | "role" | "createdAt"> & { user: Pick<User, "email" | "displayName"> };
 
 export function memberJson(row: MemberRow) {
   return {
@@ -50,7 +46,7 @@ const emailFormat = z.string().email();
  */
 export async function bootstrapPartner(userId: string, input: { name?: string; email?: string }) {
   return db.$transaction(async (tx) => {
-    await tx.$executeRaw`UPDATE "User" SET "updatedAt" = "updatedAt" WHERE "id" = ${userId}`;
+    await lockUserRow(tx, userId);
     const link = await tx.partnerUser.findFirst({
       where: { userId },
       orderBy: [{ createdAt: "asc" }, { partnerId: "asc" }],
@@ -142,7 +138,7 @@ export async function addMember(
  */
 async function changeMember(partnerId: number, userId: string, change: { role: PartnerRole } | "delete") {
   return db.$transaction(async (tx) => {
-    await tx.$executeRaw`UPDATE "Partner" SET "name" = "name" WHERE "id" = ${partnerId}`;
+    await lockPartnerRow(tx, partnerId);
     const row = await tx.partnerUser.findUnique({ where: { partnerId_userId: { partnerId, userId } }, select: memberSelect });
     if (!row) throw notFound("not_found", "No such member of this partner");
     const losesOwner = row.role === "owner" && (change === "delete" || change.role !== "owner");

@@ -1,19 +1,12 @@
 // Partners (shops and other integrators): the account that owns keys,
 // platform shops, basket configurations and the monthly action meter.
 import { z } from "zod";
-import { db } from "~/db.server";
+import { db, type Partner } from "~/db.server";
 import { badRequest, notFound } from "~/lib/api/errors";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { isPlanId, PLAN_IDS, type PlanId } from "~/domains/plans/plans";
 
-interface PartnerRow {
-  id: number;
-  name: string;
-  email: string;
-  plan: string;
-  planChangedAt: Date;
-  createdAt: Date;
-}
+type PartnerRow = Pick<Partner, "id" | "name" | "email" | "plan" | "planChangedAt" | "createdAt">;
 
 export function partnerJson(partner: PartnerRow) {
   return {

@@ -1,6 +1,6 @@
 // What the admin's home and plans pages show about a shop: plan, trial,
 // usage of the month, the plans on offer and the setup checklist.
-import { db } from "~/db.server";
+import { db, type PlatformShop } from "~/db.server";
 import { env } from "~/env.server";
 import { getPlan } from "~/domains/plans/plans";
 import { usageRecord } from "~/domains/metering/usage.server";
@@ -8,15 +8,7 @@ import { BILLING_PLANS } from "~/domains/plans/billing-plans";
 
 const DAY_MS = 86_400_000;
 
-interface ShopRow {
-  id: number;
-  partnerId: number;
-  domain: string;
-  name: string | null;
-  trialEndsAt: Date;
-  subscriptionStatus: string;
-  plan: string | null;
-}
+type ShopRow = Pick<PlatformShop, "id" | "partnerId" | "domain" | "name" | "trialEndsAt" | "subscriptionStatus" | "plan">;
 
 /** Whole days left of the shop's install trial (rounded up); 0 once it ended; null once subscribed. */
 export function trialDaysLeft(shop: Pick<ShopRow, "trialEndsAt" | "subscriptionStatus">, now = new Date()): number | null {

@@ -1,21 +1,13 @@
 // A shop page's curated lists (SPEC 4.8): the lists, the featured ones with
 // their first products, and a list's products page by page.
-import { db } from "~/db.server";
+import { db, type ShopList } from "~/db.server";
 import { notFound } from "~/lib/api/errors";
 import type { Locale } from "~/domains/products/localization";
 import { offsetCursor, type PageQuery } from "./paging";
 import { publishedShop } from "./shop-pages.server";
 import { productInclude, shopProductJson } from "./shop-products.server";
 
-interface ShopListRow {
-  id: number;
-  slug: string;
-  title: string;
-  description: string;
-  featured: boolean;
-  position: number;
-  updatedAt: Date;
-}
+type ShopListRow = Pick<ShopList, "id" | "slug" | "title" | "description" | "featured" | "position" | "updatedAt">;
 
 export function shopListJson(list: ShopListRow, productCount: number) {
   return {

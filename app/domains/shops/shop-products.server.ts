@@ -70,8 +70,7 @@ function productsOfRows(rows: PageRow[]): ProductWithLocalizations[] {
   for (const r of rows) {
     let p = products[products.length - 1];
     if (!p || p.id !== r.id) {
-      const available = r.available === null ? null : r.available === true || r.available === 1 || r.available === 1n;
-      p = { id: r.id, canonicalUrl: r.canonicalUrl, brand: r.brand, productType: r.productType, available, createdAt: r.createdAt, localizations: [] };
+      p = { id: r.id, canonicalUrl: r.canonicalUrl, brand: r.brand, productType: r.productType, available: r.available, createdAt: r.createdAt, localizations: [] };
       products.push(p);
     }
     if (r.market !== null) {

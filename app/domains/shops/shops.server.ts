@@ -1,6 +1,6 @@
 // Stores installed through the storefront platform (Shopify). Each belongs to
 // a partner and starts a trial on install (SPEC section 3 and 8.4).
-import { db } from "~/db.server";
+import { db, type PlatformShop } from "~/db.server";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { isUniqueViolation } from "~/db/errors";
 import { ApiError, badRequest } from "~/lib/api/errors";
@@ -13,21 +13,7 @@ export const SHOP_TRIAL_DAYS = 14;
 export type SubscriptionStatus = "trialing" | "active" | "cancelled";
 export const SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ["trialing", "active", "cancelled"];
 
-interface PlatformShopRow {
-  id: number;
-  partnerId: number;
-  domain: string;
-  name: string | null;
-  active: boolean;
-  installedAt: Date;
-  uninstalledAt: Date | null;
-  trialEndsAt: Date;
-  subscriptionStatus: string;
-  plan: string | null;
-  handle: string | null;
-  published: boolean;
-  updatedAt: Date;
-}
+type PlatformShopRow = Pick<PlatformShop, "id" | "partnerId" | "domain" | "name" | "active" | "installedAt" | "uninstalledAt" | "trialEndsAt" | "subscriptionStatus" | "plan" | "handle" | "published" | "updatedAt">;
 
 // The platform's permanent store address, e.g. `acme-store.myshopify.com`.
 const SHOP_DOMAIN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.myshopify\.com$/;

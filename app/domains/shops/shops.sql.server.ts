@@ -1,7 +1,7 @@
 // The shops' hot statements: a shop page by handle, a page of its products
 // with their localizations, its trending products (shop-pages, shop-products), and
 // the installed shops among a share page's link hosts (lists/wish-ref.server.ts).
-import type { ListItem, PlatformShop } from "~/db.server";
+import type { ListItem, PlatformShop, Product, ProductLocalization } from "~/db.server";
 import { all, exec, fields, one, statement, type Op, type RowOf } from "~/db/sql.server";
 
 const SHOP = fields<PlatformShop>()(
@@ -32,22 +32,10 @@ export const shopByHandle = (handle: string) => exec(one(SHOP_BY_HANDLE, handle)
 
 // A page of the shop's products (the Product(sourceShopId, productType, id) and
 // (sourceShopId, id) index ranges) with all their localizations, in one statement.
-export interface PageRow {
-  id: number;
-  canonicalUrl: string | null;
-  brand: string | null;
-  productType: string | null;
-  available: unknown;
-  createdAt: Date;
-  market: string | null;
-  title: string | null;
-  description: string | null;
-  imageUrl: string | null;
-  originalImageUrl: string | null;
-  priceMinor: number | null;
-  currency: string | null;
-  compareAtPriceMinor: number | null;
-}
+export type PageRow = Pick<Product, "id" | "canonicalUrl" | "brand" | "productType" | "available" | "createdAt"> &
+  OrNull<Pick<ProductLocalization, "market" | "title" | "description" | "imageUrl" | "originalImageUrl" | "priceMinor" | "currency" | "compareAtPriceMinor">>;
+/** A LEFT JOIN's columns: null where the product has no localization. */
+type OrNull<T> = { [K in keyof T]: T[K] | null };
 const pageSql = (filter: string) =>
   `SELECT p."id", p."canonicalUrl", p."brand", p."productType", p."available", p."createdAt",
           l."market", l."title", l."description", l."imageUrl", l."originalImageUrl", l."priceMinor", l."currency", l."compareAtPriceMinor"
@@ -55,8 +43,8 @@ const pageSql = (filter: string) =>
             WHERE "sourceShopId" = $1 AND "id" < $2${filter} ORDER BY "id" DESC LIMIT $3) p
      LEFT JOIN "ProductLocalization" l ON l."productId" = p."id"
     ORDER BY p."id" DESC`;
-const PRODUCT_PAGE = statement<PageRow>("storefront_products", pageSql(""), { createdAt: "date" });
-const CATEGORY_PAGE = statement<PageRow>("storefront_category_products", pageSql(` AND "productType" = $4`), { createdAt: "date" });
+const PRODUCT_PAGE = statement<PageRow>("storefront_products", pageSql(""), { createdAt: "date", available: "bool" });
+const CATEGORY_PAGE = statement<PageRow>("storefront_category_products", pageSql(` AND "productType" = $4`), { createdAt: "date", available: "bool" });
 
 /** Up to `limit` of the shop's products with ids below `before` (of one product type), newest first, one row per localization. */
 export function productPageRows(shopId: number, before: number, limit: number, productType?: string): Promise<PageRow[]> {

@@ -23,12 +23,12 @@ export function xmlEscape(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c]!);
 }
 
-interface Row {
+interface Entry {
   id: number;
   lastmod: Date;
 }
 
-interface Source<R extends Row> {
+interface Source<R extends Entry> {
   /** The file's own address, e.g. `/sitemap-pages.xml`. */
   path: string;
   count: () => Promise<number>;
@@ -39,10 +39,10 @@ interface Source<R extends Row> {
   idAt: (offset: number) => Promise<number | null>;
 }
 
-interface PageRow extends Row {
+interface ListEntry extends Entry {
   token: string;
 }
-interface ShopRow extends Row {
+interface ShopEntry extends Entry {
   handle: string;
   name: string;
 }
@@ -50,7 +50,7 @@ interface ShopRow extends Row {
 const publicLists = { sharePublic: true };
 const publishedShops = { published: true, active: true, handle: { not: null } };
 
-export const pagesSource: Source<PageRow> = {
+export const pagesSource: Source<ListEntry> = {
   path: "/sitemap-pages.xml",
   count: () => db.wishlist.count({ where: publicLists }),
   latest: async () => (await db.wishlist.aggregate({ where: publicLists, _max: { updatedAt: true } }))._max.updatedAt,
@@ -67,7 +67,7 @@ export const pagesSource: Source<PageRow> = {
     (await db.wishlist.findFirst({ where: publicLists, orderBy: { id: "asc" }, skip: offset, select: { id: true } }))?.id ?? null,
 };
 
-export const shopsSource: Source<ShopRow> = {
+export const shopsSource: Source<ShopEntry> = {
   path: "/sitemap-shops.xml",
   count: () => db.platformShop.count({ where: publishedShops }),
   latest: async () => (await db.platformShop.aggregate({ where: publishedShops, _max: { updatedAt: true } }))._max.updatedAt,
@@ -91,7 +91,7 @@ export const shopUrl = (handle: string) => `${env.APP_URL}/shops/${encodeURIComp
 export type SitemapPlan = { kind: "index"; pages: number; latest: Date | null } | { kind: "file"; page: number; pages: number; offset: number; take: number } | null;
 
 /** `page` is the `?page=` value: absent means the bare address. */
-export async function planSitemap(source: Source<Row>, page: string | null): Promise<SitemapPlan> {
+export async function planSitemap(source: Source<Entry>, page: string | null): Promise<SitemapPlan> {
   const perFile = env.SITEMAP_URLS_PER_FILE;
   const total = await source.count();
   const pages = Math.max(1, Math.ceil(total / perFile));
@@ -105,7 +105,7 @@ export async function planSitemap(source: Source<Row>, page: string | null): Pro
 }
 
 /** The rows of one file, batch by batch. */
-async function* rowsOf<R extends Row>(source: Source<R>, offset: number, take: number): AsyncGenerator<R[]> {
+async function* entriesOf<R extends Entry>(source: Source<R>, offset: number, take: number): AsyncGenerator<R[]> {
   let from = offset === 0 ? 0 : await source.idAt(offset);
   let left = take;
   while (from !== null && left > 0) {
@@ -130,7 +130,7 @@ async function* indexXml(path: string, pages: number, latest: Date | null): Asyn
 
 async function* pagesXml(offset: number, take: number): AsyncGenerator<string> {
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${SITEMAP_NS}" xmlns:xhtml="${XHTML_NS}">\n`;
-  for await (const rows of rowsOf(pagesSource, offset, take)) {
+  for await (const rows of entriesOf(pagesSource, offset, take)) {
     // The English page is the entry; the German one is its alternate.
     yield rows
       .map((r) => {
@@ -148,7 +148,7 @@ async function* pagesXml(offset: number, take: number): AsyncGenerator<string> {
 
 async function* shopsXml(offset: number, take: number): AsyncGenerator<string> {
   yield `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="${SITEMAP_NS}">\n`;
-  for await (const rows of rowsOf(shopsSource, offset, take)) {
+  for await (const rows of entriesOf(shopsSource, offset, take)) {
     yield rows.map((r) => `<url><loc>${xmlEscape(shopUrl(r.handle))}</loc><lastmod>${r.lastmod.toISOString()}</lastmod></url>\n`).join("");
   }
   yield "</urlset>\n";
@@ -157,7 +157,7 @@ async function* shopsXml(offset: number, take: number): AsyncGenerator<string> {
 async function* shopsJson(offset: number, take: number, next: string | null): AsyncGenerator<string> {
   yield '{"shops":[';
   let first = true;
-  for await (const rows of rowsOf(shopsSource, offset, take)) {
+  for await (const rows of entriesOf(shopsSource, offset, take)) {
     const items = rows.map((r) => JSON.stringify({ handle: r.handle, name: r.name, url: shopUrl(r.handle), lastmod: r.lastmod.toISOString() }));
     yield (first ? "" : ",") + items.join(",");
     first = false;

@@ -11,7 +11,7 @@
 // nothing of the jobs it runs (app/background.server.ts wires them).
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { db } from "~/db.server";
+import { deleteLease, upsertLease } from "./job-lease.sql.server";
 import { parseDatabaseUrl } from "~/db/url";
 import { env } from "~/env.server";
 import { errorFields, log } from "~/lib/log.server";
@@ -23,27 +23,12 @@ const postgres = parseDatabaseUrl(env.DATABASE_URL).kind === "postgresql";
 
 /** Takes or renews the lease; true when `holder` holds it for `ttlMs` from now. */
 export async function takeLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
-  // One statement: insert when free, or overwrite when it is ours or has expired; RETURNING names the winner.
-  const rows = postgres
-    ? await db.$queryRaw<{ holder: string }[]>`
-        INSERT INTO "JobLease" ("name", "holder", "expiresAt")
-        VALUES (${name}, ${holder}, (clock_timestamp() AT TIME ZONE 'UTC') + ${ttlMs}::int * interval '1 millisecond')
-        ON CONFLICT ("name") DO UPDATE SET "holder" = excluded."holder", "expiresAt" = excluded."expiresAt"
-        WHERE "JobLease"."holder" = excluded."holder" OR "JobLease"."expiresAt" <= (clock_timestamp() AT TIME ZONE 'UTC')
-        RETURNING "holder"`
-    : await db.$queryRaw<{ holder: string }[]>`
-        INSERT INTO "JobLease" ("name", "holder", "expiresAt")
-        VALUES (${name}, ${holder}, strftime('%Y-%m-%d %H:%M:%f', 'now', '+' || (${ttlMs} / 1000.0) || ' seconds'))
-        ON CONFLICT ("name") DO UPDATE SET "holder" = excluded."holder", "expiresAt" = excluded."expiresAt"
-        WHERE "JobLease"."holder" = excluded."holder" OR "JobLease"."expiresAt" <= strftime('%Y-%m-%d %H:%M:%f', 'now')
-        RETURNING "holder"`;
-  return rows[0]?.holder === holder;
+  return (await upsertLease(postgres, name, holder, ttlMs)) === holder;
 }
 
-/** Gives the lease up, if `holder` still has it. */
 /** True when this holder still held the row it removed (another process may have taken an expired lease). */
 export async function releaseLease(name: string, holder: string): Promise<boolean> {
-  return (await db.$executeRaw`DELETE FROM "JobLease" WHERE "name" = ${name} AND "holder" = ${holder}`) > 0;
+  return (await deleteLease(name, holder)) > 0;
 }
 
 export interface LeasedJob {
