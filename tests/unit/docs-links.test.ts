@@ -42,9 +42,11 @@ const MAX_COLUMNS = 100;
 
 /**
  * A line that cannot be wrapped: one link, image, `<URL>` or code span, optionally after a list
- * marker and an opening parenthesis and before closing punctuation.
+ * marker and an opening parenthesis and before closing punctuation; or one test name cited as
+ * › "name" (docs/shopify-review.md keeps each on one line: tests/unit/shopify-review.test.ts
+ * checks the cited tests exist).
  */
-const unbreakable = /^\s*(?:[-*+] |\d+\. )?\(?(?:!?\[[^\]]*\]\([^)\s]+\)|<[a-z]+:[^>\s]+>|`[^`]+`)[).,;:]*$/;
+const unbreakable = /^\s*(?:[-*+] |\d+\. )?\(?(?:!?\[[^\]]*\]\([^)\s]+\)|<[a-z]+:[^>\s]+>|`[^`]+`|› "[^"]+")[).,;:]*$/;
 
 /**
  * Prose lines of a markdown text longer than MAX_COLUMNS, as "line: text". Exempt: fenced code
