@@ -104,9 +104,10 @@ describe("documentation prose", () => {
       `- ${link},`,
       `(<https://example.com/${"a".repeat(120)}>).`,
       "`" + long + "`.",
+      `  › "${long}";`,
       long,
       `${link} and more`,
     ].join("\n");
-    expect(proseLinesOverLimit(text).map((line) => line.split(":")[0])).toEqual(["8", "9"]);
+    expect(proseLinesOverLimit(text).map((line) => line.split(":")[0])).toEqual(["9", "10"]);
   });
 });
