@@ -1,6 +1,8 @@
 // Every relative link of README.md and docs/**/*.md points to a file that
 // exists (and every #anchor to a heading of it), so moving a guide cannot
 // leave a dead link behind. External links (http:, mailto:) are not fetched.
+// Prose is wrapped at 100 columns, so the guides read in an editor and their
+// diffs show what changed (see proseLinesOverLimit for what is exempt).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -36,6 +38,35 @@ function links(text: string): string[] {
   return [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]!);
 }
 
+const MAX_COLUMNS = 100;
+
+/**
+ * A line that cannot be wrapped: one link, image, `<URL>` or code span, optionally after a list
+ * marker and an opening parenthesis and before closing punctuation; or one test name cited as
+ * › "name" (docs/shopify-review.md keeps each on one line: tests/unit/shopify-review.test.ts
+ * checks the cited tests exist).
+ */
+const unbreakable = /^\s*(?:[-*+] |\d+\. )?\(?(?:!?\[[^\]]*\]\([^)\s]+\)|<[a-z]+:[^>\s]+>|`[^`]+`|› "[^"]+")[).,;:]*$/;
+
+/**
+ * Prose lines of a markdown text longer than MAX_COLUMNS, as "line: text". Exempt: fenced code
+ * blocks (their content is code or output), table rows (a table row cannot be wrapped) and
+ * unbreakable lines (a single link, image, URL or code span).
+ */
+function proseLinesOverLimit(text: string): string[] {
+  const over: string[] = [];
+  let fenced = false;
+  text.split("\n").forEach((line, index) => {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      return;
+    }
+    if (fenced || /^\s*\|/.test(line) || [...line].length <= MAX_COLUMNS || unbreakable.test(line)) return;
+    over.push(`${index + 1}: ${line}`);
+  });
+  return over;
+}
+
 describe("documentation links", () => {
   it("finds the README and the guides", () => {
     expect(files.map((f) => path.relative(root, f))).toEqual(expect.arrayContaining(["README.md", "docs/api.md"]));
@@ -54,5 +85,29 @@ describe("documentation links", () => {
       if (anchor && resolved.endsWith(".md") && !anchors(resolved).has(anchor)) dead.push(target);
     }
     expect(dead).toEqual([]);
+  });
+});
+
+describe("documentation prose", () => {
+  it.each(files.map((f) => [path.relative(root, f), f]))(`%s: no prose line is longer than ${MAX_COLUMNS} columns`, (_name, file) => {
+    expect(proseLinesOverLimit(readFileSync(file, "utf8"))).toEqual([]);
+  });
+
+  it("exempts only code blocks, table rows and unbreakable lines", () => {
+    const long = "word ".repeat(30).trim();
+    const link = `[${long}](https://example.com/a)`;
+    const text = [
+      "```",
+      long,
+      "```",
+      `| ${long} |`,
+      `- ${link},`,
+      `(<https://example.com/${"a".repeat(120)}>).`,
+      "`" + long + "`.",
+      `  › "${long}";`,
+      long,
+      `${link} and more`,
+    ].join("\n");
+    expect(proseLinesOverLimit(text).map((line) => line.split(":")[0])).toEqual(["9", "10"]);
   });
 });
