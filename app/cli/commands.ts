@@ -233,7 +233,7 @@ const list: Command[] = [
     options: { domain: str },
     async run(values) {
       const { normalizeShopDomain } = await import("~/domains/shops/shops.server");
-      const { dataRequestsOf } = await import("~/domains/shops/compliance.server");
+      const { dataRequestsOf } = await import("~/flows/compliance.server");
       return { data_requests: await dataRequestsOf(normalizeShopDomain(required(values, "domain"))) };
     },
   },

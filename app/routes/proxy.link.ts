@@ -3,7 +3,7 @@
 // is the join page's address, a short-lived link token in its fragment
 // (app/domains/shop-customers/account-link.server.ts).
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { linkOffer } from "~/domains/shop-customers/account-link.server";
+import { linkOffer } from "~/flows/account-link.server";
 import { answerProxy, requireCustomer } from "~/proxy/app-proxy.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>

@@ -52,6 +52,42 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** Every file of app/domains/<folder>/… folded into its folder: folder → the other domain folders it imports. */
+function folderGraph(graph: Map<string, string[]>): Map<string, Set<string>> {
+  const domains = path.join(root, "app/domains") + path.sep;
+  const folderOf = (file: string) => (file.startsWith(domains) ? file.slice(domains.length).split(path.sep)[0]! : null);
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    if (from === null) continue;
+    const edges = folders.get(from) ?? folders.set(from, new Set()).get(from)!;
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to !== null && to !== from) edges.add(to);
+    }
+  }
+  return folders;
+}
+
+/** Every cycle among domain folders, each as its folders in import order (the first repeated at the end). */
+function folderCycles(folders: Map<string, Set<string>>): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (folder: string) => {
+    state.set(folder, "open");
+    stack.push(folder);
+    for (const next of folders.get(folder) ?? []) {
+      if (state.get(next) === "open") found.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(folder, "done");
+  };
+  for (const folder of [...folders.keys()].sort()) if (!state.has(folder)) visit(folder);
+  return found;
+}
+
 describe("import walls", () => {
   it("a domain module may not import an API, route, admin, webhook or Shopify module", async () => {
     for (const source of ["~/api/endpoint.server", "~/shopify.server", "~/webhooks/receive.server", "~/admin/outcome.server", "../../api/router.server"]) {
@@ -97,5 +133,14 @@ describe("import walls", () => {
     expect(circles(importGraph({ [file]: closing }))).toContainEqual(
       expect.arrayContaining(["app/domains/keys/key-rules.ts", "app/domains/keys/keys.server.ts"]),
     );
+  }, 60_000);
+
+  it("the domain folders import each other without a cycle (docs/architecture.md, layers), and a folder cycle is found", () => {
+    const cycles = folderCycles(folderGraph(importGraph()));
+    expect(cycles.map((c) => c.join(" → ")), "domain folders importing each other round in a circle").toEqual([]);
+    // keys imports partners (keys.server); partners importing keys.server would close a folder cycle.
+    const file = path.join(root, "app/domains/partners/partners.server.ts");
+    const closing = `import { apiKeyJson } from "~/domains/keys/keys.server";\n${readFileSync(file, "utf8")}`;
+    expect(folderCycles(folderGraph(importGraph({ [file]: closing })))).toContainEqual(expect.arrayContaining(["partners", "keys"]));
   }, 60_000);
 });

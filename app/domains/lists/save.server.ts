@@ -5,12 +5,12 @@ import { isDatabaseUnavailable } from "~/db/errors";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { saveMeter, type Saver } from "~/domains/metering/actions.server";
-import { listAndRoleById } from "~/domains/lists/access.server";
-import { touchList, upsertSavedItem } from "~/domains/lists/items.sql.server";
+import { listAndRoleById } from "./access.server";
+import { touchList, upsertSavedItem } from "./items.sql.server";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
 import { queueProductAdded } from "~/domains/flow/triggers.server";
-import { canonicalUrl } from "./canonical-url";
-import type { SaveRequestBody } from "./schemas";
+import { canonicalUrl } from "~/domains/products/canonical-url";
+import type { SaveRequestBody } from "~/domains/products/schemas";
 import {
   findProduct,
   recordCatalogFacts,
@@ -19,8 +19,8 @@ import {
   type ProductFacts,
   type ProductSource,
   type StoredFacts,
-} from "./product-facts.server";
-import { scrapeProduct } from "./scraper.server";
+} from "~/domains/products/product-facts.server";
+import { scrapeProduct } from "~/domains/products/scraper.server";
 import { listKey, productKey, purgeCdn } from "~/domains/cdn/purge.server";
 
 const NO_SOURCE: ProductSource = { partnerId: null, shopId: null, domain: null };
