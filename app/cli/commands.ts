@@ -127,8 +127,9 @@ const list: Command[] = [
     usage: "--partner ID --plan free|starter|growth|scale|enterprise",
     options: { partner: str, plan: str },
     async run(values) {
-      const { setPartnerPlan, partnerJson } = await import("~/domains/partners/partners.server");
-      return { partner: partnerJson(await setPartnerPlan(requiredInt(values, "partner"), required(values, "plan"))) };
+      const { partnerJson } = await import("~/domains/partners/partners.server");
+      const { changePartnerPlan } = await import("~/flows/partner-plan.server");
+      return { partner: partnerJson(await changePartnerPlan(requiredInt(values, "partner"), required(values, "plan"))) };
     },
   },
   {

@@ -12,7 +12,7 @@ import { findPlatformShop } from "~/domains/shops/platform-webhooks.server";
 import { items, record, shopifyId } from "~/domains/shops/payload";
 import { allowedDomainsOf } from "~/domains/keys/key-rules";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
-import { deleteAccount } from "~/domains/consumer/account.server";
+import { deleteAccount } from "./account-deletion.server";
 import { customerLink, forgetCustomer } from "~/domains/shop-customers/shop-customers.server";
 import { forgetCustomerTriggers, forgetShopTriggers, triggersOfCustomer } from "~/domains/flow/triggers.server";
 import { alertDataOf, forgetAlertsOfShop } from "~/domains/alerts/alerts.server";

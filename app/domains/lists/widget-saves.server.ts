@@ -9,7 +9,7 @@ import { itemInclude } from "./items.server";
 import { savedProduct } from "./serialize";
 import { type Locale } from "~/domains/products/localization";
 import { wishRefSigner } from "./wish-ref.server";
-import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
+import { publish } from "~/domains/events/events.server";
 import { originHost } from "~/domains/widget/origin";
 import type { WidgetClaims } from "~/domains/widget/token.server";
 
@@ -59,6 +59,6 @@ export async function deleteSavedProductForWidget(userId: string, widget: Widget
     where: { id, wishlist: { ownerId: userId }, ...fromThisPartner(widget) },
   });
   if (count === 0) throw notFound("not_found", "No item saved from this shop with that id");
-  await queueCustomerMirrors(userId);
+  await publish("saves.changed", { userId });
   return { ok: true, deleted: id };
 }
