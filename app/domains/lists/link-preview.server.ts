@@ -25,7 +25,12 @@ export async function linkPreview(
   lang: ShareLang,
 ): Promise<LinkPreview> {
   const t = shareTexts(lang);
-  const card = listCard({ name: detail.name, ownerName: detail.owner_username, itemCount: detail.productCount, imageUrls, lang });
+  const card = listCard({
+    title: detail.name || t.defaultTitle,
+    subtitle: t.byOwner(detail.owner_username),
+    caption: t.wishes(detail.productCount),
+    imageUrls,
+  });
   const summary = t.previewDescription(detail.owner_username, detail.productCount);
   return {
     title: detail.name || t.defaultTitle,
