@@ -28,9 +28,7 @@ export async function deleteAccount(userId: string) {
       async (tx) => {
         const lists = await tx.wishlist.findMany({ where: { ownerId: userId }, select: { id: true } });
         const listIds = lists.map((l) => l.id);
-        const onLists = listIds.length
-          ? await tx.listItem.findMany({ where: { wishlistId: { in: listIds } }, select: { productId: true } })
-          : [];
+        const onLists = listIds.length ? await tx.listItem.findMany({ where: { wishlistId: { in: listIds } }, select: { productId: true } }) : [];
         const deletedLists = await tx.wishlist.deleteMany({ where: { ownerId: userId } });
         const memberships = await tx.wishlistMember.deleteMany({ where: { userId } });
         await tx.listItem.updateMany({ where: { addedByUserId: userId }, data: { addedByUserId: null } });
@@ -76,8 +74,8 @@ export async function deleteAccount(userId: string) {
         });
         return { lists: deletedLists.count, memberships: memberships.count, friends: Math.ceil(friendships.count / 2) };
       },
-      { maxWait: 10_000, timeout: 30_000 },
-    ),
+      { maxWait: 10_000, timeout: 30_000 }
+    )
   );
   // This instance stops the tokens at once; the others within a poll interval.
   await noteRevokedSessionsOf(userId, at).catch((err) => log.warn("noting revoked sessions failed", errorFields(err)));
