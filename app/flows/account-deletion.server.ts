@@ -74,8 +74,8 @@ export async function deleteAccount(userId: string) {
         });
         return { lists: deletedLists.count, memberships: memberships.count, friends: Math.ceil(friendships.count / 2) };
       },
-      { maxWait: 10_000, timeout: 30_000 }
-    )
+      { maxWait: 10_000, timeout: 30_000 },
+    ),
   );
   // This instance stops the tokens at once; the others within a poll interval.
   await noteRevokedSessionsOf(userId, at).catch((err) => log.warn("noting revoked sessions failed", errorFields(err)));

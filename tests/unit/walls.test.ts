@@ -1,6 +1,7 @@
 // The walls of app/: a domain importing the HTTP wing or naming a request or
 // response, or app/lib importing the app, fails `npm run lint` (eslint.config.js); an import circle anywhere
-// in app/ fails this test (modules resolved by TypeScript, with tsconfig's paths).
+// in app/ fails this test (modules resolved by TypeScript, with tsconfig's paths), and so do a cycle among
+// the domain folders and a domain importing a flow (app/flows/).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
@@ -145,8 +146,15 @@ describe("import walls", () => {
   }, 60_000);
 
   it("the domain folders import each other without a cycle (docs/architecture.md, layers), and a folder cycle is found", () => {
-    const cycles = folderCycles(folderGraph(importGraph()));
+    const graph = importGraph();
+    const cycles = folderCycles(folderGraph(graph));
     expect(cycles.map((c) => c.join(" → ")), "domain folders importing each other round in a circle").toEqual([]);
+    // Flows sit above every domain: a domain importing one would close a cycle through it.
+    const flows = path.join(root, "app/flows") + path.sep;
+    const domainsImportingFlows = [...graph]
+      .filter(([file, targets]) => file.startsWith(path.join(root, "app/domains") + path.sep) && targets.some((t) => t.startsWith(flows)))
+      .map(([file]) => path.relative(root, file));
+    expect(domainsImportingFlows).toEqual([]);
     // keys imports partners (keys.server); partners importing keys.server would close a folder cycle.
     const file = path.join(root, "app/domains/partners/partners.server.ts");
     const closing = `import { apiKeyJson } from "~/domains/keys/keys.server";\n${readFileSync(file, "utf8")}`;
