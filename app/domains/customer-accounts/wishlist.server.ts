@@ -5,7 +5,7 @@ import { forbidden, notFound } from "~/lib/api/errors";
 import { parseItemId } from "~/domains/lists/access.server";
 import { itemInclude } from "~/domains/lists/items.server";
 import { updateList } from "~/domains/lists/lists.server";
-import { shareUrlOf } from "~/flows/my-lists.server";
+import { shareUrl } from "~/domains/lists/link-preview.server";
 import { savedProduct } from "~/domains/lists/serialize";
 import { wishRefSigner } from "~/domains/lists/wish-ref.server";
 import type { Locale } from "~/domains/products/localization";
@@ -85,5 +85,5 @@ export async function shareCustomerWishlist(customer: ShopCustomerIdentity, lang
   const publishable = await db.wishlist.count({ where: { shareToken: token, ...listsStoreMayPublish(shop) } });
   if (!publishable) throw forbidden("forbidden", "This list holds products of other shops: share it on My lists");
   await updateList(token, customer.userId, { share_public: true });
-  return { ok: true as const, list_id: token, share_url: shareUrlOf(lang, token) };
+  return { ok: true as const, list_id: token, share_url: shareUrl(token, lang) };
 }
