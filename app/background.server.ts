@@ -3,7 +3,7 @@
 // - Per process (they keep this process's in-memory state): flushing its
 //   request counts, listening for other processes' changes (PostgreSQL),
 //   and polling revoked keys and sign-in sessions.
-// - Once per deployment: pruning old metering rows, delivering the outbox,
+// - Once per deployment: pruning rows past their use, delivering the outbox,
 //   queueing the reminder digests that are due and the scheduled re-read of
 //   scraped products for alerts run only in the process holding the "background" job lease
 //   (domains/system/job-lease.server.ts), whatever the number of workers
