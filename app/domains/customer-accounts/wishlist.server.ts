@@ -5,7 +5,7 @@ import { forbidden, notFound } from "~/lib/api/errors";
 import { parseItemId } from "~/domains/lists/access.server";
 import { itemInclude } from "~/domains/lists/items.server";
 import { updateList } from "~/domains/lists/lists.server";
-import { shareUrl } from "~/domains/lists/link-preview.server";
+import { shareUrl } from "~/domains/previews/link-preview.server";
 import { savedProduct } from "~/domains/lists/serialize";
 import { wishRefSigner } from "~/domains/lists/wish-ref.server";
 import type { Locale } from "~/domains/products/localization";

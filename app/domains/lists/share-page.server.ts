@@ -13,7 +13,7 @@ import { newestBasketColor } from "~/domains/baskets/baskets.sql.server";
 import { listViewer, type ViewerSignals } from "~/domains/metering/list-viewer.server";
 import { signedInUser } from "~/domains/identity/site-session.server";
 import { recordListView, type ListViewer } from "~/domains/metering/actions.server";
-import { linkPreview, type LinkPreview } from "./link-preview.server";
+import { linkPreview, type LinkPreview } from "~/domains/previews/link-preview.server";
 import { analyticsPageTokenOrNull } from "~/domains/analytics/page-token.server";
 import { describePublicList, publicList } from "./lists.server";
 import { readListItems } from "./items.sql.server";

@@ -2,12 +2,12 @@
 // `GET /og/list/{token}` and on the share page itself, so a link previews the
 // same whichever of the two was shared.
 import { env } from "~/env.server";
-import { describePublicList, publicList } from "./lists.server";
-import { readListItems } from "./items.sql.server";
-import { hostedProduct } from "./serialize";
-import { shareTexts, type ShareLang } from "./share-texts";
-import { cardFile, listCard } from "~/domains/previews/og-image.server";
-import { previewTags, type LinkPreview } from "~/domains/previews/preview-tags";
+import { describePublicList, publicList } from "~/domains/lists/lists.server";
+import { readListItems } from "~/domains/lists/items.sql.server";
+import { hostedProduct } from "~/domains/lists/serialize";
+import { shareTexts, type ShareLang } from "~/domains/lists/share-texts";
+import { cardFile, listCard } from "./og-image.server";
+import { previewTags, type LinkPreview } from "./preview-tags";
 import { cacheKeys } from "~/domains/cdn/purge.server";
 
 export { previewTags, type LinkPreview };
@@ -25,12 +25,7 @@ export async function linkPreview(
   lang: ShareLang,
 ): Promise<LinkPreview> {
   const t = shareTexts(lang);
-  const card = listCard({
-    title: detail.name || t.defaultTitle,
-    subtitle: t.byOwner(detail.owner_username),
-    caption: t.wishes(detail.productCount),
-    imageUrls,
-  });
+  const card = listCard({ name: detail.name, ownerName: detail.owner_username, itemCount: detail.productCount, imageUrls, lang });
   const summary = t.previewDescription(detail.owner_username, detail.productCount);
   return {
     title: detail.name || t.defaultTitle,
