@@ -3,16 +3,18 @@
 // - Per process (they keep this process's in-memory state): flushing its
 //   request counts, listening for other processes' changes (PostgreSQL),
 //   and polling revoked keys and sign-in sessions.
-// - Once per deployment: pruning old metering rows, delivering the outbox,
+// - Once per deployment: pruning rows past their use, delivering the outbox,
 //   queueing the reminder digests that are due and the scheduled re-read of
 //   scraped products for alerts run only in the process holding the "background" job lease
 //   (domains/system/job-lease.server.ts), whatever the number of workers
 //   and machines sharing the database.
 import { startRequestCounterFlush, stopRequestCounterFlush } from "~/domains/metering/request-counter.server";
-import { startPruning, stopPruning } from "~/domains/metering/pruning.server";
+import { startPruning, stopPruning } from "~/flows/pruning.server";
 import { registerOutboxJob, startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
 import { customerMirrorJob } from "~/domains/customer-accounts/metafield-mirror.server";
-import { fireWishlistedProductChange, flowTriggerJob } from "~/domains/flow/triggers.server";
+import { fireWishlistedProductChange, flowTriggerJob, queueListShared, queueProductAdded } from "~/domains/flow/triggers.server";
+import { queueCustomerMirror, queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
+import { subscribe } from "~/domains/events/events.server";
 import { alertFanoutJob, onWishlistedProductChange } from "~/domains/alerts/alerts.server";
 import { startReminders, stopReminders } from "~/domains/alerts/reminders.server";
 import { startRescrapeAlerts, stopRescrapeAlerts } from "~/domains/alerts/rescrape-alerts.server";
@@ -25,6 +27,15 @@ import { startChangeListener, stopChangeListener } from "~/db/change-signals.ser
 import { productImageJob } from "~/domains/products/product-facts.server";
 import { cdnPurgeJob } from "~/domains/cdn/purge.server";
 import { queuedWebhookJob } from "~/webhooks/queued.server";
+
+// The integrations hear the core domains' events (domains/events/events.server.ts: in-process, awaited
+// after the change committed) rather than being called by them; each queues its own outbox rows.
+// The customer metafield mirror: a shopper's saves changed, or a customer's link to them ended.
+subscribe("saves.changed", ({ userId }) => queueCustomerMirrors(userId));
+subscribe("customer.unlinked", ({ shopId, customerId }) => queueCustomerMirror(shopId, customerId));
+// Shopify Flow triggers: a product added to a list, a list shared.
+subscribe("item.added", (save) => queueProductAdded(save));
+subscribe("list.shared", (list) => queueListShared(list));
 
 // Images of products the shops' webhooks name are copied after the webhook is answered.
 registerOutboxJob(productImageJob);

@@ -127,8 +127,9 @@ const list: Command[] = [
     usage: "--partner ID --plan free|starter|growth|scale|enterprise",
     options: { partner: str, plan: str },
     async run(values) {
-      const { setPartnerPlan, partnerJson } = await import("~/domains/partners/partners.server");
-      return { partner: partnerJson(await setPartnerPlan(requiredInt(values, "partner"), required(values, "plan"))) };
+      const { partnerJson } = await import("~/domains/partners/partners.server");
+      const { changePartnerPlan } = await import("~/flows/partner-plan.server");
+      return { partner: partnerJson(await changePartnerPlan(requiredInt(values, "partner"), required(values, "plan"))) };
     },
   },
   {
@@ -233,7 +234,7 @@ const list: Command[] = [
     options: { domain: str },
     async run(values) {
       const { normalizeShopDomain } = await import("~/domains/shops/shops.server");
-      const { dataRequestsOf } = await import("~/domains/shops/compliance.server");
+      const { dataRequestsOf } = await import("~/flows/compliance.server");
       return { data_requests: await dataRequestsOf(normalizeShopDomain(required(values, "domain"))) };
     },
   },

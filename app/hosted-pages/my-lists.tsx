@@ -4,7 +4,7 @@
 // appear, and focus follows what the shopper just did.
 import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import type { MyItem, MyList, MyListsPage } from "~/domains/lists/my-lists.server";
+import type { MyItem, MyList, MyListsPage } from "~/flows/my-lists.server";
 import { errorText, myListsTexts, type DoneCode, type MyListsLang } from "~/domains/lists/my-lists-texts";
 import { ConnectedShops } from "./my-lists/connected-shops";
 import { AccountSettings } from "./my-lists/account-settings";

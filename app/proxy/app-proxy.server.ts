@@ -13,7 +13,7 @@ import { InvalidShopError } from "@shopify/shopify-api";
 import type { PlatformShop } from "~/db.server";
 import { findPlatformShop } from "~/domains/shops/platform-webhooks.server";
 import { isCustomerId } from "~/domains/shop-customers/shop-customers.server";
-import type { StorefrontLang } from "~/domains/shop-customers/storefront.server";
+import type { StorefrontLang } from "~/flows/storefront.server";
 import { errorResponse } from "~/http/error-reply.server";
 import { ApiError, badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { shopify } from "~/shopify.server";

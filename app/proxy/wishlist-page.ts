@@ -6,7 +6,7 @@
 // (`/cart/add.js`) with the item's signed reference as the hidden line-item
 // property `_wish_ref` (read by orders/create), removes items and shares lists
 // through the proxy's JSON routes.
-import type { PageList, StorefrontLang } from "~/domains/shop-customers/storefront.server";
+import type { PageList, StorefrontLang } from "~/flows/storefront.server";
 import { formatMoney } from "~/lib/money";
 import { liquidSafe as t } from "./liquid-safe";
 

@@ -8,7 +8,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { z } from "zod";
 import { siteSession } from "~/domains/identity/site-session.server";
 import { updateUser } from "~/domains/identity/account.server";
-import { deleteAccount } from "~/domains/consumer/account.server";
+import { deleteAccount } from "~/flows/account-deletion.server";
 import { isMyListsLang } from "~/domains/lists/my-lists-texts";
 import { ApiError, badRequest, unauthorized } from "~/lib/api/errors";
 import { clientAddress } from "~/lib/api/client-address";

@@ -2,7 +2,7 @@
 // Shopify's app proxy), as Liquid in the theme's layout (app/proxy/wishlist-page.ts).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { shopperOfCustomer } from "~/domains/shop-customers/shop-customers.server";
-import { customerLists } from "~/domains/shop-customers/storefront.server";
+import { customerLists } from "~/flows/storefront.server";
 import { answerProxy } from "~/proxy/app-proxy.server";
 import { wishlistPage } from "~/proxy/wishlist-page";
 

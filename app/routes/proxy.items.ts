@@ -2,7 +2,7 @@
 // guest asks for the lists of this browser's widget session (its grant), to
 // show them under the sign-in prompt.
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { guestLists } from "~/domains/shop-customers/storefront.server";
+import { guestLists } from "~/flows/storefront.server";
 import { answerProxy, proxyJsonBody } from "~/proxy/app-proxy.server";
 import { price } from "~/proxy/wishlist-page";
 

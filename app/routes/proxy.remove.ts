@@ -2,7 +2,7 @@
 // customer removes an item saved from this shop, from the wishlist page.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { shopperOfCustomer } from "~/domains/shop-customers/shop-customers.server";
-import { removeCustomerItem } from "~/domains/shop-customers/storefront.server";
+import { removeCustomerItem } from "~/flows/storefront.server";
 import { answerProxy, proxyJsonBody, requireCustomer } from "~/proxy/app-proxy.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>

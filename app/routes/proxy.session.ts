@@ -5,7 +5,7 @@
 // never merges accounts: the body (a JSON object, checked like every proxy
 // body) binds nothing here (docs/identity.md).
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { customerSession } from "~/domains/shop-customers/storefront.server";
+import { customerSession } from "~/flows/storefront.server";
 import { answerProxy, proxyJsonBody } from "~/proxy/app-proxy.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>

@@ -2,7 +2,7 @@
 // makes one of their lists public and gets its share link.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { shopperOfCustomer } from "~/domains/shop-customers/shop-customers.server";
-import { shareCustomerList } from "~/domains/shop-customers/storefront.server";
+import { shareCustomerList } from "~/flows/storefront.server";
 import { answerProxy, proxyJsonBody, requireCustomer } from "~/proxy/app-proxy.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>

@@ -1,7 +1,7 @@
 // POST /webhooks/compliance: Shopify's mandatory compliance topics, one
 // address for the three (docs/shopify.md "Shopify webhooks").
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { customerDataRequested, customerRedacted, shopRedacted } from "~/domains/shops/compliance.server";
+import { customerDataRequested, customerRedacted, shopRedacted } from "~/flows/compliance.server";
 import { receiveWebhook } from "~/webhooks/receive.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>

@@ -5,7 +5,7 @@
 // of product updates must not wait for product work, image copies or alerts.
 // The other topics (app/uninstalled, shop/update, app_subscriptions/update,
 // compliance) stay synchronous: rare, and their effect is due by the answer.
-import { inventoryLevelUpdated, productChanged, productDeleted } from "~/domains/products/platform-products.server";
+import { inventoryLevelUpdated, productChanged, productDeleted } from "~/flows/product-webhooks.server";
 import { orderReceived } from "~/domains/revenue/attribution.server";
 import { refundReceived } from "~/domains/revenue/refunds.server";
 import { record, shopifyId } from "~/domains/shops/payload";

@@ -217,7 +217,7 @@ describe("hashing (in this process, on the domain functions)", () => {
   });
 
   it("the prune job deletes rows a day past their last failure, and only those", async () => {
-    const { pruneSignInThrottle } = await import("~/domains/metering/pruning.server");
+    const { pruneSignInThrottle } = await import("~/flows/pruning.server");
     const now = Date.now();
     await sql(databaseUrl, `INSERT INTO "SignInThrottle" ("key", "failures", "lastFailureAt", "lockedUntil") VALUES (?, 3, ?, ?), (?, 3, ?, ?)`, [
       "e:old",

@@ -18,9 +18,9 @@ let api: Api;
 const admin = new FakeAdminApi();
 let db: Awaited<typeof import("~/db.server")>["db"];
 let app: {
-  linkOffer: typeof import("~/domains/shop-customers/account-link.server")["linkOffer"];
+  linkOffer: typeof import("~/flows/account-link.server")["linkOffer"];
   shopperOfCustomer: typeof import("~/domains/shop-customers/shop-customers.server")["shopperOfCustomer"];
-  saveProduct: typeof import("~/domains/products/save.server")["saveProduct"];
+  saveProduct: typeof import("~/domains/lists/save.server")["saveProduct"];
   createPartner: typeof import("~/domains/partners/partners.server")["createPartner"];
   createPlatformShop: typeof import("~/domains/shops/shops.server")["createPlatformShop"];
 };
@@ -34,9 +34,9 @@ beforeAll(async () => {
   setAbstractFetchFunc(async (input, init) => admin.handle(String(input), (init ?? {}) as { body?: unknown }));
   ({ db } = await import("~/db.server"));
   app = {
-    linkOffer: (await import("~/domains/shop-customers/account-link.server")).linkOffer,
+    linkOffer: (await import("~/flows/account-link.server")).linkOffer,
     shopperOfCustomer: (await import("~/domains/shop-customers/shop-customers.server")).shopperOfCustomer,
-    saveProduct: (await import("~/domains/products/save.server")).saveProduct,
+    saveProduct: (await import("~/domains/lists/save.server")).saveProduct,
     createPartner: (await import("~/domains/partners/partners.server")).createPartner,
     createPlatformShop: (await import("~/domains/shops/shops.server")).createPlatformShop,
   };

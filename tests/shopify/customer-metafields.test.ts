@@ -16,7 +16,7 @@ let api: FakeAdminApi;
 let shopify: Awaited<ReturnType<typeof shopifyTestApp>>["shopify"];
 let db: Awaited<typeof import("~/db.server")>["db"];
 let worker: typeof import("~/domains/outbox/worker.server");
-let saveProduct: typeof import("~/domains/products/save.server")["saveProduct"];
+let saveProduct: typeof import("~/domains/lists/save.server")["saveProduct"];
 let shop: { id: number; partnerId: number; domain: string; host: string };
 let fake: FakeShop;
 let userId: string;
@@ -51,7 +51,7 @@ beforeAll(async () => {
   // The app's own wiring registers the mirror job with the Shopify library's offline Admin client.
   await import("~/background.server");
   worker = await import("~/domains/outbox/worker.server");
-  ({ saveProduct } = await import("~/domains/products/save.server"));
+  ({ saveProduct } = await import("~/domains/lists/save.server"));
   const { createPartner } = await import("~/domains/partners/partners.server");
   const { createPlatformShop } = await import("~/domains/shops/shops.server");
   const { shopperOfCustomer } = await import("~/domains/shop-customers/shop-customers.server");
@@ -129,7 +129,7 @@ describe("customer metafield mirror", () => {
   it("a guest's lists moving into the customer's account (sign-in on APP_URL) queue the mirror", async () => {
     await deliverMirror();
     const { signUp } = await import("~/domains/identity/identity.server");
-    const { migrateAnonymousToProvider } = await import("~/domains/identity/account-migration.server");
+    const { migrateAnonymousToProvider } = await import("~/flows/account-merge.server");
     const guest = await signUp({});
     const guestList = await db.wishlist.create({ data: { shareToken: randomBytes(18).toString("base64url"), ownerId: guest.user.id, name: "Guest's" } });
     const product = await db.product.create({ data: { canonicalUrl: `https://${shop.host}/products/guest-${randomUUID()}` } });

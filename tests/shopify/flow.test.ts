@@ -23,7 +23,7 @@ let databaseUrl: string;
 let db: Awaited<typeof import("~/db.server")>["db"];
 let worker: typeof import("~/domains/outbox/worker.server");
 let flow: typeof import("~/domains/flow/triggers.server");
-let saveProduct: typeof import("~/domains/products/save.server")["saveProduct"];
+let saveProduct: typeof import("~/domains/lists/save.server")["saveProduct"];
 let lifecycleRoute: typeof import("~/routes/flow.lifecycle");
 let actionRoute: typeof import("~/routes/flow.actions.add-to-wishlist");
 
@@ -142,7 +142,7 @@ beforeAll(async () => {
   await import("~/background.server");
   worker = await import("~/domains/outbox/worker.server");
   flow = await import("~/domains/flow/triggers.server");
-  ({ saveProduct } = await import("~/domains/products/save.server"));
+  ({ saveProduct } = await import("~/domains/lists/save.server"));
   lifecycleRoute = await import("~/routes/flow.lifecycle");
   actionRoute = await import("~/routes/flow.actions.add-to-wishlist");
   flowShop = await installShop("flow");
@@ -415,7 +415,7 @@ describe("action: Add product to customer wishlist", () => {
 
 describe("privacy", () => {
   it("customers/redact deletes the customer's trigger messages; data requests list them", async () => {
-    const { customerDataRequested, customerRedacted } = await import("~/domains/shops/compliance.server");
+    const { customerDataRequested, customerRedacted } = await import("~/flows/compliance.server");
     const hook = (topic: string, payload: unknown) => ({ topic, shop: flowShop.domain, webhookId: randomUUID(), payloadDigest: randomUUID(), payload });
     const named = async () => (await flowMessages(flowShop)).filter((m) => (m.payload as { customer_id?: string }).customer_id === customer);
     expect((await named()).length).toBeGreaterThan(0);
@@ -430,7 +430,7 @@ describe("privacy", () => {
   });
 
   it("shop/redact deletes the shop's trigger messages and lifecycle records", async () => {
-    const { shopRedacted } = await import("~/domains/shops/compliance.server");
+    const { shopRedacted } = await import("~/flows/compliance.server");
     await shopRedacted({ topic: "shop/redact", shop: flowShop.domain, webhookId: randomUUID(), payloadDigest: randomUUID(), payload: { shop_domain: flowShop.domain } });
     expect(await flowMessages(flowShop)).toEqual([]);
     expect(await db.flowTriggerUse.count({ where: { shopId: flowShop.id } })).toBe(0);

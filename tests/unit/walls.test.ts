@@ -1,7 +1,8 @@
 // The walls of app/: a domain importing the HTTP wing or naming a request or
 // response, or app/lib importing the app, raw SQL through Prisma outside a statement module, or
 // money formatted outside app/lib/money.ts fails `npm run lint` (eslint.config.js); an import circle anywhere
-// in app/ fails this test (modules resolved by TypeScript, with tsconfig's paths).
+// in app/ fails this test (modules resolved by TypeScript, with tsconfig's paths), and so do a cycle among
+// the domain folders and a domain importing a flow (app/flows/).
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ESLint } from "eslint";
@@ -50,6 +51,56 @@ function circles(graph: Map<string, string[]>): string[][] {
     state.set(file, "done");
   };
   for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return found;
+}
+
+/**
+ * File imports the folder graph does not count yet: markup and e-mails composed inside a domain, which
+ * leave the domains for app/pages/ (and their words for app/i18n/). Then these imports go, and so do
+ * their entries. Until then: the account e-mails use the alerts' mail frame, and the share page's
+ * composition (in lists) uses the link previews, which read lists.
+ */
+const PENDING: [from: string, to: string][] = [
+  ["app/domains/identity/account.server.ts", "app/domains/alerts/mail.server.ts"],
+  ["app/domains/lists/share-page.server.ts", "app/domains/previews/link-preview.server.ts"],
+  ["app/domains/lists/share-page-view.ts", "app/domains/previews/preview-tags.ts"],
+];
+
+/** Every file of app/domains/<folder>/… folded into its folder: folder → the other domain folders it imports. */
+function folderGraph(graph: Map<string, string[]>): Map<string, Set<string>> {
+  const pending = new Set(PENDING.map(([from, to]) => `${path.join(root, from)} ${path.join(root, to)}`));
+  const domains = path.join(root, "app/domains") + path.sep;
+  const folderOf = (file: string) => (file.startsWith(domains) ? file.slice(domains.length).split(path.sep)[0]! : null);
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    if (from === null) continue;
+    const edges = folders.get(from) ?? folders.set(from, new Set()).get(from)!;
+    for (const target of targets) {
+      if (pending.has(`${file} ${target}`)) continue;
+      const to = folderOf(target);
+      if (to !== null && to !== from) edges.add(to);
+    }
+  }
+  return folders;
+}
+
+/** Every cycle among domain folders, each as its folders in import order (the first repeated at the end). */
+function folderCycles(folders: Map<string, Set<string>>): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (folder: string) => {
+    state.set(folder, "open");
+    stack.push(folder);
+    for (const next of folders.get(folder) ?? []) {
+      if (state.get(next) === "open") found.push([...stack.slice(stack.indexOf(next)), next]);
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(folder, "done");
+  };
+  for (const folder of [...folders.keys()].sort()) if (!state.has(folder)) visit(folder);
   return found;
 }
 
@@ -118,5 +169,21 @@ describe("import walls", () => {
     expect(circles(importGraph({ [file]: closing }))).toContainEqual(
       expect.arrayContaining(["app/domains/keys/key-rules.ts", "app/domains/keys/keys.server.ts"]),
     );
+  }, 60_000);
+
+  it("the domain folders import each other without a cycle (docs/architecture.md, layers), and a folder cycle is found", () => {
+    const graph = importGraph();
+    const cycles = folderCycles(folderGraph(graph));
+    expect(cycles.map((c) => c.join(" → ")), "domain folders importing each other round in a circle").toEqual([]);
+    // Flows sit above every domain: a domain importing one would close a cycle through it.
+    const flows = path.join(root, "app/flows") + path.sep;
+    const domainsImportingFlows = [...graph]
+      .filter(([file, targets]) => file.startsWith(path.join(root, "app/domains") + path.sep) && targets.some((t) => t.startsWith(flows)))
+      .map(([file]) => path.relative(root, file));
+    expect(domainsImportingFlows).toEqual([]);
+    // keys imports partners (keys.server); partners importing keys.server would close a folder cycle.
+    const file = path.join(root, "app/domains/partners/partners.server.ts");
+    const closing = `import { apiKeyJson } from "~/domains/keys/keys.server";\n${readFileSync(file, "utf8")}`;
+    expect(folderCycles(folderGraph(importGraph({ [file]: closing })))).toContainEqual(expect.arrayContaining(["partners", "keys"]));
   }, 60_000);
 });

@@ -159,8 +159,8 @@ describe("changes made elsewhere (CLI, another instance)", () => {
     const key = await p.key(partner.id, { domains: ["cache.example.com"] });
     expect(await statusOf(init(apiShort, key.key))).toBe("403 subscription_required");
     // This process is "the CLI": the same domain functions, another process.
-    const { setPartnerPlan } = await import("~/domains/partners/partners.server");
-    await setPartnerPlan(partner.id, "growth");
+    const { changePartnerPlan } = await import("~/flows/partner-plan.server");
+    await changePartnerPlan(partner.id, "growth");
     const planMs = await timed(() => until("plan seen", () => statusOf(init(apiShort, key.key)), (s) => s === "200", { timeoutMs: SHORT_TTL_MS + SLACK_MS }));
     expect(planMs).toBeLessThanOrEqual(SHORT_TTL_MS + SLACK_MS);
 

@@ -1,7 +1,8 @@
 // GET, PATCH and DELETE /account: the signed-in consumer's own account (SPEC 7.6).
 import { z } from "zod";
 import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
-import { deleteAccount, getAccount, updateAccount } from "~/domains/consumer/account.server";
+import { getAccount, updateAccount } from "~/domains/consumer/account.server";
+import { deleteAccount } from "~/flows/account-deletion.server";
 import { account, accountChanges } from "./schemas";
 
 export const loader = endpoint({

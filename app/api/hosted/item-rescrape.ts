@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoint, route } from "~/api/endpoint.server";
-import { rescrapeItem } from "~/domains/products/rescrape.server";
+import { rescrapeItem } from "~/domains/lists/rescrape.server";
 import { hostedProductSchema, itemAccessErrors, itemParams, localeQuery } from "~/domains/lists/schemas";
 import { scrapeResultSchema } from "~/domains/products/schemas";
 import { parseLocale } from "~/api/locale.server";

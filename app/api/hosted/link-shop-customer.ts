@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { objectBody } from "~/lib/api/schemas";
-import { linkShopCustomer } from "~/domains/shop-customers/account-link.server";
+import { linkShopCustomer } from "~/flows/account-link.server";
 import { movedSchema } from "~/domains/identity/schemas";
 
 const linkBody = objectBody(z.object({ link_token: z.string().trim().min(1).max(4096) }));

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { endpoint, LIVE_SESSION, route } from "~/api/endpoint.server";
 import { badRequest } from "~/lib/api/errors";
 import { objectBody } from "~/lib/api/schemas";
-import { migrateAnonymousToProvider } from "~/domains/identity/account-migration.server";
+import { migrateAnonymousToProvider } from "~/flows/account-merge.server";
 import { movedSchema } from "~/domains/identity/schemas";
 
 // `anonymous_access_token` (alias `anonymousAccessToken`): absent, blank or not a string is 400 missing_data.

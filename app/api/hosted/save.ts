@@ -1,7 +1,7 @@
 import { endpoint, route } from "~/api/endpoint.server";
 import { clientAddress } from "~/lib/api/client-address";
 import { saverAddress } from "~/domains/metering/actions.server";
-import { saveProduct } from "~/domains/products/save.server";
+import { saveProduct } from "~/domains/lists/save.server";
 import { saveErrors, saveRequestBody, saveRequestCodes, saveResultSchema } from "~/domains/products/schemas";
 
 const hosted = { kind: "hosted", partnerId: null, shopId: null, domain: null, widgetOrigin: null } as const;

@@ -1,6 +1,6 @@
 import { bearerToken, endpoint, json, route } from "~/api/endpoint.server";
 import { initWidget } from "~/domains/widget/init.server";
-import { pageState } from "~/domains/widget/page-state.server";
+import { pageState } from "~/flows/widget-page-state.server";
 import { widgetInitSchema } from "~/domains/widget/schemas";
 import { objectBody, lenientString } from "~/lib/api/schemas";
 import { z } from "zod";

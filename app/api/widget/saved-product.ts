@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoint, route, SHOPPER } from "~/api/endpoint.server";
-import { deleteSavedProductForWidget } from "~/domains/widget/saved-products.server";
+import { deleteSavedProductForWidget } from "~/domains/lists/widget-saves.server";
 import { deletedIdSchema } from "~/domains/lists/schemas";
 
 export const loader = endpoint({

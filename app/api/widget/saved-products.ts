@@ -2,7 +2,7 @@ import { z } from "zod";
 import { endpoint, REPLICA_READS, route, SHOPPER } from "~/api/endpoint.server";
 import { parseLocale } from "~/api/locale.server";
 import { localeQuery, savedProductSchema } from "~/domains/lists/schemas";
-import { savedProductsForWidget } from "~/domains/widget/saved-products.server";
+import { savedProductsForWidget } from "~/domains/lists/widget-saves.server";
 
 // POST exists for clients that cannot send custom headers on GET.
 const list = route(

@@ -15,7 +15,8 @@
 import { db, type Prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { transaction } from "~/db/sql.server";
-import { errorFields, log } from "~/lib/log.server";
+import { log } from "~/lib/log.server";
+import { publish, subscribe, type WishlistedProductChange } from "~/domains/events/events.server";
 import { enqueueManyStep, enqueueStep, reserveSendSlots } from "~/domains/outbox/outbox.server";
 import { PermanentFailure, type OutboxJob } from "~/domains/outbox/worker.server";
 import { getPlan, type AlertKind } from "~/domains/plans/plans";
@@ -37,49 +38,17 @@ const LOW_WINDOW_MS = 30 * DAY_MS;
 
 // ---------------------------------------------------------------- events
 
-/** An alert-worthy change of a product that shoppers saved. */
-export interface WishlistedProductChange {
-  kind: AlertKind;
-  /** The installed shop whose platform spoke; null for a product of no installed shop (a scraped page re-read on a schedule). */
-  shopId: number | null;
-  partnerId: number | null;
-  productId: number;
-  /** The variant that changed; null when the product has no variants we know. */
-  variantId: string | null;
-  /** Price drop: the new and the previous price and the 30-day low, minor units of `currency`. */
-  priceMinor: number | null;
-  previousPriceMinor: number | null;
-  lowest30DaysMinor: number | null;
-  currency: string | null;
-  /** Units in stock now (back in stock, low stock); null when untracked. */
-  quantity: number | null;
-  /** How many list items hold the product (for this variant or the whole product). */
-  saves: number;
-  at: Date;
-}
-
-type Listener = (change: WishlistedProductChange) => void | Promise<void>;
-const listeners = new Set<Listener>();
+export type { WishlistedProductChange };
 
 /**
  * Subscribes to alert-worthy changes of saved products (whatever the shop's
- * e-mail settings): a Shopify Flow trigger module, for instance. Called after
- * the change is stored; a listener that throws is logged and changes nothing.
- * Returns the unsubscribe function.
+ * e-mail settings): a Shopify Flow trigger module, for instance. The change is
+ * the "product.changed" domain event (domains/events/events.server.ts), heard
+ * after the change is stored; a listener that throws is logged and changes
+ * nothing. Returns the unsubscribe function.
  */
-export function onWishlistedProductChange(listener: Listener): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-async function emit(change: WishlistedProductChange): Promise<void> {
-  for (const listener of listeners) {
-    try {
-      await listener(change);
-    } catch (err) {
-      log.error("wishlisted product listener failed", { kind: change.kind, productId: change.productId, ...errorFields(err) });
-    }
-  }
+export function onWishlistedProductChange(listener: (change: WishlistedProductChange) => void | Promise<void>): () => void {
+  return subscribe("product.changed", listener);
 }
 
 // ---------------------------------------------------------------- settings
@@ -345,7 +314,7 @@ async function dispatch(changes: WishlistedProductChange[], settings: AlertSetti
   for (const change of changes) {
     const saves = await db.listItem.count({ where: { productId: change.productId, purchased: false, ...variantWhere(change, firstVariant) } });
     if (saves === 0) continue;
-    await emit({ ...change, saves });
+    await publish("product.changed", { ...change, saves });
     if (!kindOn(settings, change.kind)) continue;
     await fanOutBatch({ change, firstVariant, host, after: 0 });
   }

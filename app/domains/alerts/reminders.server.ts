@@ -17,7 +17,7 @@ import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { getPlan } from "~/domains/plans/plans";
 import { formatPrice } from "~/domains/lists/share-page.server";
 import { wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
-import { itemsOfShop, type ShopScope } from "~/domains/customer-accounts/shop-items";
+import { itemsOfShop, type ShopScope } from "~/domains/lists/shop-items";
 import { holdReminders, recordReminder } from "./alerts.sql.server";
 import type { AlertSettingsView } from "./alerts.server";
 import { alertTopic, remindersUnsubscribeUrl } from "./consent.server";

@@ -13,7 +13,7 @@ import { db } from "~/db.server";
 import { adminQuery, type AdminGraphql } from "~/domains/shops/admin-graphql.server";
 import { PermanentFailure, type OutboxJob } from "~/domains/outbox/worker.server";
 import { CUSTOMER_METAFIELDS_KIND } from "./mirror-queue.server";
-import { itemsOfShop, productHandle } from "./shop-items";
+import { itemsOfShop, productHandle } from "~/domains/lists/shop-items";
 
 /** The app-owned namespace (`$app`), as `[customer.metafields.app.<key>]` in shopify.app.toml declares it. */
 export const CUSTOMER_METAFIELD_NAMESPACE = "$app";

@@ -5,13 +5,13 @@ import { forbidden, notFound } from "~/lib/api/errors";
 import { parseItemId } from "~/domains/lists/access.server";
 import { itemInclude } from "~/domains/lists/items.server";
 import { updateList } from "~/domains/lists/lists.server";
-import { shareUrlOf } from "~/domains/lists/my-lists.server";
+import { shareUrl } from "~/domains/previews/link-preview.server";
 import { savedProduct } from "~/domains/lists/serialize";
 import { wishRefSigner } from "~/domains/lists/wish-ref.server";
 import type { Locale } from "~/domains/products/localization";
 import { queueCustomerMirrors } from "./mirror-queue.server";
 import type { ShopCustomerIdentity } from "./session.server";
-import { itemsOfShop, listsStoreMayPublish, type ShopScope } from "./shop-items";
+import { itemsOfShop, listsStoreMayPublish, type ShopScope } from "~/domains/lists/shop-items";
 
 async function shopOf(customer: ShopCustomerIdentity) {
   return db.platformShop.findUniqueOrThrow({
@@ -85,5 +85,5 @@ export async function shareCustomerWishlist(customer: ShopCustomerIdentity, lang
   const publishable = await db.wishlist.count({ where: { shareToken: token, ...listsStoreMayPublish(shop) } });
   if (!publishable) throw forbidden("forbidden", "This list holds products of other shops: share it on My lists");
   await updateList(token, customer.userId, { share_public: true });
-  return { ok: true as const, list_id: token, share_url: shareUrlOf(lang, token) };
+  return { ok: true as const, list_id: token, share_url: shareUrl(token, lang) };
 }

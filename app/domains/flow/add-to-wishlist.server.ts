@@ -10,7 +10,7 @@ import { shopifyId } from "~/domains/shops/payload";
 import { toMinor } from "~/lib/money";
 import { shopperOfCustomer } from "~/domains/shop-customers/shop-customers.server";
 import { initUser } from "~/domains/lists/lists.server";
-import { saveProduct } from "~/domains/products/save.server";
+import { saveProduct } from "~/domains/lists/save.server";
 import { saveRequestBody } from "~/domains/products/schemas";
 import { canonicalUrl } from "~/domains/products/canonical-url";
 import { badRequest, notFound } from "~/lib/api/errors";

@@ -13,7 +13,7 @@ export const ALG = "ES256";
  * shop page holds (app/domains/widget/shopper-token.server.ts); page: what
  * the service's own pages send with analytics events
  * (app/domains/analytics/page-token.server.ts); link: a store customer's offer to join
- * their store account into the account they sign in to (app/domains/shop-customers/account-link.server.ts).
+ * their store account into the account they sign in to (app/flows/account-link.server.ts).
  */
 export type TokenUse = "user" | "widget" | "site" | "shopper" | "page" | "link";
 

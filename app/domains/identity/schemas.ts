@@ -30,7 +30,7 @@ export const sessionSchema = z.object({
 /** A public JSON Web Key of the token signer. */
 export const jwksSchema = z.object({ keys: z.array(z.record(z.string(), z.unknown())) });
 
-/** What an account migration or a store customer's join moved (account-migration.server.ts Moved). */
+/** What an account migration or a store customer's join moved (app/flows/account-merge.server.ts Moved). */
 export const movedSchema = z.object({
   lists: z.number().int().describe("Lists that moved to the account (a default list folded into the account's is not counted)"),
   memberships: z.number().int(),

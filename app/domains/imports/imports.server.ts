@@ -24,7 +24,7 @@ import { FetchError, guardedFetch } from "~/lib/net/guarded-fetch.server";
 import { WorkerPoolError } from "~/lib/worker-pool.server";
 import { canonicalUrl } from "~/domains/products/canonical-url";
 import { pageWorkers } from "~/domains/products/page-workers.server";
-import { saveProduct, type FetchGate } from "~/domains/products/save.server";
+import { saveProduct, type FetchGate } from "~/domains/lists/save.server";
 import type { Saver } from "~/domains/metering/actions.server";
 import { saveRequestBody } from "~/domains/products/schemas";
 import { parseOrThrow } from "~/lib/api/schemas";

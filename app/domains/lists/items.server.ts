@@ -1,7 +1,7 @@
 // Items of a list: reading them, the purchased flag, manual items, price
 // overrides, removing, moving/copying between lists, re-scraping.
 import { db } from "~/db.server";
-import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
+import { publish } from "~/domains/events/events.server";
 import { isPlainObject } from "~/lib/api/schemas";
 import { ApiError, badRequest, notFound } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
@@ -216,7 +216,7 @@ export async function deleteItem(token: string | undefined, rawItemId: string | 
   await deleteOrphanManualProducts([item.productId]);
   await db.wishlist.update({ where: { id: list.id }, data: { updatedAt: new Date() } });
   await purgeCdn([listKey(list.id)]);
-  await queueCustomerMirrors(list.ownerId);
+  await publish("saves.changed", { userId: list.ownerId });
   return { ok: true, deleted: itemId };
 }
 

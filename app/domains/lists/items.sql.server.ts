@@ -5,7 +5,7 @@
 // items on SQLite) before the query compiler's own cost per call; shaped into
 // the rows the serializers take (serialize.ts), whose columns it selects.
 // Writing: the save's item upsert and the list's touch, steps of the save's
-// transaction (products/save.server.ts).
+// transaction (save.server.ts).
 import type { ListItem } from "~/db.server";
 import { all, one, readExec, run, statement, type Op } from "~/db/sql.server";
 import { ITEM_COLUMNS, ITEM_PRODUCT_COLUMNS, LOCALIZATION_COLUMNS, type ItemRow } from "./serialize";

@@ -13,7 +13,7 @@ import { hostedList, hostedListDetail, occasionTitle, type ListRow } from "./ser
 import { localeLanguage, type Locale } from "~/domains/products/localization";
 import { deleteOrphanManualProducts } from "~/domains/products/manual-products.server";
 import { publicListByToken } from "./lists.sql.server";
-import { queueListShared } from "~/domains/flow/triggers.server";
+import { publish } from "~/domains/events/events.server";
 import { listKey, purgeCdn } from "~/domains/cdn/purge.server";
 
 
@@ -119,7 +119,7 @@ export async function updateList(token: string | undefined, userId: string, inpu
   await purgeCdn([listKey(list.id)]);
   if (!list.sharePublic && updated.sharePublic) {
     await recordShare(updated.id);
-    await queueListShared({ id: updated.id, ownerId: updated.ownerId, name: updated.name, shareToken: updated.shareToken, sharedAt: updated.updatedAt });
+    await publish("list.shared", { id: updated.id, ownerId: updated.ownerId, name: updated.name, shareToken: updated.shareToken, sharedAt: updated.updatedAt });
   }
   return { ok: true, list: await presentOne(updated, "owner") };
 }

@@ -20,7 +20,7 @@ export const ITEM_COLUMNS = [
   "sourceLabel",
   "priceOverrideMinor",
   "currencyOverride",
-  // The saver's own facts: shown before the catalogue's (products/save.server.ts).
+  // The saver's own facts: shown before the catalogue's (save.server.ts).
   "ownTitle",
   "ownDescription",
   "ownImageUrl",

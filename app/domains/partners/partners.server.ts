@@ -3,7 +3,6 @@
 import { z } from "zod";
 import { db, type Partner } from "~/db.server";
 import { badRequest, notFound } from "~/lib/api/errors";
-import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
 import { isPlanId, PLAN_IDS, type PlanId } from "~/domains/plans/plans";
 
 type PartnerRow = Pick<Partner, "id" | "name" | "email" | "plan" | "planChangedAt" | "createdAt">;
@@ -47,14 +46,13 @@ export async function assertPartnerExists(partnerId: number): Promise<void> {
   await getPartner(partnerId);
 }
 
+/** Records a new plan; its keys' cached configuration is dropped by the caller (app/flows/partner-plan.server.ts). */
 export async function setPartnerPlan(partnerId: number, plan: string) {
   const planId = parsePlan(plan);
   const partner = await getPartner(partnerId);
   // planChangedAt marks real changes only; setting the same plan again is a no-op.
   if (partner.plan === planId) return partner;
-  const updated = await db.partner.update({ where: { id: partnerId }, data: { plan: planId, planChangedAt: new Date() } });
-  invalidateKeyConfig(partnerId);
-  return updated;
+  return db.partner.update({ where: { id: partnerId }, data: { plan: planId, planChangedAt: new Date() } });
 }
 
 /** The partner a portal user belongs to (their first), or null. */

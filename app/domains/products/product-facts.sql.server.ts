@@ -1,4 +1,4 @@
-// The catalogue's statements (product-facts.server.ts, platform-products.server.ts):
+// The catalogue's statements (product-facts.server.ts, app/flows/product-webhooks.server.ts):
 // saves run them, so each is prepared once. Writes are steps (Op) of the
 // caller's transaction.
 import type { PricePoint, Product, ProductLocalization } from "~/db.server";

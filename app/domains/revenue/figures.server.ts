@@ -3,7 +3,7 @@
 // saves, per day, per source and per product, and the lines for the CSV export.
 import { db } from "~/db.server";
 import { badRequest } from "~/lib/api/errors";
-import { itemsOfShop, type ShopScope } from "~/domains/customer-accounts/shop-items";
+import { itemsOfShop, type ShopScope } from "~/domains/lists/shop-items";
 import { attributedLines, revenueByCurrency, revenueByDay, revenueBySource, revenueByProduct, revenueTotals } from "./revenue.sql.server";
 import { utcDay } from "./order-lines.server";
 import { csvLines } from "./csv";

@@ -6,7 +6,7 @@
 // own on their next visit (shopperOfCustomer makes one for a customer
 // without a link), and the customer metafield mirror is rewritten for them.
 import { db } from "~/db.server";
-import { queueCustomerMirror } from "~/domains/customer-accounts/mirror-queue.server";
+import { publish } from "~/domains/events/events.server";
 import { notFound } from "~/lib/api/errors";
 import { log } from "~/lib/log.server";
 
@@ -67,7 +67,7 @@ export async function disconnect(userId: string, partnerId: number) {
   });
   if (links.length === 0 && consents === 0) throw notFound("not_found", "This shop is not connected with your account");
   // The customer's mirror now says what their next store account holds: nothing yet.
-  for (const link of links) await queueCustomerMirror(link.shopId, link.customerId);
+  for (const link of links) await publish("customer.unlinked", { shopId: link.shopId, customerId: link.customerId });
   log.info("shop disconnected", { partnerId, shops: links.length, consents });
   return { ok: true as const, disconnected: { shops: links.length, consents } };
 }

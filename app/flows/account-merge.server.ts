@@ -8,8 +8,8 @@
 import { db, type Prisma } from "~/db.server";
 import { ApiError, badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
-import { noteRevokedSessionsOf, verifyUserToken } from "./identity.server";
-import { isSessionLive } from "./session-revocations.server";
+import { noteRevokedSessionsOf, verifyUserToken } from "~/domains/identity/identity.server";
+import { isSessionLive } from "~/domains/identity/session-revocations.server";
 import { moveConsumerData } from "~/domains/consumer/account.server";
 import { freeListName, mergeListItems } from "~/domains/lists/merge.server";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";

@@ -15,7 +15,7 @@
 import { db } from "~/db.server";
 import { isUniqueViolation } from "~/db/errors";
 import { env } from "~/env.server";
-import { moveAccount, NOTHING_MOVED, type Moved } from "~/domains/identity/account-migration.server";
+import { moveAccount, NOTHING_MOVED, type Moved } from "./account-merge.server";
 import { noteRevokedSessionsOf, type Identity } from "~/domains/identity/identity.server";
 import { signToken, verifyToken } from "~/domains/identity/jwt.server";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
@@ -23,7 +23,7 @@ import { ApiError, badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
 import { adminQuery, type AdminGraphql } from "~/domains/shops/admin-graphql.server";
 import { ensureConsent } from "~/domains/widget/consent.server";
-import { isCustomerId, shopperOfCustomer } from "./shop-customers.server";
+import { isCustomerId, shopperOfCustomer } from "~/domains/shop-customers/shop-customers.server";
 import type { StorefrontLang, StorefrontShop } from "./storefront.server";
 
 const AUDIENCE = "wish:shop-customer-link";

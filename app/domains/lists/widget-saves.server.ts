@@ -4,14 +4,14 @@ import { db } from "~/db.server";
 import { readDb } from "~/db/replica.server";
 import type { Identity } from "~/domains/identity/identity.server";
 import { notFound } from "~/lib/api/errors";
-import { parseItemId } from "~/domains/lists/access.server";
-import { itemInclude } from "~/domains/lists/items.server";
-import { savedProduct } from "~/domains/lists/serialize";
+import { parseItemId } from "./access.server";
+import { itemInclude } from "./items.server";
+import { savedProduct } from "./serialize";
 import { type Locale } from "~/domains/products/localization";
-import { wishRefSigner } from "~/domains/lists/wish-ref.server";
-import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
-import { originHost } from "./origin";
-import type { WidgetClaims } from "./token.server";
+import { wishRefSigner } from "./wish-ref.server";
+import { publish } from "~/domains/events/events.server";
+import { originHost } from "~/domains/widget/origin";
+import type { WidgetClaims } from "~/domains/widget/token.server";
 
 /** Items saved through this partner, or (for items without partner) from this widget's domain. */
 function fromThisPartner(widget: Pick<WidgetClaims, "partnerId" | "origin">) {
@@ -59,6 +59,6 @@ export async function deleteSavedProductForWidget(userId: string, widget: Widget
     where: { id, wishlist: { ownerId: userId }, ...fromThisPartner(widget) },
   });
   if (count === 0) throw notFound("not_found", "No item saved from this shop with that id");
-  await queueCustomerMirrors(userId);
+  await publish("saves.changed", { userId });
   return { ok: true, deleted: id };
 }

@@ -1,4 +1,4 @@
-// Deletes metering rows that only serve a short window: request-counter
+// Deletes rows of several domains that only serve a short window: request-counter
 // minute windows (only the current minute is read) and usage dedup keys (a
 // share counts once per UTC day, a view once per 10-minute window), and
 // sign-in throttle rows past their reset window (a day), and the e-mail
@@ -12,7 +12,7 @@
 import { deleteMinuteWindows, deleteSignInThrottle, deleteUsageDedup } from "./pruning.sql.server";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
-import { minuteWindow } from "./request-counter.server";
+import { minuteWindow } from "~/domains/metering/request-counter.server";
 import { THROTTLE_ROWS_KEPT_MS } from "~/domains/identity/sign-in-throttle.server";
 import { pruneAbandonedUploads } from "~/domains/media/creator-media.server";
 import { pruneAlertDays } from "~/domains/alerts/alerts.server";

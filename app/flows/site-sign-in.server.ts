@@ -6,7 +6,7 @@
 // `POST /hosted/migrate-anonymous-to-provider` moves them, before the cookie
 // changes hands, so a failed move leaves the shopper a guest with nothing lost.
 import { accessTokenOfSession, logout, passwordGrant, signUp, verifyUserToken, type Identity, type Session } from "~/domains/identity/identity.server";
-import { migrateAnonymousToProvider, type Moved } from "~/domains/identity/account-migration.server";
+import { migrateAnonymousToProvider, type Moved } from "./account-merge.server";
 import { siteTokenOfAccessToken, type SiteToken } from "~/domains/identity/site-session.server";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";

@@ -9,16 +9,16 @@ import { db } from "~/db.server";
 import { parseItemId } from "~/domains/lists/access.server";
 import { itemInclude } from "~/domains/lists/items.server";
 import { initUser, updateList } from "~/domains/lists/lists.server";
-import { shareUrlOf } from "~/domains/lists/my-lists.server";
+import { shareUrlOf } from "./my-lists.server";
 import { savedProduct } from "~/domains/lists/serialize";
 import { wishRefSigner } from "~/domains/lists/wish-ref.server";
 import { liveGrant, shopperSessionOf } from "~/domains/widget/session-store.server";
-import { savedUrlsForWidget } from "~/domains/widget/saved-products.server";
+import { savedUrlsForWidget } from "~/domains/lists/widget-saves.server";
 import { ensureConsent, hasConsent } from "~/domains/widget/consent.server";
 import { badRequest, forbidden, notFound } from "~/lib/api/errors";
 import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
-import { itemsOfShop, listsStoreMayPublish } from "~/domains/customer-accounts/shop-items";
-import { shopperOfCustomer } from "./shop-customers.server";
+import { itemsOfShop, listsStoreMayPublish } from "~/domains/lists/shop-items";
+import { shopperOfCustomer } from "~/domains/shop-customers/shop-customers.server";
 
 export interface StorefrontShop {
   id: number;

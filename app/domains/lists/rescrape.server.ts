@@ -1,12 +1,12 @@
 // Re-reading an item's product page to refresh title, image and price.
 import { db } from "~/db.server";
 import { badRequest, notFound } from "~/lib/api/errors";
-import { listWithRole, parseItemId } from "~/domains/lists/access.server";
-import { itemInclude } from "~/domains/lists/items.server";
-import { hostedProduct } from "~/domains/lists/serialize";
+import { listWithRole, parseItemId } from "./access.server";
+import { itemInclude } from "./items.server";
+import { hostedProduct } from "./serialize";
 import { type Locale } from "~/domains/products/localization";
-import { recordMarketFacts } from "./product-facts.server";
-import { scrapeProduct } from "./scraper.server";
+import { recordMarketFacts } from "~/domains/products/product-facts.server";
+import { scrapeProduct } from "~/domains/products/scraper.server";
 
 /** `POST /hosted/lists/{token}/items/{itemId}/rescrape`: owner or editor. */
 export async function rescrapeItem(token: string | undefined, rawItemId: string | undefined, userId: string, locale: Locale) {

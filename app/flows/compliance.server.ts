@@ -7,17 +7,17 @@
 // lists belong to the shoppers, not to the shop, and are never touched here.
 import { db } from "~/db.server";
 import type { Prisma } from "~/db.server";
-import type { PlatformWebhook } from "./webhook-deliveries.server";
-import { findPlatformShop } from "./platform-webhooks.server";
-import { items, record, shopifyId } from "./payload";
+import type { PlatformWebhook } from "~/domains/shops/webhook-deliveries.server";
+import { findPlatformShop } from "~/domains/shops/platform-webhooks.server";
+import { items, record, shopifyId } from "~/domains/shops/payload";
 import { allowedDomainsOf } from "~/domains/keys/key-rules";
 import { invalidateKeyConfig } from "~/domains/keys/key-config.server";
-import { deleteAccount } from "~/domains/consumer/account.server";
+import { deleteAccount } from "./account-deletion.server";
 import { customerLink, forgetCustomer } from "~/domains/shop-customers/shop-customers.server";
 import { forgetCustomerTriggers, forgetShopTriggers, triggersOfCustomer } from "~/domains/flow/triggers.server";
 import { alertDataOf, forgetAlertsOfShop } from "~/domains/alerts/alerts.server";
 import { forgetAlertsOfUser } from "~/domains/alerts/consent.server";
-import { itemsOfShop, type ShopScope } from "~/domains/customer-accounts/shop-items";
+import { itemsOfShop, type ShopScope } from "~/domains/lists/shop-items";
 import { pairwiseShopperId } from "~/domains/widget/pairwise.server";
 
 /**

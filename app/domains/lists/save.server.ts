@@ -5,12 +5,11 @@ import { isDatabaseUnavailable } from "~/db/errors";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { log, errorFields } from "~/lib/log.server";
 import { saveMeter, type Saver } from "~/domains/metering/actions.server";
-import { listAndRoleById } from "~/domains/lists/access.server";
-import { touchList, upsertSavedItem } from "~/domains/lists/items.sql.server";
-import { queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
-import { queueProductAdded } from "~/domains/flow/triggers.server";
-import { canonicalUrl } from "./canonical-url";
-import type { SaveRequestBody } from "./schemas";
+import { listAndRoleById } from "./access.server";
+import { touchList, upsertSavedItem } from "./items.sql.server";
+import { publish } from "~/domains/events/events.server";
+import { canonicalUrl } from "~/domains/products/canonical-url";
+import type { SaveRequestBody } from "~/domains/products/schemas";
 import {
   findProduct,
   recordCatalogFacts,
@@ -19,8 +18,8 @@ import {
   type ProductFacts,
   type ProductSource,
   type StoredFacts,
-} from "./product-facts.server";
-import { scrapeProduct } from "./scraper.server";
+} from "~/domains/products/product-facts.server";
+import { scrapeProduct } from "~/domains/products/scraper.server";
 import { listKey, productKey, purgeCdn } from "~/domains/cdn/purge.server";
 
 const NO_SOURCE: ProductSource = { partnerId: null, shopId: null, domain: null };
@@ -172,9 +171,9 @@ export async function saveProduct(saver: Saver, body: SaveRequestBody, channel: 
     const { productId, itemId, added, total } = await transaction(write());
     if (meter && total !== null) meter.committed();
     await purgeCdn([listKey(listId), productKey(productId)]);
-    await queueCustomerMirrors(found.list.ownerId);
+    await publish("saves.changed", { userId: found.list.ownerId });
     // A new item only: saving what is already on the list is no new event for Flow.
-    if (added) await queueProductAdded({ itemId, userId, shopId: channel.shopId, productId });
+    if (added) await publish("item.added", { itemId, userId, shopId: channel.shopId, productId });
     return { ok: true as const, item_id: itemId, product_id: productId };
   } catch (err) {
     if (err instanceof ApiError || isDatabaseUnavailable(err)) throw err;

@@ -11,9 +11,9 @@ import { currencyCode, items, record, shopifyId, text, timestamp, type Fields } 
 import { toMinor } from "~/lib/money";
 import { log } from "~/lib/log.server";
 import type { PlatformWebhook } from "~/domains/shops/webhook-deliveries.server";
-import { canonicalUrl } from "./canonical-url";
-import { queueImageCopy, recordCatalogFacts, upsertProduct, type ProductFacts } from "./product-facts.server";
-import { recordPlatformState } from "./product-facts.sql.server";
+import { canonicalUrl } from "~/domains/products/canonical-url";
+import { queueImageCopy, recordCatalogFacts, upsertProduct, type ProductFacts } from "~/domains/products/product-facts.server";
+import { recordPlatformState } from "~/domains/products/product-facts.sql.server";
 import { inventoryLevelChanged, platformVariantsChanged, type VariantFacts } from "~/domains/alerts/alerts.server";
 import { productKey, purgeCdn } from "~/domains/cdn/purge.server";
 

@@ -12,11 +12,11 @@ import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { isHttpUrl, safeImageUrl } from "~/lib/api/schemas";
 import type { Identity } from "~/domains/identity/identity.server";
-import { listsOfUser, occasions } from "./lists.server";
-import { readListItems } from "./items.sql.server";
-import { hostedProduct, ownerName } from "./serialize";
-import { formatPrice } from "./share-page.server";
-import { myListsTexts, type MyListsLang } from "./my-lists-texts";
+import { listsOfUser, occasions } from "~/domains/lists/lists.server";
+import { readListItems } from "~/domains/lists/items.sql.server";
+import { hostedProduct, ownerName } from "~/domains/lists/serialize";
+import { formatPrice } from "~/domains/lists/share-page.server";
+import { myListsTexts, type MyListsLang } from "~/domains/lists/my-lists-texts";
 import { alertConsentOf, type AlertConsentStatus } from "~/domains/alerts/consent.server";
 
 export interface MyItem {

@@ -2,8 +2,8 @@
 // saved products ride along with the widget token, so a shop page learns its hearts' state in one
 // request instead of three (init, session-restore, saved-products; docs/storefront.md "Saved state
 // from one request"). The same grant and the same partner filter as those two routes.
-import { savedUrlsForWidget } from "./saved-products.server";
-import { liveGrant, shopperSessionOf } from "./session-store.server";
+import { savedUrlsForWidget } from "~/domains/lists/widget-saves.server";
+import { liveGrant, shopperSessionOf } from "~/domains/widget/session-store.server";
 
 export async function pageState(partnerId: number, origin: string, sid: string) {
   const grant = await liveGrant(partnerId, sid);
