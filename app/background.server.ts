@@ -10,7 +10,8 @@
 //   and machines sharing the database.
 import { startRequestCounterFlush, stopRequestCounterFlush } from "~/domains/metering/request-counter.server";
 import { startPruning, stopPruning } from "~/domains/metering/pruning.server";
-import { registerOutboxJob, startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
+import { registerMailRenderer, registerOutboxJob, startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
+import { renderMail } from "~/pages/emails";
 import { customerMirrorJob } from "~/domains/customer-accounts/metafield-mirror.server";
 import { fireWishlistedProductChange, flowTriggerJob } from "~/domains/flow/triggers.server";
 import { alertFanoutJob, onWishlistedProductChange } from "~/domains/alerts/alerts.server";
@@ -26,6 +27,8 @@ import { productImageJob } from "~/domains/products/product-facts.server";
 import { cdnPurgeJob } from "~/domains/cdn/purge.server";
 import { queuedWebhookJob } from "~/webhooks/queued.server";
 
+// E-mails are queued as models and written by their templates when sent (app/pages/emails/).
+registerMailRenderer(renderMail);
 // Images of products the shops' webhooks name are copied after the webhook is answered.
 registerOutboxJob(productImageJob);
 // So is the work of the high-volume webhook topics (products, inventory, orders, refunds).

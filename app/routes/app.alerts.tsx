@@ -11,7 +11,8 @@ import { z } from "zod";
 import { field, outcome } from "~/admin/outcome.server";
 import { requireAdmin } from "~/admin/session.server";
 import { alertPreview, alertSettingsOf, sentAlertsOf, updateAlertSettings } from "~/domains/alerts/alerts.server";
-import { isAlertLang } from "~/domains/alerts/alert-texts";
+import { isLang as isAlertLang } from "~/i18n/lang";
+import { renderMail } from "~/pages/emails";
 import { LOW_STOCK_THRESHOLD_MAX, REMINDER_DAYS, SENDER_NAME_MAX } from "~/domains/alerts/limits";
 import { reminderPreview } from "~/domains/alerts/reminders.server";
 import { getPartner } from "~/domains/partners/partners.server";
@@ -35,11 +36,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const adminLanguage = adminLang(request);
   const lang = isAlertLang(askedLang) ? askedLang : isAlertLang(adminLanguage) ? adminLanguage : "en";
   const [settings, sent] = await Promise.all([alertSettingsOf(shop.id, partner.plan), sentAlertsOf(shop.id)]);
-  const preview =
-    kind === "reminder"
-      ? await reminderPreview(shop.id, settings, lang)
-      : await alertPreview(shop.id, settings, kind, lang);
-  return json({ settings, sent, planName: getPlan(partner.plan)?.name ?? partner.plan, preview: { kind, lang, ...preview } });
+  const { model, ...envelope } = kind === "reminder" ? await reminderPreview(shop.id, settings, lang) : await alertPreview(shop.id, settings, kind, lang);
+  // The template the outbox sends with (app/pages/emails/).
+  const { subject, html } = renderMail(model)!;
+  return json({ settings, sent, planName: getPlan(partner.plan)?.name ?? partner.plan, preview: { kind, lang, ...envelope, subject, html } });
 }
 
 const form = z.object({
