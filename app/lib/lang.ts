@@ -5,6 +5,10 @@
 export const LANGS = ["de", "en"] as const;
 export type Lang = (typeof LANGS)[number];
 
+/** The Intl locale each language writes numbers, dates and money in. */
+const LOCALES: Readonly<Record<Lang, string>> = { de: "de-DE", en: "en-US" };
+export const localeOf = (lang: Lang): string => LOCALES[lang];
+
 /** The language when nothing says otherwise. */
 export const DEFAULT_LANG: Lang = "en";
 

@@ -11,7 +11,7 @@ import { basketDrawer } from "~/domains/baskets/baskets.server";
 import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers";
 import { accentStyle } from "~/hosted-pages/accent";
 import { ApiFailure, call, formatPrice, tell, widgetClaims } from "~/hosted-pages/client";
-import { errorText, langOf, texts } from "~/hosted-pages/i18n";
+import { errorText, langOf, texts } from "~/i18n/dialog";
 import { lineOf, uniqueSaved, type CartLine, type Saved } from "~/hosted-pages/basket-lines";
 import designCss from "~/hosted-pages/design.css?url";
 import dialogCss from "~/hosted-pages/dialog.css?url";

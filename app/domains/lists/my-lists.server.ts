@@ -16,7 +16,7 @@ import { listsOfUser, occasions } from "./lists.server";
 import { readListItems } from "./items.sql.server";
 import { hostedProduct, ownerName } from "./serialize";
 import { formatPrice } from "./share-page.server";
-import { myListsTexts, type MyListsLang } from "./my-lists-texts";
+import { localeOf, type Lang } from "~/lib/lang";
 import { alertConsentOf, type AlertConsentStatus } from "~/domains/alerts/consent.server";
 
 export interface MyItem {
@@ -61,7 +61,7 @@ export interface MyList {
 }
 
 export interface MyListsPage {
-  lang: MyListsLang;
+  lang: Lang;
   account: { email: string | null; isAnonymous: boolean };
   /** Whether purchased marks on the shopper's own lists are hidden ("hidden"), shown on request ("revealed") or always shown (null). */
   spoiler: "hidden" | "revealed" | null;
@@ -75,7 +75,7 @@ export interface MyListsPage {
   connections: Connection[];
 }
 
-export const shareUrlOf = (lang: MyListsLang, token: string) =>
+export const shareUrlOf = (lang: Lang, token: string) =>
   `${env.APP_URL}/${lang}/list/${encodeURIComponent(token)}`;
 
 const personFields = { id: true, displayName: true, username: true, avatarUrl: true, isPremium: true } as const;
@@ -87,8 +87,8 @@ function hostOf(url: string | null): string | null {
 
 // Building an Intl.DateTimeFormat costs far more than using one.
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function formatDate(iso: string, lang: MyListsLang): string {
-  const locale = myListsTexts(lang).locale;
+function formatDate(iso: string, lang: Lang): string {
+  const locale = localeOf(lang);
   let format = dateFormats.get(locale);
   if (!format) {
     // UTC: the server cannot know the shopper's time zone, and the day is what matters.
@@ -99,7 +99,7 @@ function formatDate(iso: string, lang: MyListsLang): string {
 }
 
 /** The page's data for the shopper of `identity`; `reveal` shows purchased marks despite spoiler protection. */
-export async function myListsPage(identity: Identity, lang: MyListsLang, reveal: boolean): Promise<MyListsPage> {
+export async function myListsPage(identity: Identity, lang: Lang, reveal: boolean): Promise<MyListsPage> {
   const userId = identity.userId;
   const [{ lists }, settings, friendRows, occasionList] = await Promise.all([
     listsOfUser(userId),

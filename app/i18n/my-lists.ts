@@ -1,9 +1,7 @@
-// The words of the "My lists" page (`/{lang}/lists`), German and English.
-// Shared by the server (formatting) and the page component. Error codes of
-// the domain become sentences here, in one place (`errorText`).
-export type MyListsLang = "de" | "en";
-
-export const isMyListsLang = (value: unknown): value is MyListsLang => value === "de" || value === "en";
+// The words of the "My lists" page (`/{lang}/lists`) and the account
+// settings, German and English. Error codes of the domain become sentences
+// here, in one place (`errorText`).
+import type { Catalogue, Lang } from "./lang";
 
 /** What a finished action says (the `done` of a redirect or a fetcher's answer). */
 export type DoneCode =
@@ -462,12 +460,13 @@ const en: Texts = {
   },
 };
 
-export const myListsTexts = (lang: MyListsLang): Texts => (lang === "de" ? de : en);
+export const MY_LISTS_TEXTS: Catalogue<Texts> = { de, en };
+export const myListsTexts = (lang: Lang): Texts => MY_LISTS_TEXTS[lang];
 
 export type ErrorKey = keyof Texts["errors"];
 
 /** The sentence for an error code (the page's one error renderer); unknown codes get the generic one. */
-export function errorText(lang: MyListsLang, code: string | undefined): string {
+export function errorText(lang: Lang, code: string | undefined): string {
   const { errors, settings } = myListsTexts(lang);
   if (code && Object.hasOwn(errors, code)) return errors[code as ErrorKey];
   if (code && Object.hasOwn(settings.errors, code)) return settings.errors[code as keyof Texts["settings"]["errors"]];

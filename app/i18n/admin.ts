@@ -1,10 +1,10 @@
 // Texts of the embedded admin (/app/*), English and German, in one catalogue:
 // the pages, the navigation and the local preview's banner. German speaks to
-// the merchant with "Sie"; the storefront's catalogues (hosted-pages/i18n.ts)
+// the merchant with "Sie"; the storefront's catalogues (dialog.ts, my-lists.ts …)
 // speak to shoppers with "du" and share the words (Wunschliste, Shop, merken).
 // The language is the Shopify admin's: Shopify adds `locale` to the app's URL
 // when the admin loads it; links inside the app carry it on (localeHref).
-import { langOf, type Lang } from "~/hosted-pages/i18n";
+import { langOf, localeOf, type Catalogue, type Lang } from "./lang";
 
 export type { Lang };
 
@@ -599,7 +599,7 @@ const de: typeof en = {
 };
 
 export type AdminTexts = typeof en;
-export const ADMIN_TEXTS: Record<Lang, AdminTexts> = { en, de };
+export const ADMIN_TEXTS: Catalogue<AdminTexts> = { en, de };
 
 /**
  * The admin's language: Shopify's `locale` query parameter (the admin user's
@@ -613,7 +613,7 @@ export function adminLang(request: Request): Lang {
 }
 
 /** The locale numbers, dates and money are formatted in. */
-export const formatLocale = (lang: Lang) => (lang === "de" ? "de-DE" : "en-US");
+export const formatLocale = (lang: Lang) => localeOf(lang);
 
 /** An address inside the app that keeps the admin's language (`?locale=`) for the next request. */
 export function localeHref(to: string, lang: Lang): string {

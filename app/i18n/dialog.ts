@@ -1,8 +1,9 @@
-// Texts of the hosted dialog pages (/dialog/save, /dialog/basket), German and
-// English. The language comes from the shop's locale (de-DE → de, else en).
-export type Lang = "de" | "en";
+// Texts of the hosted dialog pages (/dialog/save, the basket drawer
+// /dialog/basket, /dialog/link), German and English. The language comes from
+// the shop's locale (de-DE → de, else en: langOf).
+import type { Catalogue, Lang } from "./lang";
 
-export const langOf = (locale: string | null | undefined): Lang => (/^de\b/i.test(locale ?? "") ? "de" : "en");
+export { langOf, type Lang } from "./lang";
 
 const de = {
   loading: "Einen Moment …",
@@ -203,7 +204,8 @@ const en: typeof de = {
 };
 
 export type Texts = typeof de;
-export const texts = (lang: Lang): Texts => (lang === "de" ? de : en);
+export const DIALOG_TEXTS: Catalogue<Texts> = { de, en };
+export const texts = (lang: Lang): Texts => DIALOG_TEXTS[lang];
 
 /** The first day of next month (UTC), when a paused Free plan accepts saves again (SPEC 3). */
 export function nextPeriodStart(now = new Date()): Date {
