@@ -2,7 +2,7 @@
 // Everything renders on the server as plain forms and links; after
 // hydration the list forms run as fetchers, the Copy and Share buttons
 // appear, and focus follows what the shopper just did.
-import { isLang, type Lang } from "~/i18n/lang";
+import type { Lang } from "~/i18n/lang";
 import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import type { MyItem, MyList, MyListsPage } from "~/domains/lists/my-lists.server";

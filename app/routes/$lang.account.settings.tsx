@@ -4,7 +4,7 @@
 // and calls the identity provider's domain functions (PUT /auth/user's and
 // the account deletion). Without scripts a post is answered with a redirect
 // back to My lists naming the outcome; a fetcher (`enhanced=1`) gets it as data.
-import { isLang, type Lang } from "~/i18n/lang";
+import { isLang } from "~/i18n/lang";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { siteSession } from "~/domains/identity/site-session.server";

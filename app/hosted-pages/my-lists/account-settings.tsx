@@ -5,7 +5,7 @@
 // redirect back here naming the outcome (`?account=…` / `?account_error=…`);
 // with scripts they are fetchers and say the outcome in place. Its data comes
 // from the My lists route's loader (`settings`).
-import { isLang, type Lang } from "~/i18n/lang";
+import type { Lang } from "~/i18n/lang";
 import { Form, useFetcher, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { DISPLAY_NAME_MAX } from "~/domains/identity/display-name";

@@ -4,7 +4,7 @@
 // calls the API with the page's account session (`POST /session/token`,
 // `DELETE /hosted/me/connections/{partnerId}`), so it needs scripts; without
 // them the list is shown and a line says so.
-import { isLang, type Lang } from "~/i18n/lang";
+import type { Lang } from "~/i18n/lang";
 import { useEffect, useRef, useState } from "react";
 import type { Connection } from "~/domains/shop-customers/connections.server";
 import { errorText, myListsTexts } from "~/i18n/my-lists";
