@@ -56,14 +56,18 @@ const de = {
   viewProduct: "Zum Produkt",
   quantity: "Menge",
   titleJoin: "Wunschlisten verbinden",
-  joinIntro: (shop: string) => `Melde dich mit deinem Wunschlisten-Konto an: Was du bei ${shop} gemerkt hast, kommt dazu, und ${shop} erkennt dich künftig mit diesem Konto.`,
+  joinIntro: (shop: string) =>
+    `Melde dich mit deinem Wunschlisten-Konto an: Was du bei ${shop} gemerkt hast, kommt dazu, und ${shop} erkennt dich künftig mit diesem Konto.`,
   joinAs: (email: string) => `Mit ${email} verbinden`,
   otherAccount: "Anderes Konto verwenden",
   joining: "Wird verbunden …",
   joinedTitle: "Verbunden",
   joined: (shop: string, n: number) =>
-    `Deine Wunschliste bei ${shop} gehört jetzt zu deinem Konto${n > 0 ? ` (${n === 1 ? "1 Produkt" : `${n} Produkte`} übernommen)` : ""}. Schließe dieses Fenster, um weiterzumachen.`,
-  joinNoContext: "Dieser Link ist abgelaufen oder unvollständig. Öffne die Wunschliste im Shop und tippe noch einmal auf „Mit meinem Wunschlisten-Konto verbinden“.",
+    `Deine Wunschliste bei ${shop} gehört jetzt zu deinem Konto${
+      n > 0 ? ` (${n === 1 ? "1 Produkt" : `${n} Produkte`} übernommen)` : ""
+    }. Schließe dieses Fenster, um weiterzumachen.`,
+  joinNoContext:
+    "Dieser Link ist abgelaufen oder unvollständig. Öffne die Wunschliste im Shop und tippe noch einmal auf „Mit meinem Wunschlisten-Konto verbinden“.",
   // Account basics
   forgotPassword: "Passwort vergessen?",
   errors: {
@@ -93,8 +97,7 @@ const de = {
   joinCustomerUnknown: (name: string) => `ein Kundenkonto von ${name}`,
   joinAccount: "Dein Konto",
   joinMoves: "Was umzieht",
-  joinMovesText: (lists: number, items: number) =>
-    `${lists === 1 ? "1 Liste" : `${lists} Listen`} mit ${items === 1 ? "1 Produkt" : `${items} Produkten`}`,
+  joinMovesText: (lists: number, items: number) => `${lists === 1 ? "1 Liste" : `${lists} Listen`} mit ${items === 1 ? "1 Produkt" : `${items} Produkten`}`,
   joinMovesNothing: "Noch nichts gemerkt",
   joinRecognise: (host: string) => `${host} erkennt dich danach mit diesem Konto. Unter „Verbundene Shops“ in „Meine Listen“ kannst du das jederzeit trennen.`,
   joinWarning: (host: string) => `Verbinde nur, wenn du das gerade selbst bei ${host} angestoßen hast. Hat dir jemand diesen Link geschickt, brich ab.`,
@@ -155,7 +158,8 @@ const en: typeof de = {
   viewProduct: "View product",
   quantity: "Quantity",
   titleJoin: "Join your wishlists",
-  joinIntro: (shop: string) => `Sign in with your wishlist account: what you saved at ${shop} joins it, and ${shop} recognises you by this account from now on.`,
+  joinIntro: (shop: string) =>
+    `Sign in with your wishlist account: what you saved at ${shop} joins it, and ${shop} recognises you by this account from now on.`,
   joinAs: (email: string) => `Join as ${email}`,
   otherAccount: "Use another account",
   joining: "Joining …",

@@ -45,7 +45,7 @@ export function demoPageHtml(opts: { appUrl: string; publicKey: string }): strin
             data-image-url="${`${appUrl}${p.image}`}"
             data-price="${p.price}" data-currency="EUR" data-market="de-DE">Save to wishlist</button>
   </div>
-</li>`,
+</li>`
   );
   return html`<!doctype html>
 <html lang="en">

@@ -17,7 +17,12 @@ const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0
 /** The preview of a list as described by describePublicList, with the image URLs of its items. */
 export async function linkPreview({ detail, imageUrls }: PreviewSource, lang: Lang): Promise<LinkPreview> {
   const t = shareTexts(lang);
-  const card = listCard({ title: detail.name || t.defaultTitle, subtitle: t.byOwner(detail.owner_username), caption: t.wishes(detail.productCount), imageUrls });
+  const card = listCard({
+    title: detail.name || t.defaultTitle,
+    subtitle: t.byOwner(detail.owner_username),
+    caption: t.wishes(detail.productCount),
+    imageUrls,
+  });
   const summary = t.previewDescription(detail.owner_username, detail.productCount);
   return {
     title: detail.name || t.defaultTitle,
@@ -42,7 +47,9 @@ export async function listLinkPreview(token: string | undefined, lang: Lang): Pr
 
 /** The preview's tags as markup (the preview document and the share page's head). */
 export const previewMeta = (p: LinkPreview) =>
-  previewTags(p).map((tag) => ("property" in tag ? html`<meta property="${tag.property}" content="${tag.content}">` : html`<meta name="${tag.name}" content="${tag.content}">`));
+  previewTags(p).map((tag) =>
+    "property" in tag ? html`<meta property="${tag.property}" content="${tag.content}">` : html`<meta name="${tag.name}" content="${tag.content}">`
+  );
 
 /**
  * The preview document: tags for crawlers, and people are sent to the share

@@ -28,6 +28,10 @@ export async function listPreviewSource(token: string | undefined, lang: Lang): 
   return {
     detail,
     imageUrls: items.map((i) => hostedProduct(i, { lang }).imageUrl),
-    cacheKeys: cacheKeys(list.id, items.map((i) => i.product.id), null),
+    cacheKeys: cacheKeys(
+      list.id,
+      items.map((i) => i.product.id),
+      null
+    ),
   };
 }

@@ -188,7 +188,11 @@ function jsonReplyAt(pathname: string, body: unknown, status: number): ApiReply 
  * path). GET and HEAD show the page, every other method is the form post.
  * Unexpected failures are logged and answered with an error page.
  */
-export async function sharePageReply(request: ApiRequest, context: unknown, params: { lang: string | undefined; token: string | undefined }): Promise<ApiReply> {
+export async function sharePageReply(
+  request: ApiRequest,
+  context: unknown,
+  params: { lang: string | undefined; token: string | undefined }
+): Promise<ApiReply> {
   try {
     if (!isLang(params.lang) || !params.token) {
       await request.discardBody();
@@ -225,7 +229,7 @@ export function handleSharePageRequest(
   res: ServerResponse,
   pathname: string,
   search: string,
-  context: { clientAddress: string | null },
+  context: { clientAddress: string | null }
 ): Promise<void> | false {
   const method = req.method ?? "GET";
   if (method !== "GET" && method !== "HEAD" && method !== "POST") return false;

@@ -115,7 +115,7 @@ export const SHARE_PAGE_INLINE_SCRIPTS = [SHARE_PAGE_SCRIPT, VIEW_BEACON_SCRIPT]
 
 const GIFT_ICON = rawHtml(
   '<svg class="share-icon" aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="24" height="24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linejoin="round">' +
-    '<rect x="3.5" y="8" width="17" height="4" rx="1"/><path d="M5.5 12v8h13v-8M12 8v12M12 8C10 4 6.5 4.5 7.5 7c.5 1 4.5 1 4.5 1Zm0 0c2-4 5.5-3.5 4.5-1-.5 1-4.5 1-4.5 1Z"/></svg>',
+    '<rect x="3.5" y="8" width="17" height="4" rx="1"/><path d="M5.5 12v8h13v-8M12 8v12M12 8C10 4 6.5 4.5 7.5 7c.5 1 4.5 1 4.5 1Zm0 0c2-4 5.5-3.5 4.5-1-.5 1-4.5 1-4.5 1Z"/></svg>'
 );
 
 interface Head {
@@ -127,7 +127,9 @@ interface Head {
 
 function documentStart({ lang, title, extra, accent }: Head): SafeHtml {
   // Only validated #rrggbb values reach this style; print keeps design.css's black accent.
-  const accentStyle = accent ? html`\n<style>@media screen{:root{--accent:${accent.accent};--accent-text:${accent.text};--accent-ink:${accent.ink}}}</style>` : "";
+  const accentStyle = accent
+    ? html`\n<style>@media screen{:root{--accent:${accent.accent};--accent-text:${accent.text};--accent-ink:${accent.ink}}}</style>`
+    : "";
   return html`<!doctype html>
 <html lang="${lang}">
 <head>
@@ -146,7 +148,10 @@ function siteHeader(lang: Lang, token: string | null): SafeHtml {
   const t = shareTexts(lang);
   const languages = token
     ? html`<nav class="share-langs" aria-label="${t.languages}"><ul>${LANGS.map(
-        (l) => html`<li><a href="${sharePath(l, token)}" hreflang="${l}" lang="${l}"${l === lang ? rawHtml(' aria-current="page"') : ""}>${LANGUAGE_NAMES[l]}</a></li>`,
+        (l) =>
+          html`<li><a href="${sharePath(l, token)}" hreflang="${l}" lang="${l}"${l === lang ? rawHtml(' aria-current="page"') : ""}>${
+            LANGUAGE_NAMES[l]
+          }</a></li>`
       )}</ul></nav>`
     : "";
   return html`<header class="share-header"><div class="share-bar"><p class="share-site">${GIFT_ICON}<span>${t.siteName}</span></p>${languages}</div></header>\n`;
@@ -166,7 +171,9 @@ function itemCard(item: ShareItem, index: number, page: SharePage): SafeHtml {
   const shop = item.shopName ?? "";
   const buy =
     item.buyUrl && shop
-      ? html`<a href="${item.buyUrl}" class="btn-primary share-buy" rel="noopener nofollow ugc" target="_blank">${t.buyAt(shop)}<span class="visually-hidden">: ${item.title} (${t.newTab})</span></a>`
+      ? html`<a href="${item.buyUrl}" class="btn-primary share-buy" rel="noopener nofollow ugc" target="_blank">${t.buyAt(
+          shop
+        )}<span class="visually-hidden">: ${item.title} (${t.newTab})</span></a>`
       : "";
   let toggle: SafeHtml | "" = "";
   if (item.purchased !== null) {
@@ -174,7 +181,9 @@ function itemCard(item: ShareItem, index: number, page: SharePage): SafeHtml {
     // No action: the form posts to the page's own address, ?reveal=1 included.
     toggle = html`<form method="post" class="share-toggle"><input type="hidden" name="itemId" value="${item.itemId}">${
       item.purchased ? html`<span class="share-badge">${t.purchased}</span>` : ""
-    }<button type="submit" name="purchased" value="${item.purchased ? "false" : "true"}" class="btn share-mark" aria-label="${label}: ${item.title}">${label}</button></form>`;
+    }<button type="submit" name="purchased" value="${item.purchased ? "false" : "true"}" class="btn share-mark" aria-label="${label}: ${
+      item.title
+    }">${label}</button></form>`;
   }
   return html`<li class="${classes}"><div class="share-media">${media}</div><div class="share-item-body"><h3>${item.title}</h3>${top}${price}${
     shop ? html`<p class="share-source">${shop}</p>` : ""
@@ -188,7 +197,9 @@ export function sharePageHtml(page: SharePage, opts: { failed?: boolean } = {}):
   const base = sharePath(page.lang, page.token);
   const head = html`<meta name="description" content="${p.description}">
 <link rel="canonical" href="${p.url}">
-${p.alternates.map((a) => html`<link rel="alternate" hreflang="${a.hrefLang}" href="${a.href}">\n`)}${previewMeta(p).map((tag, i) => (i === 0 ? tag : html`\n${tag}`))}
+${p.alternates.map((a) => html`<link rel="alternate" hreflang="${a.hrefLang}" href="${a.href}">\n`)}${previewMeta(p).map((tag, i) =>
+    i === 0 ? tag : html`\n${tag}`
+  )}
 ${page.analyticsToken ? html`<meta name="wish-analytics-token" content="${page.analyticsToken}">\n` : ""}`;
 
   const { list } = page;
@@ -196,25 +207,34 @@ ${page.analyticsToken ? html`<meta name="wish-analytics-token" content="${page.a
   const avatar = list.ownerAvatar
     ? html`<img class="share-avatar" src="${list.ownerAvatar}" alt="${t.ownerAvatar(list.ownerName)}" width="48" height="48">`
     : initial
-      ? html`<span class="share-avatar share-initial" aria-hidden="true">${initial}</span>`
-      : "";
-  const facts = html`${list.occasionTitle ? html`<li class="share-occasion"><span class="share-label">${t.occasion}:</span> ${list.occasionTitle}</li>` : ""}<li class="share-total">${t.wishes(list.itemCount)}</li>`;
+    ? html`<span class="share-avatar share-initial" aria-hidden="true">${initial}</span>`
+    : "";
+  const facts = html`${
+    list.occasionTitle ? html`<li class="share-occasion"><span class="share-label">${t.occasion}:</span> ${list.occasionTitle}</li>` : ""
+  }<li class="share-total">${t.wishes(list.itemCount)}</li>`;
   const spoiler =
     page.spoiler === "hidden"
       ? html`<p class="share-spoiler" role="note">${t.spoilerHidden} <a href="${base}?reveal=1">${t.spoilerShow}</a></p>`
       : page.spoiler === "revealed"
-        ? html`<p class="share-spoiler" role="note">${t.spoilerRevealed} <a href="${base}">${t.spoilerHide}</a></p>`
-        : "";
+      ? html`<p class="share-spoiler" role="note">${t.spoilerRevealed} <a href="${base}">${t.spoilerHide}</a></p>`
+      : "";
   const toggles = page.items.some((i) => i.purchased !== null);
   const texts = toggles ? html` data-mark="${t.markPurchased}" data-unmark="${t.unmark}" data-purchased="${t.purchased}" data-failed="${t.saveFailed}"` : "";
 
-  return html`${documentStart({ lang: page.lang, title: `${p.title} · ${p.siteName}`, extra: head, accent: page.accent })}<a class="share-skip" href="#wishes">${t.skipToContent}</a>
+  return html`${documentStart({
+    lang: page.lang,
+    title: `${p.title} · ${p.siteName}`,
+    extra: head,
+    accent: page.accent,
+  })}<a class="share-skip" href="#wishes">${t.skipToContent}</a>
 <div class="share">
 ${siteHeader(page.lang, page.token)}<main class="share-main">
-<section class="share-intro" aria-labelledby="list-name"><h1 id="list-name">${list.name}</h1><p class="share-owner">${avatar}<span class="share-by">${t.byOwner(list.ownerName)}</span></p><ul class="share-facts">${facts}</ul>${
-    list.description ? html`<p class="share-description">${list.description}</p>` : ""
-  }${spoiler}</section>
-${opts.failed ? html`<p role="alert" class="share-alert">${t.saveFailed}</p>\n` : ""}<section class="share-list" id="wishes" tabindex="-1" aria-labelledby="items-heading"><h2 id="items-heading" class="visually-hidden">${t.items}</h2>
+<section class="share-intro" aria-labelledby="list-name"><h1 id="list-name">${list.name}</h1><p class="share-owner">${avatar}<span class="share-by">${t.byOwner(
+    list.ownerName
+  )}</span></p><ul class="share-facts">${facts}</ul>${list.description ? html`<p class="share-description">${list.description}</p>` : ""}${spoiler}</section>
+${
+  opts.failed ? html`<p role="alert" class="share-alert">${t.saveFailed}</p>\n` : ""
+}<section class="share-list" id="wishes" tabindex="-1" aria-labelledby="items-heading"><h2 id="items-heading" class="visually-hidden">${t.items}</h2>
 ${page.items.length === 0 ? html`<p class="share-empty">${t.empty}</p>\n` : ""}<ul class="share-items"${texts}>
 ${page.items.map((item, i) => itemCard(item, i, page))}</ul>
 </section>
@@ -237,7 +257,12 @@ export function messagePageHtml(lang: Lang, kind: "not_found" | "error" | "unava
     error: [t.errorTitle, t.errorText],
     unavailable: [t.unavailableTitle, t.unavailableText],
   }[kind];
-  return html`${documentStart({ lang, title: `${title} · ${t.siteName}`, extra: html`<meta name="robots" content="noindex">\n`, accent: null })}<div class="share">
+  return html`${documentStart({
+    lang,
+    title: `${title} · ${t.siteName}`,
+    extra: html`<meta name="robots" content="noindex">\n`,
+    accent: null,
+  })}<div class="share">
 ${siteHeader(lang, null)}<main class="share-main share-notfound">
 <h1>${title}</h1>
 <p>${text}</p>
