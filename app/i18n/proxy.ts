@@ -1,6 +1,6 @@
 // The words of the wishlist page on the shop's own domain (`/apps/wishlist`,
 // through Shopify's app proxy: app/pages/proxy-wishlist-page.ts), German and English.
-import type { Catalogue, Lang } from "./lang";
+import type { Catalogue } from "./lang";
 
 const en = {
   title: "Wishlist",
