@@ -10,6 +10,8 @@ const HTTP_WING = /^(~\/|(\.\.\/)+)(api|routes|admin|webhooks|proxy|http|server)
 const HTTP_GLOBALS = ["Request", "Response", "Headers"];
 const NO_HTTP_HERE = "A domain knows nothing of HTTP: let the HTTP wing read the request (app/http/cookies.server.ts) and pass plain values.";
 const OUTSIDE_LIB = /^~\/(?!lib\/|env\.server$)/.source;
+// Nor markup, words or styles: those are app/pages/, app/i18n/, app/hosted-pages/ and CSS (docs/architecture.md "Pages, e-mails, languages").
+const PRESENTATION = /^(~\/|(\.\.\/)+)(pages|i18n|hosted-pages|styles)(\/|$)|\.css(\?|$)/.source;
 
 export default tseslint.config(
   { ignores: ["build/**", "node_modules/**", "public/**", "extensions/**/assets/**", "bench-results/**", "tests/support/themes/dawn/**", "tests/support/themes/horizon/**"] },
@@ -26,7 +28,12 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ regex: HTTP_WING, message: "A domain knows nothing of HTTP: take what it needs as arguments, and let the HTTP wing call the domain." }] },
+        {
+          patterns: [
+            { regex: HTTP_WING, message: "A domain knows nothing of HTTP: take what it needs as arguments, and let the HTTP wing call the domain." },
+            { regex: PRESENTATION, message: "A domain holds rules and data: hand a model to app/pages/ (markup, e-mails) and app/i18n/ (words)." },
+          ],
+        },
       ],
       // Nor of a request or a response as such: the HTTP wing reads headers and cookies and passes plain values
       // (an outgoing call to another service may use fetch, whose answer it need not name).
