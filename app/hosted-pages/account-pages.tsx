@@ -25,7 +25,7 @@ export const accountPageHeaders = () => ACCOUNT_PAGE_HEADERS;
 type Params = Record<string, string | undefined>;
 
 /** The routes' `handle`: the document's language. */
-export const accountPageHandle = { lang: (params: Params) => (params.lang === "de" ? "de" : "en") };
+export const accountPageHandle = { lang: (params: Params): Lang => (isLang(params.lang) ? params.lang : "en") };
 
 /** The page's language from its path (`de` or `en`); any other is a 404 with the pages' headers. */
 export function accountLangOf(params: Params): Lang {

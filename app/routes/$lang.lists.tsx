@@ -27,7 +27,7 @@ import { MyListsView, type ActionResult } from "~/hosted-pages/my-lists";
 import designCss from "~/hosted-pages/design.css?url";
 import listsCss from "~/styles/lists.css?url";
 
-const langOf = (value: string | undefined): Lang => (value === "de" ? "de" : "en");
+const langOf = (value: string | undefined): Lang => (isLang(value) ? value : "en");
 
 // root.tsx sets <html lang> from this, also on the 404 page.
 export const handle = { lang: (params: Record<string, string | undefined>) => langOf(params.lang) };
