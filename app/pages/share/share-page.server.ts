@@ -10,10 +10,10 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { publicReads } from "~/db/replica.server";
 import { env } from "~/env.server";
 import { markPurchasedFromPage, recordSharePageView, sharePage, type SharePageData } from "~/domains/lists/share-page.server";
-import { shopAccent, type ShopAccent } from "~/hosted-pages/accent";
+import { shopAccent } from "~/hosted-pages/accent";
 import { isLang, LANGS, type Lang } from "~/i18n/lang";
-import { linkPreview, type LinkPreview } from "../link-preview.server";
-import { messagePageHtml, SHARE_PAGE_INLINE_SCRIPTS, sharePageHtml } from "./view";
+import { linkPreview } from "../link-preview.server";
+import { messagePageHtml, SHARE_PAGE_INLINE_SCRIPTS, sharePageHtml, type SharePage } from "./view";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { jsonReply, ReplyHeaders, type ApiReply, type ApiRequest } from "~/lib/api/http";
 import { apiRequestOfNode, sendReply } from "~/lib/api/node-adapter.server";
@@ -24,13 +24,6 @@ import { readCookie, setCookie, SITE_COOKIE, VIEWER_COOKIE, viewerSignals } from
 import { clientAddress } from "~/lib/api/client-address";
 
 const HTML = "text/html; charset=utf-8";
-
-/** The page as it is written: the lists domain's data, its link preview and the shop's accent. */
-export interface SharePage extends Omit<SharePageData, "basketColor"> {
-  preview: LinkPreview;
-  /** The shop's colour when every item comes from one partner with a basket configuration; null: the default accent. */
-  accent: ShopAccent | null;
-}
 
 async function composeSharePage({ basketColor, ...data }: SharePageData): Promise<SharePage> {
   const { list } = data;

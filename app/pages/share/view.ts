@@ -9,9 +9,15 @@ import shareCss from "~/styles/share.css?url";
 import type { ShopAccent } from "~/hosted-pages/accent";
 import { LANGS, type Lang } from "~/i18n/lang";
 import { shareTexts } from "~/i18n/share";
-import type { ShareItem } from "~/domains/lists/share-page.server";
-import { previewMeta } from "../link-preview.server";
-import type { SharePage } from "./share-page.server";
+import type { ShareItem, SharePageData } from "~/domains/lists/share-page.server";
+import { previewMeta, type LinkPreview } from "../link-preview.server";
+
+/** The page as it is written: the lists domain's data, its link preview and the shop's accent (share-page.server.ts composes it). */
+export interface SharePage extends Omit<SharePageData, "basketColor"> {
+  preview: LinkPreview;
+  /** The shop's colour when every item comes from one partner with a basket configuration; null: the default accent. */
+  accent: ShopAccent | null;
+}
 
 /** Address of the page in `lang` (the token as a path segment). */
 export const sharePath = (lang: Lang, token: string) => `/${lang}/list/${encodeURIComponent(token)}`;
