@@ -1,5 +1,6 @@
-// Texts of the hosted dialog pages (/dialog/save, the basket drawer
-// /dialog/basket, /dialog/link), German and English. The language comes from
+// Texts of the hosted dialog pages (/dialog/save, /dialog/link, and what the
+// basket drawer /dialog/basket shares with them: sign-in, errors), German and
+// English; the drawer's own words are drawer.ts. The language comes from
 // the shop's locale (de-DE → de, else en: langOf).
 import type { Catalogue, Lang } from "./lang";
 
@@ -47,14 +48,6 @@ const de = {
   signOut: "Abmelden",
   keepLists: "Anmelden und Listen behalten",
   items: (n: number) => (n === 1 ? "1 Produkt" : `${n} Produkte`),
-  // basket drawer
-  titleBasket: "Deine Wunschliste",
-  basketEmpty: "Du hast in diesem Shop noch nichts gemerkt.",
-  basketSignedOut: "Merke dir Produkte mit dem Herz-Knopf – sie erscheinen dann hier.",
-  addToCart: "In den Warenkorb",
-  addAll: "Alle in den Warenkorb",
-  viewProduct: "Zum Produkt",
-  quantity: "Menge",
   titleJoin: "Wunschlisten verbinden",
   joinIntro: (shop: string) =>
     `Melde dich mit deinem Wunschlisten-Konto an: Was du bei ${shop} gemerkt hast, kommt dazu, und ${shop} erkennt dich künftig mit diesem Konto.`,
@@ -150,13 +143,6 @@ const en: typeof de = {
   signOut: "Sign out",
   keepLists: "Sign in and keep my lists",
   items: (n: number) => (n === 1 ? "1 product" : `${n} products`),
-  titleBasket: "Your wishlist",
-  basketEmpty: "You have not saved anything from this shop yet.",
-  basketSignedOut: "Save products with the heart button and they appear here.",
-  addToCart: "Add to cart",
-  addAll: "Add all to cart",
-  viewProduct: "View product",
-  quantity: "Quantity",
   titleJoin: "Join your wishlists",
   joinIntro: (shop: string) =>
     `Sign in with your wishlist account: what you saved at ${shop} joins it, and ${shop} recognises you by this account from now on.`,
