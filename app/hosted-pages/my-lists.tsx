@@ -5,7 +5,7 @@
 import type { Lang } from "~/i18n/lang";
 import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import type { MyItem, MyList, MyListsPage } from "~/domains/lists/my-lists.server";
+import type { MyItemView as MyItem, MyListView as MyList, MyListsView as MyListsPage } from "~/pages/my-lists.server";
 import { errorText, myListsTexts, type DoneCode } from "~/i18n/my-lists";
 import { ConnectedShops } from "./my-lists/connected-shops";
 import { AccountSettings } from "./my-lists/account-settings";

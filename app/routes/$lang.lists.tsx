@@ -15,7 +15,7 @@ import { accountSettingsOf } from "~/domains/identity/account.server";
 import { createList, deleteList, updateList } from "~/domains/lists/lists.server";
 import { deleteItem, moveItem, updateItem } from "~/domains/lists/items.server";
 import { inviteCollaborator, removeCollaborator } from "~/domains/lists/collaborators.server";
-import { myListsPage } from "~/domains/lists/my-lists.server";
+import { myListsView } from "~/pages/my-lists.server";
 import { requestAlerts, setReminders, turnOffAlerts } from "~/domains/alerts/consent.server";
 import { signInOnSite, signOutOnSite, signUpOnSite } from "~/domains/lists/my-lists-account.server";
 import { DONE_CODES, myListsTexts, type DoneCode } from "~/i18n/my-lists";
@@ -52,7 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const done = DONE_CODES.find((code) => code === doneParam) ?? null;
   const confirmDelete = Number(url.searchParams.get("delete")) || null;
   const site = await siteSession(readCookie(request, SITE_COOKIE));
-  const page = site ? await myListsPage(site.identity, lang, reveal) : null;
+  const page = site ? await myListsView(site.identity, lang, reveal) : null;
   const settings = site ? await accountSettingsOf(site.identity.userId) : null;
   // The cookie names the address of its sign-in; a confirmed change of address shows at once.
   if (page && settings) page.account.email = settings.email;

@@ -15,23 +15,21 @@ import type { Identity } from "~/domains/identity/identity.server";
 import { listsOfUser, occasions } from "./lists.server";
 import { readListItems } from "./items.sql.server";
 import { hostedProduct, ownerName } from "./serialize";
-import { formatPrice } from "./share-page.server";
-import { localeOf, type Lang } from "~/lib/lang";
+import type { Lang } from "~/lib/lang";
 import { alertConsentOf, type AlertConsentStatus } from "~/domains/alerts/consent.server";
 
 export interface MyItem {
   itemId: number;
   title: string;
   imageUrl: string | null;
-  /** Formatted for the page's locale; null without a price. */
-  price: string | null;
+  /** In the market the item was saved for; null without a price. app/pages/my-lists.server.ts writes it in the page's language. */
+  priceMinor: number | null;
+  currency: string | null;
   /** The shop's name, else the label or host it was saved from. */
   shop: string | null;
   productUrl: string | null;
   priority: number | null;
   addedAt: string;
-  /** The added date in the page's language. */
-  addedOn: string;
   /** null while the owner's spoiler protection hides it. */
   purchased: boolean | null;
 }
@@ -85,20 +83,7 @@ function hostOf(url: string | null): string | null {
   return new URL(url).hostname.replace(/^www\./, "");
 }
 
-// Building an Intl.DateTimeFormat costs far more than using one.
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function formatDate(iso: string, lang: Lang): string {
-  const locale = localeOf(lang);
-  let format = dateFormats.get(locale);
-  if (!format) {
-    // UTC: the server cannot know the shopper's time zone, and the day is what matters.
-    format = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" });
-    dateFormats.set(locale, format);
-  }
-  return format.format(new Date(iso));
-}
-
-/** The page's data for the shopper of `identity`; `reveal` shows purchased marks despite spoiler protection. */
+/** The page's data for the shopper of `identity` (app/pages/my-lists.server.ts writes prices and dates for the page); `reveal` shows purchased marks despite spoiler protection. */
 export async function myListsPage(identity: Identity, lang: Lang, reveal: boolean): Promise<MyListsPage> {
   const userId = identity.userId;
   const [{ lists }, settings, friendRows, occasionList] = await Promise.all([
@@ -154,12 +139,12 @@ export async function myListsPage(identity: Identity, lang: Lang, reveal: boolea
         itemId: product.item_id,
         title: product.title,
         imageUrl: safeImageUrl(product.imageUrl),
-        price: formatPrice(product.price_minor, product.currency, lang),
+        priceMinor: product.price_minor,
+        currency: product.currency,
         shop: shopName || fact?.sourceLabel || fact?.sourceDomain?.replace(/^www\./, "") || hostOf(product.affiliateUrl),
         productUrl: product.affiliateUrl && isHttpUrl(product.affiliateUrl) ? product.affiliateUrl : null,
         priority: product.priority,
         addedAt: product.added_at,
-        addedOn: formatDate(product.added_at, lang),
         // The owner's gifts stay a surprise (as on the share page); a collaborator sees the marks.
         purchased: isOwner && hideOwnMarks ? null : product.purchased,
       };
