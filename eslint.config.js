@@ -15,6 +15,9 @@ const CURRENCY_FORMATS = [
   'Property[key.name="style"][value.value="currency"]',
   'Property[key.name="currencyDisplay"]',
 ].map((selector) => ({ selector, message: "Format money only through app/lib/money.ts (formatMoney): it knows each currency's minor unit." }));
+// Nor markup, words or styles: those are app/pages/, app/i18n/, app/hosted-pages/ and CSS (docs/architecture.md "Pages, e-mails, languages").
+const FLOWS = /^(~\/|(\.\.\/)+)flows(\/|$)/.source;
+const PRESENTATION = /^(~\/|(\.\.\/)+)(pages|i18n|hosted-pages|styles)(\/|$)|\.css(\?|$)/.source;
 
 export default tseslint.config(
   { ignores: ["build/**", "node_modules/**", "public/**", "extensions/**/assets/**", "bench-results/**", "tests/support/themes/dawn/**", "tests/support/themes/horizon/**"] },
@@ -50,7 +53,13 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ regex: HTTP_WING, message: "A domain knows nothing of HTTP: take what it needs as arguments, and let the HTTP wing call the domain." }] },
+        {
+          patterns: [
+            { regex: HTTP_WING, message: "A domain knows nothing of HTTP: take what it needs as arguments, and let the HTTP wing call the domain." },
+            { regex: PRESENTATION, message: "A domain holds rules and data: hand a model to app/pages/ (markup, e-mails) and app/i18n/ (words)." },
+            { regex: FLOWS, message: "Flows (app/flows/) use the domains, never the reverse: publish a domain event or let the flow call you." },
+          ],
+        },
       ],
       // Nor of a request or a response as such: the HTTP wing reads headers and cookies and passes plain values
       // (an outgoing call to another service may use fetch, whose answer it need not name).

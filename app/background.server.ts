@@ -10,7 +10,8 @@
 //   and machines sharing the database.
 import { startRequestCounterFlush, stopRequestCounterFlush } from "~/domains/metering/request-counter.server";
 import { startPruning, stopPruning } from "~/flows/pruning.server";
-import { registerOutboxJob, startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
+import { registerMailRenderer, registerOutboxJob, startOutboxWorker, stopOutboxWorker } from "~/domains/outbox/worker.server";
+import { renderMail } from "~/pages/emails";
 import { customerMirrorJob } from "~/domains/customer-accounts/metafield-mirror.server";
 import { fireWishlistedProductChange, flowTriggerJob, queueListShared, queueProductAdded } from "~/domains/flow/triggers.server";
 import { queueCustomerMirror, queueCustomerMirrors } from "~/domains/customer-accounts/mirror-queue.server";
@@ -37,6 +38,8 @@ subscribe("customer.unlinked", ({ shopId, customerId }) => queueCustomerMirror(s
 subscribe("item.added", (save) => queueProductAdded(save));
 subscribe("list.shared", (list) => queueListShared(list));
 
+// E-mails are queued as models and written by their templates when sent (app/pages/emails/).
+registerMailRenderer(renderMail);
 // Images of products the shops' webhooks name are copied after the webhook is answered.
 registerOutboxJob(productImageJob);
 // So is the work of the high-volume webhook topics (products, inventory, orders, refunds).

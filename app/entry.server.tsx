@@ -67,4 +67,4 @@ export { startBackgroundJobs, stopBackgroundJobs } from "~/background.server";
 export { closeDatabase } from "~/db.server";
 export { handleApiRequest } from "~/api/node-entry.server";
 export { handleSdkRequest } from "~/api/script-files.server";
-export { handleSharePageRequest } from "~/api/share-page.server";
+export { handleSharePageRequest } from "~/pages/share/share-page.server";

@@ -3,7 +3,7 @@
 // renders), loaded by AppProvider's App Bridge script. Labels come from the
 // admin catalogue; the links keep the admin's language.
 import { Link } from "@remix-run/react";
-import type { AdminTexts } from "./texts";
+import type { AdminTexts } from "~/i18n/admin";
 import { useAdminTexts } from "./use-texts";
 
 declare module "react" {

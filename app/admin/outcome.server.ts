@@ -5,7 +5,7 @@
 import { json } from "@remix-run/node";
 import { ApiError } from "~/lib/api/errors";
 import { errorFields, log } from "~/lib/log.server";
-import { ADMIN_TEXTS, adminLang } from "./texts";
+import { ADMIN_TEXTS, adminLang } from "~/i18n/admin";
 
 export type Outcome<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string };
 

@@ -16,7 +16,7 @@ import { getAdminPreviewKey } from "~/domains/secrets/secrets.server";
 import { isLocalHost } from "~/domains/widget/origin";
 import { PREVIEW_SHOP_DOMAIN, PREVIEW_STOREFRONT_HOST, previewShop } from "~/domains/demo/preview-shop.server";
 import type { AdminGraphql } from "~/domains/shops/admin-graphql.server";
-import { ADMIN_TEXTS, adminLang } from "./texts";
+import { ADMIN_TEXTS, adminLang } from "~/i18n/admin";
 import type { AdminContext } from "./admin-context.server";
 
 export const PREVIEW_COOKIE = "wish_admin_preview";

@@ -1,7 +1,7 @@
 // The admin catalogue in a page component: the language the layout's loader
 // chose (app.tsx), its texts and the locale for numbers, dates and money.
 import { useRouteLoaderData } from "@remix-run/react";
-import { ADMIN_TEXTS, formatLocale, localeHref, type Lang } from "./texts";
+import { ADMIN_TEXTS, formatLocale, localeHref, type Lang } from "~/i18n/admin";
 
 export function useAdminTexts() {
   const layout = useRouteLoaderData<{ lang: Lang }>("routes/app");

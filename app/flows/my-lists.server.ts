@@ -15,23 +15,21 @@ import type { Identity } from "~/domains/identity/identity.server";
 import { listsOfUser, occasions } from "~/domains/lists/lists.server";
 import { readListItems } from "~/domains/lists/items.sql.server";
 import { hostedProduct, ownerName } from "~/domains/lists/serialize";
-import { formatPrice } from "~/domains/lists/share-page.server";
-import { myListsTexts, type MyListsLang } from "~/domains/lists/my-lists-texts";
+import type { Lang } from "~/lib/lang";
 import { alertConsentOf, type AlertConsentStatus } from "~/domains/alerts/consent.server";
 
 export interface MyItem {
   itemId: number;
   title: string;
   imageUrl: string | null;
-  /** Formatted for the page's locale; null without a price. */
-  price: string | null;
+  /** In the market the item was saved for; null without a price. app/pages/my-lists.server.ts writes it in the page's language. */
+  priceMinor: number | null;
+  currency: string | null;
   /** The shop's name, else the label or host it was saved from. */
   shop: string | null;
   productUrl: string | null;
   priority: number | null;
   addedAt: string;
-  /** The added date in the page's language. */
-  addedOn: string;
   /** null while the owner's spoiler protection hides it. */
   purchased: boolean | null;
 }
@@ -61,7 +59,7 @@ export interface MyList {
 }
 
 export interface MyListsPage {
-  lang: MyListsLang;
+  lang: Lang;
   account: { email: string | null; isAnonymous: boolean };
   /** Whether purchased marks on the shopper's own lists are hidden ("hidden"), shown on request ("revealed") or always shown (null). */
   spoiler: "hidden" | "revealed" | null;
@@ -75,7 +73,7 @@ export interface MyListsPage {
   connections: Connection[];
 }
 
-export const shareUrlOf = (lang: MyListsLang, token: string) =>
+export const shareUrlOf = (lang: Lang, token: string) =>
   `${env.APP_URL}/${lang}/list/${encodeURIComponent(token)}`;
 
 const personFields = { id: true, displayName: true, username: true, avatarUrl: true, isPremium: true } as const;
@@ -85,21 +83,8 @@ function hostOf(url: string | null): string | null {
   return new URL(url).hostname.replace(/^www\./, "");
 }
 
-// Building an Intl.DateTimeFormat costs far more than using one.
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function formatDate(iso: string, lang: MyListsLang): string {
-  const locale = myListsTexts(lang).locale;
-  let format = dateFormats.get(locale);
-  if (!format) {
-    // UTC: the server cannot know the shopper's time zone, and the day is what matters.
-    format = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: "UTC" });
-    dateFormats.set(locale, format);
-  }
-  return format.format(new Date(iso));
-}
-
-/** The page's data for the shopper of `identity`; `reveal` shows purchased marks despite spoiler protection. */
-export async function myListsPage(identity: Identity, lang: MyListsLang, reveal: boolean): Promise<MyListsPage> {
+/** The page's data for the shopper of `identity` (app/pages/my-lists.server.ts writes prices and dates for the page); `reveal` shows purchased marks despite spoiler protection. */
+export async function myListsPage(identity: Identity, lang: Lang, reveal: boolean): Promise<MyListsPage> {
   const userId = identity.userId;
   const [{ lists }, settings, friendRows, occasionList] = await Promise.all([
     listsOfUser(userId),
@@ -154,12 +139,12 @@ export async function myListsPage(identity: Identity, lang: MyListsLang, reveal:
         itemId: product.item_id,
         title: product.title,
         imageUrl: safeImageUrl(product.imageUrl),
-        price: formatPrice(product.price_minor, product.currency, lang),
+        priceMinor: product.price_minor,
+        currency: product.currency,
         shop: shopName || fact?.sourceLabel || fact?.sourceDomain?.replace(/^www\./, "") || hostOf(product.affiliateUrl),
         productUrl: product.affiliateUrl && isHttpUrl(product.affiliateUrl) ? product.affiliateUrl : null,
         priority: product.priority,
         addedAt: product.added_at,
-        addedOn: formatDate(product.added_at, lang),
         // The owner's gifts stay a surprise (as on the share page); a collaborator sees the marks.
         purchased: isOwner && hideOwnMarks ? null : product.purchased,
       };

@@ -9,7 +9,7 @@
 // and the job yields to the event loop between statements, so a backlog of
 // any size never blocks requests for long (SQLite statements run
 // synchronously) and the cost does not grow with the tables.
-import { deleteMinuteWindows, deleteSignInThrottle, deleteUsageDedup } from "./pruning.sql.server";
+import { deleteMinuteWindows, deleteSignInThrottle, deleteUsageDedup } from "~/domains/metering/pruning.sql.server";
 import { env } from "~/env.server";
 import { log, errorFields } from "~/lib/log.server";
 import { minuteWindow } from "~/domains/metering/request-counter.server";

@@ -5,6 +5,7 @@
 // never merges or joins accounts: that happens only on APP_URL, with the
 // shopper's confirmation (docs/identity.md, "Joins and merges"). The shop is one Shopify has vouched
 // for; `customerId` is the one its signed request names (or null for a guest).
+import type { Lang } from "~/lib/lang";
 import { db } from "~/db.server";
 import { parseItemId } from "~/domains/lists/access.server";
 import { itemInclude } from "~/domains/lists/items.server";
@@ -27,7 +28,8 @@ export interface StorefrontShop {
   primaryDomain: string | null;
 }
 
-export type StorefrontLang = "de" | "en";
+/** The wishlist page's language (the shop's locale). */
+export type StorefrontLang = Lang;
 
 // ------------------------------------------------------------ session
 

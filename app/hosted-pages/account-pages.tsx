@@ -7,7 +7,8 @@
 import { json } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { accountErrorText, accountTexts, isAccountLang, type AccountLang } from "~/domains/identity/account-texts";
+import { accountErrorText, accountTexts } from "~/i18n/account";
+import { isLang, type Lang } from "~/i18n/lang";
 import { ApiFailure, call, callSite } from "~/hosted-pages/client";
 import designCss from "~/hosted-pages/design.css?url";
 
@@ -24,18 +25,18 @@ export const accountPageHeaders = () => ACCOUNT_PAGE_HEADERS;
 type Params = Record<string, string | undefined>;
 
 /** The routes' `handle`: the document's language. */
-export const accountPageHandle = { lang: (params: Params) => (params.lang === "de" ? "de" : "en") };
+export const accountPageHandle = { lang: (params: Params): Lang => (isLang(params.lang) ? params.lang : "en") };
 
 /** The page's language from its path (`de` or `en`); any other is a 404 with the pages' headers. */
-export function accountLangOf(params: Params): AccountLang {
-  if (!isAccountLang(params.lang)) throw json({ lang: "en" }, { status: 404, headers: ACCOUNT_PAGE_HEADERS });
+export function accountLangOf(params: Params): Lang {
+  if (!isLang(params.lang)) throw json({ lang: "en" }, { status: 404, headers: ACCOUNT_PAGE_HEADERS });
   return params.lang;
 }
 
 /** The loader of a page that needs nothing but its language (the link pages read their token in the browser). */
 export const accountPageLoader = ({ params }: { params: Params }) => json({ lang: accountLangOf(params) }, { headers: ACCOUNT_PAGE_HEADERS });
 
-function Page({ lang, title, children }: { lang: AccountLang; title: string; children: ReactNode }) {
+function Page({ lang, title, children }: { lang: Lang; title: string; children: ReactNode }) {
   const t = accountTexts(lang);
   return (
     <main lang={lang} className="account-page" style={{ maxWidth: "30rem", margin: "0 auto", padding: "var(--space-6) var(--space-4)" }}>
@@ -53,7 +54,7 @@ const fieldStyle = { display: "grid", gap: "var(--space-1)", margin: "0 0 var(--
 export type ForgotAnswer = { ok: true } | { ok: false; error: string; email: string };
 
 /** "Forgot password?": an address, and always the same answer (no account enumeration). Works without scripts. */
-export function ForgotPasswordPage({ lang }: { lang: AccountLang }) {
+export function ForgotPasswordPage({ lang }: { lang: Lang }) {
   const t = accountTexts(lang);
   const answer = useActionData<ForgotAnswer>();
   if (answer?.ok) {
@@ -119,7 +120,7 @@ interface Session {
 }
 
 /** The recovery link's page: a new password; the link is used when it is saved. */
-export function ResetPasswordPage({ lang }: { lang: AccountLang }) {
+export function ResetPasswordPage({ lang }: { lang: Lang }) {
   const t = accountTexts(lang);
   const { token, ready } = useLinkToken();
   const [state, setState] = useState<{ phase: "form" | "busy" | "done"; error: string | null }>({ phase: "form", error: null });
@@ -208,7 +209,7 @@ export function ResetPasswordPage({ lang }: { lang: AccountLang }) {
 }
 
 /** The new address's confirmation link: one button; the address changes when it is pressed. */
-export function ConfirmEmailPage({ lang }: { lang: AccountLang }) {
+export function ConfirmEmailPage({ lang }: { lang: Lang }) {
   const t = accountTexts(lang);
   const { token, ready } = useLinkToken();
   const [state, setState] = useState<{ phase: "form" | "busy" | "done"; error: string | null; email?: string }>({ phase: "form", error: null });

@@ -3,7 +3,7 @@
 // scanner's GET changes nothing; the answer of the post says what happened.
 // No sign-in needed: the signed token in the address is the authority.
 import { Form } from "@remix-run/react";
-import type { AlertLang } from "~/domains/alerts/alert-texts";
+import { isLang, type Lang } from "~/i18n/lang";
 import designCss from "~/hosted-pages/design.css?url";
 
 export const alertLinkLinks = () => [{ rel: "stylesheet", href: designCss }];
@@ -14,14 +14,14 @@ export const ALERT_LINK_HEADERS = { "Cache-Control": "no-store", "X-Robots-Tag":
 export const alertLinkMeta = (title: string) => [{ title }, { name: "robots", content: "noindex" }];
 
 /** The link's token (empty when missing or longer than any we sign) and language (English unless `de`). */
-export function alertLinkParams(request: Request): { token: string; lang: AlertLang; params: URLSearchParams } {
+export function alertLinkParams(request: Request): { token: string; lang: Lang; params: URLSearchParams } {
   const params = new URL(request.url).searchParams;
   const token = params.get("token") ?? "";
-  return { token: token.length <= 200 ? token : "", lang: params.get("lang") === "de" ? "de" : "en", params };
+  return { token: token.length <= 200 ? token : "", lang: isLang(params.get("lang")) ? (params.get("lang") as Lang) : "en", params };
 }
 
 export interface AlertLinkPageProps {
-  lang: AlertLang;
+  lang: Lang;
   title: string;
   text: string;
   /** The button's label while there is something to do; null once done (or for an invalid link). */
@@ -48,7 +48,7 @@ export function AlertLinkPage({ lang, title, text, button, tone }: AlertLinkPage
 }
 
 /** The way out to a page no installed shop speaks for: its address as a plain link, no redirect, no referrer. */
-export function AlertLeavePage({ lang, title, text, label, url }: { lang: AlertLang; title: string; text: string; label: string; url: string }) {
+export function AlertLeavePage({ lang, title, text, label, url }: { lang: Lang; title: string; text: string; label: string; url: string }) {
   return (
     <main lang={lang} style={{ maxWidth: "32rem", margin: "0 auto", padding: "var(--space-6) var(--space-4)" }}>
       <h1 style={{ fontSize: "var(--text-xl)" }}>{title}</h1>

@@ -2,10 +2,11 @@
 // Everything renders on the server as plain forms and links; after
 // hydration the list forms run as fetchers, the Copy and Share buttons
 // appear, and focus follows what the shopper just did.
+import type { Lang } from "~/i18n/lang";
 import { Form, Link, useFetcher, useLocation } from "@remix-run/react";
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import type { MyItem, MyList, MyListsPage } from "~/flows/my-lists.server";
-import { errorText, myListsTexts, type DoneCode, type MyListsLang } from "~/domains/lists/my-lists-texts";
+import type { MyItemView as MyItem, MyListView as MyList, MyListsView as MyListsPage } from "~/pages/my-lists.server";
+import { errorText, myListsTexts, type DoneCode } from "~/i18n/my-lists";
 import { ConnectedShops } from "./my-lists/connected-shops";
 import { AccountSettings } from "./my-lists/account-settings";
 
@@ -16,7 +17,7 @@ export type ActionResult =
 type Texts = ReturnType<typeof myListsTexts>;
 
 interface PageContext {
-  lang: MyListsLang;
+  lang: Lang;
   t: Texts;
   /** Where the page's forms post (keeps `?reveal=1`). */
   actionUrl: string;
@@ -691,7 +692,7 @@ function Toast({ notice, onDismiss, dismissHref }: { notice: DoneCode | null; on
 }
 
 export function MyListsView(props: {
-  lang: MyListsLang;
+  lang: Lang;
   page: MyListsPage | null;
   done: DoneCode | null;
   reveal: boolean;

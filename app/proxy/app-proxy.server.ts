@@ -13,7 +13,7 @@ import { InvalidShopError } from "@shopify/shopify-api";
 import type { PlatformShop } from "~/db.server";
 import { findPlatformShop } from "~/domains/shops/platform-webhooks.server";
 import { isCustomerId } from "~/domains/shop-customers/shop-customers.server";
-import type { StorefrontLang } from "~/flows/storefront.server";
+import { langOf, type Lang } from "~/i18n/lang";
 import { errorResponse } from "~/http/error-reply.server";
 import { ApiError, badRequest, notFound, unauthorized } from "~/lib/api/errors";
 import { shopify } from "~/shopify.server";
@@ -35,7 +35,7 @@ export interface ProxyRequest {
   shop: Pick<PlatformShop, "id" | "partnerId" | "domain" | "primaryDomain">;
   /** The signed-in customer Shopify names, or null for a guest. */
   customerId: string | null;
-  lang: StorefrontLang;
+  lang: Lang;
   /** The library's Liquid response helper (Content-Type: application/liquid). */
   liquid: (body: string, init?: number | (ResponseInit & { layout?: boolean })) => Response;
 }
@@ -48,11 +48,8 @@ function fresh(url: URL): boolean {
   return Math.abs(Date.now() / 1000 - Number(raw[0])) <= PROXY_MAX_AGE_SECONDS;
 }
 
-/** de or en: `?locale=` (the page's own links), else the browser's first language Shopify forwards. */
-function langOf(request: Request, url: URL): StorefrontLang {
-  const asked = url.searchParams.get("locale") ?? request.headers.get("accept-language") ?? "";
-  return /^\s*de\b/i.test(asked) ? "de" : "en";
-}
+/** The page's language: `?locale=` (the page's own links), else the browser's first language Shopify forwards. */
+const proxyLang = (request: Request, url: URL): Lang => langOf(url.searchParams.get("locale") ?? request.headers.get("accept-language") ?? "");
 
 /** Checks a proxied request (see the top of this file); throws the SPEC error otherwise. */
 export async function verifyProxyRequest(request: Request): Promise<ProxyRequest> {
@@ -82,7 +79,7 @@ export async function verifyProxyRequest(request: Request): Promise<ProxyRequest
   // Blank for a guest (shopify.dev/changelog/app-proxy-requests-include-new-parameter-for-the-logged-in-customer-id).
   const customer = url.searchParams.get("logged_in_customer_id") ?? "";
   if (customer !== "" && !isCustomerId(customer)) throw badRequest("invalid_customer", "logged_in_customer_id is not a customer id");
-  return { shop, customerId: customer || null, lang: langOf(request, url), liquid };
+  return { shop, customerId: customer || null, lang: proxyLang(request, url), liquid };
 }
 
 /** The JSON object body of a proxied write: JSON only (415), at most PROXY_MAX_BODY_BYTES (413). */

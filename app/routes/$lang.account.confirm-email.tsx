@@ -3,7 +3,7 @@
 // script hands it to POST /api/v1/auth/verify when the shopper presses the button.
 import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { accountTexts } from "~/domains/identity/account-texts";
+import { accountTexts } from "~/i18n/account";
 import { accountPageHandle, accountPageHeaders, accountPageLinks, accountPageLoader, accountPageMeta, ConfirmEmailPage } from "~/hosted-pages/account-pages";
 
 export const links = accountPageLinks;

@@ -4,7 +4,7 @@
 import { json, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { recover } from "~/domains/identity/account.server";
-import { accountTexts } from "~/domains/identity/account-texts";
+import { accountTexts } from "~/i18n/account";
 import { ApiError } from "~/lib/api/errors";
 import { clientAddress } from "~/lib/api/client-address";
 import {

@@ -4,12 +4,12 @@
 // and calls the identity provider's domain functions (PUT /auth/user's and
 // the account deletion). Without scripts a post is answered with a redirect
 // back to My lists naming the outcome; a fetcher (`enhanced=1`) gets it as data.
+import { isLang } from "~/i18n/lang";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { siteSession } from "~/domains/identity/site-session.server";
 import { updateUser } from "~/domains/identity/account.server";
 import { deleteAccount } from "~/flows/account-deletion.server";
-import { isMyListsLang } from "~/domains/lists/my-lists-texts";
 import { ApiError, badRequest, unauthorized } from "~/lib/api/errors";
 import { clientAddress } from "~/lib/api/client-address";
 import { clearedCookie, readCookie, setCookie, SITE_COOKIE } from "~/http/cookies.server";
@@ -29,7 +29,7 @@ export function loader({ params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (!isMyListsLang(params.lang)) throw json({ lang: "en" }, { status: 404 });
+  if (!isLang(params.lang)) throw json({ lang: "en" }, { status: 404 });
   const lang = params.lang;
   const raw = await request.formData().catch(() => null);
   const fields: Record<string, string> = {};

@@ -4,7 +4,7 @@
 // the rest (other languages: the 404 page; PUT and the like: the form post)
 // and everything under `remix vite:dev`, with the same handler.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { sharePageReply } from "~/api/share-page.server";
+import { sharePageReply } from "~/pages/share/share-page.server";
 import { apiRequestOfWeb, responseOfReply } from "~/lib/api/web-adapter.server";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

@@ -1,8 +1,8 @@
-// The share page's view beacon `/{lang}/list/{token}/view` (app/api/share-page.server.ts
+// The share page's view beacon `/{lang}/list/{token}/view` (app/pages/share/share-page.server.ts
 // viewBeaconReply): `npm start` answers it before Remix (app/server/main.ts);
 // this route serves `remix vite:dev` with the same handler.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { viewBeaconReply } from "~/api/share-page.server";
+import { viewBeaconReply } from "~/pages/share/share-page.server";
 import { apiRequestOfWeb, responseOfReply } from "~/lib/api/web-adapter.server";
 
 export async function loader({ request, context, params }: LoaderFunctionArgs) {

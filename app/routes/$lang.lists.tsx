@@ -6,6 +6,7 @@
 // send `enhanced=1` and get the result as data) and sign-in/out a Remix <Form>. Every
 // action re-reads the cookie and goes through the API's domain functions,
 // which check the caller's role on the list.
+import { isLang, type Lang } from "~/i18n/lang";
 import { json, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useActionData, useLoaderData, useParams, useRouteError } from "@remix-run/react";
 import { z } from "zod";
@@ -14,10 +15,10 @@ import { accountSettingsOf } from "~/domains/identity/account.server";
 import { createList, deleteList, updateList } from "~/domains/lists/lists.server";
 import { deleteItem, moveItem, updateItem } from "~/domains/lists/items.server";
 import { inviteCollaborator, removeCollaborator } from "~/domains/lists/collaborators.server";
-import { myListsPage } from "~/flows/my-lists.server";
+import { myListsView } from "~/pages/my-lists.server";
 import { requestAlerts, setReminders, turnOffAlerts } from "~/domains/alerts/consent.server";
 import { signInOnSite, signOutOnSite, signUpOnSite } from "~/flows/site-sign-in.server";
-import { DONE_CODES, isMyListsLang, myListsTexts, type DoneCode, type MyListsLang } from "~/domains/lists/my-lists-texts";
+import { DONE_CODES, myListsTexts, type DoneCode } from "~/i18n/my-lists";
 import type { Identity } from "~/domains/identity/identity.server";
 import { ApiError, badRequest, unauthorized } from "~/lib/api/errors";
 import { clientAddress } from "~/lib/api/client-address";
@@ -26,7 +27,7 @@ import { MyListsView, type ActionResult } from "~/hosted-pages/my-lists";
 import designCss from "~/hosted-pages/design.css?url";
 import listsCss from "~/styles/lists.css?url";
 
-const langOf = (value: string | undefined): MyListsLang => (value === "de" ? "de" : "en");
+const langOf = (value: string | undefined): Lang => (isLang(value) ? value : "en");
 
 // root.tsx sets <html lang> from this, also on the 404 page.
 export const handle = { lang: (params: Record<string, string | undefined>) => langOf(params.lang) };
@@ -38,12 +39,12 @@ export const links = () => [
 
 const PRIVATE = "private, no-store";
 
-function notFound(lang: MyListsLang): never {
+function notFound(lang: Lang): never {
   throw json({ lang }, { status: 404, headers: { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" } });
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  if (!isMyListsLang(params.lang)) notFound("en");
+  if (!isLang(params.lang)) notFound("en");
   const lang = params.lang;
   const url = new URL(request.url);
   const reveal = url.searchParams.get("reveal") === "1";
@@ -51,7 +52,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const done = DONE_CODES.find((code) => code === doneParam) ?? null;
   const confirmDelete = Number(url.searchParams.get("delete")) || null;
   const site = await siteSession(readCookie(request, SITE_COOKIE));
-  const page = site ? await myListsPage(site.identity, lang, reveal) : null;
+  const page = site ? await myListsView(site.identity, lang, reveal) : null;
   const settings = site ? await accountSettingsOf(site.identity.userId) : null;
   // The cookie names the address of its sign-in; a confirmed change of address shows at once.
   if (page && settings) page.account.email = settings.email;
@@ -118,7 +119,7 @@ function requireUser(identity: Identity | null): string {
   return identity.userId;
 }
 
-async function perform(form: PageForm, identity: Identity | null, lang: MyListsLang, at: string | null, address: string | null): Promise<Outcome> {
+async function perform(form: PageForm, identity: Identity | null, lang: Lang, at: string | null, address: string | null): Promise<Outcome> {
   const listAnchor = at ? `list-${at}` : "your-lists";
   switch (form.intent) {
     case "sign-in":
@@ -181,7 +182,7 @@ async function perform(form: PageForm, identity: Identity | null, lang: MyListsL
 const formKey = (fields: Record<string, string>) => [fields.intent, fields.list, fields.item].filter(Boolean).join(":");
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (!isMyListsLang(params.lang)) notFound("en");
+  if (!isLang(params.lang)) notFound("en");
   const lang = params.lang;
   const url = new URL(request.url);
   const raw = await request.formData().catch(() => null);

@@ -10,7 +10,7 @@
 import { json, redirect, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { followAlertLink, isLinkScanner } from "~/domains/alerts/clicks.server";
-import { alertTexts } from "~/domains/alerts/alert-texts";
+import { alertTexts } from "~/i18n/alert-pages";
 import { ALERT_LINK_HEADERS as HEADERS, AlertLeavePage, AlertLinkPage, alertLinkLinks, alertLinkMeta, alertLinkParams } from "~/hosted-pages/alert-link-page";
 
 export const links = alertLinkLinks;

@@ -5,7 +5,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { confirmAlerts } from "~/domains/alerts/consent.server";
-import { alertTexts } from "~/domains/alerts/alert-texts";
+import { alertTexts } from "~/i18n/alert-pages";
 import { ALERT_LINK_HEADERS as HEADERS, AlertLinkPage, alertLinkLinks, alertLinkMeta, alertLinkParams } from "~/hosted-pages/alert-link-page";
 
 export const links = alertLinkLinks;

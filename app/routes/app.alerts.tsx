@@ -11,14 +11,15 @@ import { z } from "zod";
 import { field, outcome } from "~/admin/outcome.server";
 import { requireAdmin } from "~/admin/session.server";
 import { alertPreview, alertSettingsOf, sentAlertsOf, updateAlertSettings } from "~/domains/alerts/alerts.server";
-import { isAlertLang } from "~/domains/alerts/alert-texts";
+import { isLang } from "~/i18n/lang";
+import { renderMail } from "~/pages/emails";
 import { LOW_STOCK_THRESHOLD_MAX, REMINDER_DAYS, SENDER_NAME_MAX } from "~/domains/alerts/limits";
 import { reminderPreview } from "~/domains/alerts/reminders.server";
 import { getPartner } from "~/domains/partners/partners.server";
 import { formatMoney } from "~/lib/money";
 import { ALERT_KINDS, getPlan, type AlertKind } from "~/domains/plans/plans";
 import { ApiError } from "~/lib/api/errors";
-import { ADMIN_TEXTS, adminLang } from "~/admin/texts";
+import { ADMIN_TEXTS, adminLang } from "~/i18n/admin";
 import { useAdminTexts } from "~/admin/use-texts";
 
 type PreviewKind = AlertKind | "reminder";
@@ -33,13 +34,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const kind: PreviewKind = PREVIEW_KINDS.find((k) => k === asked) ?? "price_drop";
   const askedLang = url.searchParams.get("lang");
   const adminLanguage = adminLang(request);
-  const lang = isAlertLang(askedLang) ? askedLang : isAlertLang(adminLanguage) ? adminLanguage : "en";
+  const lang = isLang(askedLang) ? askedLang : isLang(adminLanguage) ? adminLanguage : "en";
   const [settings, sent] = await Promise.all([alertSettingsOf(shop.id, partner.plan), sentAlertsOf(shop.id)]);
-  const preview =
-    kind === "reminder"
-      ? await reminderPreview(shop.id, settings, lang)
-      : await alertPreview(shop.id, settings, kind, lang);
-  return json({ settings, sent, planName: getPlan(partner.plan)?.name ?? partner.plan, preview: { kind, lang, ...preview } });
+  const { model, ...envelope } = kind === "reminder" ? await reminderPreview(shop.id, settings, lang) : await alertPreview(shop.id, settings, kind, lang);
+  // The template the outbox sends with (app/pages/emails/).
+  const { subject, html } = renderMail(model)!;
+  return json({ settings, sent, planName: getPlan(partner.plan)?.name ?? partner.plan, preview: { kind, lang, ...envelope, subject, html } });
 }
 
 const form = z.object({

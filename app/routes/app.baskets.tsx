@@ -9,7 +9,7 @@ import { requireAdmin } from "~/admin/session.server";
 import { LAYOUTS, listBasketConfigs, testBasketWebhook, updateBasketConfig } from "~/domains/baskets/baskets.server";
 import { getPartner } from "~/domains/partners/partners.server";
 import { getPlan } from "~/domains/plans/plans";
-import { ADMIN_TEXTS, adminLang } from "~/admin/texts";
+import { ADMIN_TEXTS, adminLang } from "~/i18n/admin";
 import { useAdminTexts } from "~/admin/use-texts";
 
 export async function loader({ request }: LoaderFunctionArgs) {

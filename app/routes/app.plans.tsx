@@ -11,7 +11,7 @@ import { requireAdmin } from "~/admin/session.server";
 import { previewReadOnly } from "~/admin/preview.server";
 import { AdminErrorBoundary } from "~/admin/error-boundary";
 import { embeddedAppUrl } from "~/admin/urls";
-import { ADMIN_TEXTS, adminLang, type AdminTexts } from "~/admin/texts";
+import { ADMIN_TEXTS, adminLang, type AdminTexts } from "~/i18n/admin";
 import { useAdminTexts } from "~/admin/use-texts";
 import { env } from "~/env.server";
 import { BILLING_IS_TEST } from "~/shopify.server";

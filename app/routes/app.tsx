@@ -11,7 +11,7 @@ import { requireAdmin } from "~/admin/session.server";
 import { AdminErrorBoundary } from "~/admin/error-boundary";
 import { ADMIN_PAGES, NavMenu } from "~/admin/nav-menu";
 import { PreviewFrame } from "~/admin/preview-frame";
-import { ADMIN_TEXTS, adminLang, type Lang } from "~/admin/texts";
+import { ADMIN_TEXTS, adminLang, type Lang } from "~/i18n/admin";
 import { env } from "~/env.server";
 import polarisEn from "@shopify/polaris/locales/en.json";
 import polarisDe from "@shopify/polaris/locales/de.json";

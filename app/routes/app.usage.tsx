@@ -6,7 +6,7 @@ import { BlockStack, Card, DataTable, InlineGrid, InlineStack, Layout, Page, Tex
 import { requireAdmin } from "~/admin/session.server";
 import { usageHistory, usageRecord } from "~/domains/metering/usage.server";
 import { useAdminTexts } from "~/admin/use-texts";
-import type { AdminTexts } from "~/admin/texts";
+import type { AdminTexts } from "~/i18n/admin";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { partnerId } = await requireAdmin(request);

@@ -3,7 +3,7 @@
 // is on (by default when APP_URL is on localhost). `/demo/{product}` is the
 // same page: the address the demo products are saved under.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { demoPageHtml, DEMO_NOT_FOUND_HTML } from "~/domains/demo/demo-page";
+import { demoPageHtml, DEMO_NOT_FOUND_HTML } from "~/pages/demo-page";
 import { demoShop } from "~/domains/demo/demo-shop.server";
 import { demoPageEnabled, env } from "~/env.server";
 import { applySecurityHeaders } from "~/lib/http/security-headers";

@@ -11,7 +11,8 @@ import { basketDrawer } from "~/domains/baskets/baskets.server";
 import { FRAME_ANCESTORS_HEADER } from "~/lib/http/security-headers";
 import { accentStyle } from "~/hosted-pages/accent";
 import { ApiFailure, call, formatPrice, tell, widgetClaims } from "~/hosted-pages/client";
-import { errorText, langOf, texts } from "~/hosted-pages/i18n";
+import { errorText, langOf, texts } from "~/i18n/dialog";
+import { drawerTexts } from "~/i18n/drawer";
 import { lineOf, uniqueSaved, type CartLine, type Saved } from "~/hosted-pages/basket-lines";
 import designCss from "~/hosted-pages/design.css?url";
 import dialogCss from "~/hosted-pages/dialog.css?url";
@@ -51,6 +52,7 @@ type State = { name: "waiting" } | { name: "signed-out" } | { name: "list"; prod
 export default function BasketDrawer() {
   const { id, primaryColor, lang } = useLoaderData<typeof loader>();
   const t = texts(lang);
+  const d = drawerTexts(lang);
   const [state, setState] = useState<State>({ name: "waiting" });
   const shop = useRef<{ origin: string; token: string } | null>(null);
 
@@ -101,19 +103,19 @@ export default function BasketDrawer() {
   return (
     <main className="dialog" lang={lang} style={accentStyle(primaryColor)} aria-busy={state.name === "waiting"}>
       <div className="header">
-        <h1>{t.titleBasket}</h1>
+        <h1>{d.titleBasket}</h1>
         <button type="button" className="btn-link" onClick={close}>
           {t.close}
         </button>
       </div>
       {state.name === "waiting" && <p>{t.loading}</p>}
-      {state.name === "signed-out" && <p>{t.basketSignedOut}</p>}
+      {state.name === "signed-out" && <p>{d.basketSignedOut}</p>}
       {state.name === "error" && (
         <p className="alert" role="alert">
           {errorText(t, lang, state.code)}
         </p>
       )}
-      {state.name === "list" && products.length === 0 && <p>{t.basketEmpty}</p>}
+      {state.name === "list" && products.length === 0 && <p>{d.basketEmpty}</p>}
       {products.length > 0 && (
         <>
           <ul className="items">
@@ -128,17 +130,17 @@ export default function BasketDrawer() {
                     {price && <span>{price}</span>}
                     {line && (
                       <span className="muted">
-                        {t.quantity}: {line.quantity}
+                        {d.quantity}: {line.quantity}
                       </span>
                     )}
                     {line ? (
-                      <button type="button" className="btn-primary" aria-label={`${t.addToCart}: ${p.title ?? p.url}`} onClick={() => void checkout([line])}>
-                        {t.addToCart}
+                      <button type="button" className="btn-primary" aria-label={`${d.addToCart}: ${p.title ?? p.url}`} onClick={() => void checkout([line])}>
+                        {d.addToCart}
                       </button>
                     ) : (
                       p.url && /^https?:\/\//.test(p.url) && (
                         <a className="btn" href={p.url} target="_top" rel="noopener">
-                          {t.viewProduct}
+                          {d.viewProduct}
                         </a>
                       )
                     )}
@@ -149,7 +151,7 @@ export default function BasketDrawer() {
           </ul>
           {lines.length > 1 && (
             <button type="button" className="btn-primary wide" onClick={() => void checkout(lines)}>
-              {t.addAll}
+              {d.addAll}
             </button>
           )}
         </>

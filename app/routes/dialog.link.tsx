@@ -14,7 +14,7 @@ import { useEffect, useRef, useState } from "react";
 import { ApiFailure, call } from "~/hosted-pages/client";
 import designCss from "~/hosted-pages/design.css?url";
 import dialogCss from "~/hosted-pages/dialog.css?url";
-import { errorText, langOf, texts, type Lang, type Texts } from "~/hosted-pages/i18n";
+import { errorText, langOf, texts, type Lang, type Texts } from "~/i18n/dialog";
 import { AuthForm } from "~/hosted-pages/save-dialog/parts";
 import { currentSession, signIn, signOut, type UserSession } from "~/hosted-pages/session";
 

@@ -1,10 +1,10 @@
 // GET /proxy: the wishlist page on the shop's domain (`/apps/wishlist`, through
-// Shopify's app proxy), as Liquid in the theme's layout (app/proxy/wishlist-page.ts).
+// Shopify's app proxy), as Liquid in the theme's layout (app/pages/proxy-wishlist-page.ts).
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { shopperOfCustomer } from "~/domains/shop-customers/shop-customers.server";
 import { customerLists } from "~/flows/storefront.server";
 import { answerProxy } from "~/proxy/app-proxy.server";
-import { wishlistPage } from "~/proxy/wishlist-page";
+import { wishlistPage } from "~/pages/proxy-wishlist-page";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   answerProxy(request, "GET", async ({ shop, customerId, lang, liquid }) => {

@@ -4,7 +4,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { guestLists } from "~/flows/storefront.server";
 import { answerProxy, proxyJsonBody } from "~/proxy/app-proxy.server";
-import { price } from "~/proxy/wishlist-page";
+import { price } from "~/pages/proxy-wishlist-page";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   answerProxy(request, "POST", async ({ shop, lang }) => {

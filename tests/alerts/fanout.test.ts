@@ -127,7 +127,9 @@ describe("alert fan-out: a price drop on a product thousands saved", () => {
     drainer = await import("~/domains/outbox/worker.server");
     const { alertFanoutJob } = await import("~/domains/alerts/alerts.server");
     const { queuedWebhookJob } = await import("~/webhooks/queued.server");
-    // What the servers' outbox runs besides e-mails: the fan-out's batches and the webhooks answered before their work.
+    const { renderMail } = await import("~/pages/emails");
+    // What the servers' outbox runs: the e-mails' templates, the fan-out's batches and the webhooks answered before their work.
+    drainer.registerMailRenderer(renderMail);
     drainer.registerOutboxJob(alertFanoutJob);
     drainer.registerOutboxJob(queuedWebhookJob);
   }, 60_000);

@@ -19,7 +19,7 @@ import { RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helper
 import { adminRequest, API_KEY, API_SECRET, FakeAdminApi, fakeAdminForServer } from "../support/shopify.ts";
 import { sql } from "../support/sql.ts";
 import { ADMIN_PAGES } from "~/admin/nav-menu";
-import { ADMIN_TEXTS } from "~/admin/texts";
+import { ADMIN_TEXTS } from "~/i18n/admin";
 import { PREVIEW_SHOP_DOMAIN } from "~/domains/demo/preview-shop.server";
 import { parseEnv } from "~/env.server";
 

@@ -778,10 +778,10 @@ describe("layout and accessibility", () => {
 describe("price and stock alerts", () => {
   it("opt in on the page (the box must be ticked), confirm by the e-mailed link's page, unsubscribe by its page, no sign-in; the pages at 375 and 1280 px with screenshots; no serious axe violation", async () => {
     const dora = await emailUser("dora");
-    /** Dora's alert e-mails (no SMTP here: the outbox keeps them, the log has them). */
+    /** Dora's alert e-mails (no SMTP here: the outbox keeps them as their models, app/pages/emails renders them when sent). */
     const mails = async () =>
       (await sql<{ payload: unknown }>(server.databaseUrl, `SELECT payload FROM "OutboxMessage" WHERE topic = ? ORDER BY id DESC`, [`alert:${dora.userId}`])).map(
-        (r) => (typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload) as { to: string; text: string },
+        (r) => (typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload) as { to: string; model: { template: string; link: string } },
       );
     // The unsubscribe links are signed with the server's key: this worker reads it from the server's database.
     process.env.DATABASE_URL = server.databaseUrl;
@@ -799,7 +799,9 @@ describe("price and stock alerts", () => {
     const sent = await mails();
     expect(sent).toHaveLength(1); // one confirmation: the unticked try sent nothing
     expect(sent[0]!.to).toBe(dora.email);
-    const confirm = /(http\S+\/alerts\/confirm\?\S+)/.exec(sent[0]!.text)![1]!;
+    expect(sent[0]!.model.template).toBe("alert-confirm");
+    const confirm = sent[0]!.model.link;
+    expect(confirm).toMatch(/^http\S+\/alerts\/confirm\?\S+$/);
     const unsubscribe = await unsubscribeUrl(dora.userId, dora.email, "en");
 
     // The links' pages (their GET changes nothing), in both languages and widths, without a session.

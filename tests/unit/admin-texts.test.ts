@@ -1,8 +1,8 @@
-// The admin catalogue (app/admin/texts.ts): German has every text English has,
+// The admin catalogue (app/i18n/admin.ts): German has every text English has,
 // of the same kind (a sentence, a function of the same arity, a table), and
 // the language is the Shopify admin's `locale`, then the browser's, then English.
 import { describe, expect, it } from "vitest";
-import { ADMIN_TEXTS, adminLang, localeHref } from "~/admin/texts";
+import { ADMIN_TEXTS, adminLang, localeHref } from "~/i18n/admin";
 
 /** Every leaf as "path: kind", e.g. "plans.trialLeft: function/1". */
 function shape(value: unknown, path = ""): string[] {

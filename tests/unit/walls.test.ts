@@ -112,6 +112,13 @@ describe("import walls", () => {
     }
   }, 60_000);
 
+  it("a domain module may not import pages, catalogues, the hosted pages or styles: it hands over models", async () => {
+    for (const source of ["~/pages/emails", "~/i18n/emails", "~/hosted-pages/accent", "../../i18n/share", "~/styles/share.css?url", "./list.css"]) {
+      const found = await messages("app/domains/lists/wall-fixture.ts", `import * as view from "${source}";\nexport const used = view;\n`);
+      expect(found.some((m) => m.startsWith("no-restricted-imports:") && m.includes("A domain holds rules and data")), source).toBe(true);
+    }
+  }, 60_000);
+
   it("a domain module may import other domains and the generic layer", async () => {
     const found = await messages(
       "app/domains/lists/wall-fixture.ts",

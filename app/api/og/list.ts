@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { endpoint, REPLICA_READS, route } from "~/api/endpoint.server";
-import { listLinkPreview, previewDocument } from "~/domains/previews/link-preview.server";
+import { listLinkPreview, previewDocument } from "~/pages/link-preview.server";
 import { tokenParams } from "~/domains/lists/schemas";
 import { PREVIEW_REDIRECT_SCRIPT } from "~/lib/http/security-headers";
 import { bodyEtag, cacheKeyHeaders, etagMatches, sharedCacheControl } from "~/http/shared-cache.server";

@@ -20,16 +20,15 @@ import { publish, subscribe, type WishlistedProductChange } from "~/domains/even
 import { enqueueManyStep, enqueueStep, reserveSendSlots } from "~/domains/outbox/outbox.server";
 import { PermanentFailure, type OutboxJob } from "~/domains/outbox/worker.server";
 import { getPlan, type AlertKind } from "~/domains/plans/plans";
-import { formatPrice } from "~/domains/lists/share-page.server";
 import { installedShopsOf, wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
 import { countAlertDays, recordAlerts, unrecordAlert } from "./alerts.sql.server";
 import { alertTopic, unsubscribeUrl, utcDay } from "./consent.server";
 import { clickKeyOf, clickUrl } from "./clicks.server";
-import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
+import { isLang, type Lang } from "~/lib/lang";
 import { LOW_STOCK_THRESHOLD_MAX, SENDER_NAME_MAX } from "./limits";
 import { isMailAddress } from "./consent.server";
 import { isReminderDays } from "./limits";
-import { absolute, composeMail, escapeHtml, productBlockHtml, withVariant, type ProductBlock } from "./mail.server";
+import { absolute, alertMailPayload, fromOf, withVariant, type AlertMailModel } from "./mail.server";
 import { badRequest } from "~/lib/api/errors";
 
 const DAY_MS = 86_400_000;
@@ -399,13 +398,13 @@ async function fanOutBatch(f: Fanout): Promise<{ queued: number; next: boolean }
     const sameCurrency = !savedCurrency || !change.currency || savedCurrency === change.currency;
     if (change.kind === "price_drop" && !sameCurrency) continue;
     told.add(owner.id);
-    const lang: AlertLang = isAlertLang(consent.lang) ? consent.lang : "en";
+    const lang: Lang = isLang(consent.lang) ? consent.lang : "en";
     const title = item.ownTitle ?? loc?.title ?? "";
     const dedupKey = `${change.kind}:${owner.id}:${change.productId}:${change.variantId ?? "-"}:${level}`;
     const buyUrl = productUrl && sign ? withWishRef(productUrl, sign(item.id)) : productUrl;
     // The e-mail links to our click-through, which counts the click and leads to buyUrl (clicks.server.ts).
     const clickKey = buyUrl ? await clickKeyOf(dedupKey) : null;
-    const mail = await alertMail({
+    const model = alertMailModel({
       lang,
       change,
       title,
@@ -415,10 +414,8 @@ async function fanOutBatch(f: Fanout): Promise<{ queued: number; next: boolean }
       currency: sameCurrency ? (change.currency ?? savedCurrency) : savedCurrency,
       buyUrl: clickKey ? clickUrl(clickKey, lang) : null,
       unsubscribe: await unsubscribeUrl(owner.id, consent.email, lang),
-      to: consent.email,
-      senderName: settings.senderName,
-      replyTo: settings.replyTo,
     });
+    const mail = alertMailPayload(consent.email, model, settings);
     alerts.push({ userId: owner.id, itemId: item.id, dedupKey, title, clickKey, buyUrl, mail });
   }
   alerts.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
@@ -474,8 +471,9 @@ export const alertFanoutJob: OutboxJob = {
   },
 };
 
-interface MailInput {
-  lang: AlertLang;
+/** The alert e-mail's model: one product, its figures, the links (the template is app/pages/emails/alert.tsx). */
+function alertMailModel(m: {
+  lang: Lang;
   change: WishlistedProductChange;
   title: string;
   imageUrl: string | null;
@@ -483,61 +481,20 @@ interface MailInput {
   currency: string | null;
   buyUrl: string | null;
   unsubscribe: string;
-  to: string;
-  senderName: string | null;
-  replyTo: string | null;
-}
-
-/** The alert e-mail: one product, in the frame every e-mail about saved products shares (mail.server.ts). */
-async function alertMail(m: MailInput) {
-  const t = alertTexts(m.lang);
-  const price = formatPrice(m.priceMinor, m.currency, m.lang);
-  const previous = formatPrice(m.change.previousPriceMinor, m.currency, m.lang);
-  const low = formatPrice(m.change.lowest30DaysMinor, m.currency, m.lang);
-  const left = m.change.quantity ?? 0;
-  const subject =
-    m.change.kind === "price_drop"
-      ? t.priceDropSubject(m.title, price ?? "")
-      : m.change.kind === "back_in_stock"
-        ? t.backInStockSubject(m.title)
-        : t.lowStockSubject(m.title, left);
-  const lead =
-    m.change.kind === "price_drop"
-      ? t.priceDropLead(m.title, price ?? "", previous ?? "")
-      : m.change.kind === "back_in_stock"
-        ? t.backInStockLead(m.title)
-        : t.lowStockLead(m.title, left);
-  const lines = [lead];
-  if (m.change.kind === "price_drop" && low) lines.push(t.lowest30(low));
-  else if (price) lines.push(`${t.now}: ${price}`);
-  if (m.buyUrl) lines.push("", `${t.buyNow}: ${m.buyUrl}`);
-
-  const rows: ProductBlock["rows"] = [];
-  if (price) rows.push({ label: t.now, value: price, strong: true });
-  if (m.change.kind === "price_drop") {
-    if (previous) rows.push({ label: t.before, value: previous, strike: true });
-    if (low) rows.push({ label: t.low30Label, value: low });
-  }
-  const bodyHtml = productBlockHtml(m.lang, {
+}): AlertMailModel {
+  return {
+    template: "alert",
+    lang: m.lang,
+    kind: m.change.kind,
     title: m.title,
     imageUrl: m.imageUrl,
-    imageWidth: 240,
-    headingHtml: `<h1 style="font-size:20px">${escapeHtml(subject)}</h1>\n<p>${escapeHtml(lead)}</p>`,
-    rows,
+    price: { minor: m.priceMinor, currency: m.currency },
+    previous: { minor: m.change.previousPriceMinor, currency: m.currency },
+    lowest30Days: { minor: m.change.lowest30DaysMinor, currency: m.currency },
+    quantity: m.change.quantity,
     buyUrl: m.buyUrl,
-  });
-  return composeMail({
-    lang: m.lang,
-    to: m.to,
-    subject,
-    bodyHtml,
-    textLines: lines,
-    why: t.why,
-    unsubscribeLabel: t.unsubscribe,
-    unsubscribe: m.unsubscribe,
-    senderName: m.senderName,
-    replyTo: m.replyTo,
-  });
+    unsubscribeUrl: m.unsubscribe,
+  };
 }
 
 /** Example figures of the preview: a price 20 % down, a 30-day low just above it, three left. */
@@ -548,7 +505,7 @@ const PREVIEW = { priceMinor: 2400, previousPriceMinor: 3000, lowest30DaysMinor:
  * in its catalogue (else a placeholder title), example prices in the shop's currency, its sender settings.
  * Nothing is sent; the unsubscribe link is inert.
  */
-export async function alertPreview(shopId: number, settings: AlertSettingsView, kind: AlertKind, lang: AlertLang) {
+export async function alertPreview(shopId: number, settings: AlertSettingsView, kind: AlertKind, lang: Lang) {
   const [shop, product] = await Promise.all([
     db.platformShop.findUnique({ where: { id: shopId }, select: { currency: true } }),
     db.product.findFirst({
@@ -560,20 +517,18 @@ export async function alertPreview(shopId: number, settings: AlertSettingsView, 
   const loc = product?.localizations[0];
   const currency = shop?.currency && /^[A-Z]{3}$/.test(shop.currency) ? shop.currency : "EUR";
   const at = new Date();
-  const mail = await alertMail({
+  const model = alertMailModel({
     lang,
     change: { kind, shopId, partnerId: 0, productId: 0, variantId: null, ...PREVIEW, currency, saves: 1, at },
-    title: loc?.title || alertTexts(lang).previewTitle,
+    // Without a product the template names a placeholder in the e-mail's language.
+    title: loc?.title ?? "",
     imageUrl: absolute(loc?.imageUrl ?? loc?.originalImageUrl ?? null),
     priceMinor: PREVIEW.priceMinor,
     currency,
     buyUrl: product?.canonicalUrl ?? null,
     unsubscribe: `${env.APP_URL}/alerts/unsubscribe`,
-    to: "shopper@example.com",
-    senderName: settings.senderName,
-    replyTo: settings.replyTo,
   });
-  return { subject: mail.subject, from: mail.from ?? env.MAIL_FROM, replyTo: settings.replyTo, html: mail.html, allowed: settings.allowed.includes(kind) };
+  return { model, from: fromOf(settings.senderName) ?? env.MAIL_FROM, replyTo: settings.replyTo, allowed: settings.allowed.includes(kind) };
 }
 
 /**

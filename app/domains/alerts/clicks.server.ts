@@ -11,7 +11,7 @@ import { db } from "~/db.server";
 import { env } from "~/env.server";
 import { getAlertLinkKey } from "~/domains/secrets/secrets.server";
 import { canonicalUrl } from "~/domains/products/canonical-url";
-import type { AlertLang } from "./alert-texts";
+import type { Lang } from "~/lib/lang";
 
 const CLICK_KEY = /^[A-Za-z0-9_-]{22}$/;
 
@@ -21,7 +21,7 @@ export async function clickKeyOf(dedupKey: string): Promise<string> {
 }
 
 /** The Buy-now address of an alert e-mail. */
-export const clickUrl = (clickKey: string, lang: AlertLang) =>
+export const clickUrl = (clickKey: string, lang: Lang) =>
   `${env.APP_URL}/alerts/buy?${new URLSearchParams({ token: clickKey, lang })}`;
 
 /**

@@ -14,7 +14,8 @@ import { decryptJson, encryptJson } from "~/domains/widget/crypto.server";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { admitEmail } from "~/domains/identity/email-quota.server";
 import { countAlertDay } from "./alerts.sql.server";
-import { alertTexts, type AlertLang } from "./alert-texts";
+import type { Lang } from "~/lib/lang";
+import { alertMailPayload } from "./mail.server";
 
 export type AlertConsentStatus = "off" | "pending" | "on";
 
@@ -45,18 +46,18 @@ async function linkToken(purpose: Purpose, userId: string, email: string): Promi
 }
 
 /** A signed link to one of the alert link pages (/alerts/confirm, /alerts/unsubscribe). */
-async function linkUrl(page: "confirm" | "unsubscribe", purpose: Purpose, userId: string, email: string, lang: AlertLang, extra: Record<string, string> = {}) {
+async function linkUrl(page: "confirm" | "unsubscribe", purpose: Purpose, userId: string, email: string, lang: Lang, extra: Record<string, string> = {}) {
   return `${env.APP_URL}/alerts/${page}?${new URLSearchParams({ token: await linkToken(purpose, userId, email), lang, ...extra })}`;
 }
 
 /** The unsubscribe address of an alert e-mail (the List-Unsubscribe header and the link in the text). */
-export const unsubscribeUrl = (userId: string, email: string, lang: AlertLang) => linkUrl("unsubscribe", "unsubscribe", userId, email, lang);
+export const unsubscribeUrl = (userId: string, email: string, lang: Lang) => linkUrl("unsubscribe", "unsubscribe", userId, email, lang);
 
 /** The unsubscribe address of a reminder digest: it ends reminders, alerts stay (docs/alerts.md). */
-export const remindersUnsubscribeUrl = (userId: string, email: string, lang: AlertLang) =>
+export const remindersUnsubscribeUrl = (userId: string, email: string, lang: Lang) =>
   linkUrl("unsubscribe", "reminders", userId, email, lang, { scope: "reminders" });
 
-const confirmUrl = (userId: string, email: string, lang: AlertLang) => linkUrl("confirm", "confirm", userId, email, lang);
+const confirmUrl = (userId: string, email: string, lang: Lang) => linkUrl("confirm", "confirm", userId, email, lang);
 
 /** The consent a token names, if its signature holds for the address on record; undefined for a malformed token. */
 async function consentOfToken(purpose: Purpose, token: string) {
@@ -88,7 +89,7 @@ export async function alertConsentOf(userId: string): Promise<{ status: AlertCon
 export async function requestAlerts(
   userId: string,
   rawEmail: string,
-  lang: AlertLang,
+  lang: Lang,
   options: { reminders?: boolean; clientAddress?: string | null } = {},
 ): Promise<AlertConsentStatus> {
   const email = rawEmail.trim();
@@ -103,7 +104,6 @@ export async function requestAlerts(
   }
   // The reminder choice as the form gave it; a caller without one (the save dialog's offer) keeps the standing choice.
   const remindersAt = options.reminders === undefined ? (current?.remindersAt ?? null) : options.reminders ? (current?.remindersAt ?? new Date()) : null;
-  const t = alertTexts(lang);
   const link = await confirmUrl(userId, email, lang);
   const day = utcDay();
   // The day's count first: over the cap nothing changes, not even a standing consent.
@@ -116,7 +116,7 @@ export async function requestAlerts(
       yield* enqueueStep({
         kind: "email",
         topic: alertTopic(userId),
-        payload: { to: email, subject: t.confirmSubject, text: t.confirmText(link) },
+        payload: alertMailPayload(email, { template: "alert-confirm", lang, link }),
       });
     })(),
   );
@@ -203,7 +203,7 @@ export async function alertOfferOf(userId: string): Promise<AlertOffer> {
 }
 
 /** The save dialog's offer accepted: the same double opt-in as "My lists", for the account's own address. */
-export async function acceptAlertOffer(userId: string, lang: AlertLang, clientAddress: string | null = null): Promise<AlertOffer> {
+export async function acceptAlertOffer(userId: string, lang: Lang, clientAddress: string | null = null): Promise<AlertOffer> {
   const user = await db.user.findUnique({ where: { id: userId }, select: { email: true, isAnonymous: true } });
   if (!user?.email || user.isAnonymous) return "none";
   // Asked for already (perhaps for another address on "My lists"): the dialog changes nothing.

@@ -1,9 +1,12 @@
-// The frame every e-mail about saved products shares (alerts and reminder
-// digests): the From under the shop's name, the product block (image, what is
-// said about it, the "Buy now" button), the footer with the unsubscribe link,
-// and the one-click unsubscribe headers (RFC 8058).
+// What every e-mail about saved products (alerts, reminder digests, the
+// confirmation) carries besides its words: the From under the shop's name,
+// Reply-To, and the one-click unsubscribe headers (RFC 8058). The e-mails
+// are queued as models (the template's name, the language, the values); the
+// templates (app/pages/emails/) render them when the outbox sends them.
 import { env } from "~/env.server";
-import { alertTexts, type AlertLang } from "./alert-texts";
+import type { Lang } from "~/lib/lang";
+import type { AlertKind } from "~/domains/plans/plans";
+import type { QueuedMail } from "~/domains/outbox/worker.server";
 
 /** A path on this service (an uploaded image) as an absolute address; others as they are. */
 export const absolute = (url: string | null) => (!url ? null : url.startsWith("/") ? `${env.APP_URL}${url}` : url);
@@ -20,10 +23,6 @@ export function withVariant(url: string, variantId: string | null): string {
   }
 }
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
-}
-
 /** MAIL_FROM's address under the shop's name: the address must stay one the mail server may send as. */
 export function fromOf(senderName: string | null): string | undefined {
   if (!senderName) return undefined;
@@ -31,71 +30,58 @@ export function fromOf(senderName: string | null): string | undefined {
   return `"${senderName}" <${address}>`;
 }
 
-export interface ProductBlock {
+/** An amount in minor units of its currency; the template writes it in the e-mail's language. */
+export interface MailPrice {
+  minor: number | null;
+  currency: string | null;
+}
+
+/** A price or stock alert on one saved product. */
+export interface AlertMailModel {
+  template: "alert";
+  lang: Lang;
+  kind: AlertKind;
+  /** Empty: the template names a placeholder (the admin's preview of a shop without products). */
   title: string;
   imageUrl: string | null;
-  /** Width of the image in pixels. */
-  imageWidth: number;
-  /** HTML between the image and the figures (already escaped): a heading, a lead. */
-  headingHtml: string;
-  /** Label and value rows; `strike` shows a value no longer standing (the previous price). */
-  rows: Array<{ label: string; value: string; strong?: boolean; strike?: boolean }>;
+  /** The price standing now; for a price drop also the one before and the lowest of the 30 days before the drop. */
+  price: MailPrice;
+  previous: MailPrice;
+  lowest30Days: MailPrice;
+  /** Units left (low stock). */
+  quantity: number | null;
   buyUrl: string | null;
+  unsubscribeUrl: string;
 }
 
-/** One product: image, heading, figures and the "Buy now" button. */
-export function productBlockHtml(lang: AlertLang, p: ProductBlock): string {
-  const t = alertTexts(lang);
-  const rows = p.rows.map((r) => {
-    const value = escapeHtml(r.value);
-    return `<tr><td>${escapeHtml(r.label)}</td><td>${r.strong ? `<strong>${value}</strong>` : r.strike ? `<s>${value}</s>` : value}</td></tr>`;
-  });
-  return `${p.imageUrl ? `<img src="${escapeHtml(p.imageUrl)}" alt="${escapeHtml(p.title)}" width="${p.imageWidth}" style="max-width:100%;height:auto;display:block;margin-bottom:16px">` : ""}
-${p.headingHtml}
-${rows.length ? `<table cellpadding="4">${rows.join("")}</table>` : ""}
-${p.buyUrl ? mailButton(p.buyUrl, t.buyNow) : ""}`;
+/** A reminder digest: saved items not yet bought, then "and N more" with a link to the shopper's lists. */
+export interface ReminderMailModel {
+  template: "reminder";
+  lang: Lang;
+  items: Array<{ title: string; imageUrl: string | null; price: MailPrice; buyUrl: string | null }>;
+  more: number;
+  listsUrl: string;
+  unsubscribeUrl: string;
 }
 
-/** A link drawn as a button, the one call to action of an e-mail. */
-export const mailButton = (url: string, label: string) =>
-  `<p><a href="${escapeHtml(url)}" style="display:inline-block;background:#111;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a></p>`;
-
-export interface MailFrame {
-  lang: AlertLang;
-  to: string;
-  subject: string;
-  /** The body's HTML (already escaped): product blocks and whatever goes between them. */
-  bodyHtml: string;
-  /** The plain-text part above the footer. */
-  textLines: string[];
-  /** Why the shopper gets this e-mail, and its unsubscribe link (none on a one-off e-mail the shopper asked for). */
-  why: string;
-  unsubscribeLabel?: string;
-  unsubscribe?: string;
-  senderName: string | null;
-  replyTo: string | null;
+/** The link that confirms the alert consent (double opt-in). */
+export interface AlertConfirmMailModel {
+  template: "alert-confirm";
+  lang: Lang;
+  link: string;
 }
 
-/** The finished e-mail (the outbox's `email` payload): text and HTML, From, Reply-To and the unsubscribe headers. */
-export function composeMail(m: MailFrame) {
-  const unsubscribe = m.unsubscribe ? { url: m.unsubscribe, label: m.unsubscribeLabel ?? "" } : null;
-  const text = [...m.textLines, "", "--", m.why, ...(unsubscribe ? [`${unsubscribe.label}: ${unsubscribe.url}`] : [])].join("\n");
-  const unsubscribeLink = unsubscribe ? ` <a href="${escapeHtml(unsubscribe.url)}">${escapeHtml(unsubscribe.label)}</a>` : "";
-  const html = `<!doctype html><html lang="${m.lang}"><body style="font-family:system-ui,sans-serif;color:#111;max-width:560px;margin:0 auto;padding:16px">
-${m.bodyHtml}
-<p style="font-size:12px;color:#555">${escapeHtml(m.why)}${unsubscribeLink}</p>
-</body></html>`;
-  const from = fromOf(m.senderName);
+/** The outbox payload of an e-mail about saved products: the model, the shop's sender, the unsubscribe headers. */
+export function alertMailPayload(
+  to: string,
+  model: AlertMailModel | ReminderMailModel | AlertConfirmMailModel,
+  sender: { senderName: string | null; replyTo: string | null } = { senderName: null, replyTo: null },
+): QueuedMail {
+  const unsubscribe = "unsubscribeUrl" in model ? model.unsubscribeUrl : null;
+  const from = fromOf(sender.senderName);
   const headers = {
-    ...(unsubscribe ? { "List-Unsubscribe": `<${unsubscribe.url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : {}),
-    ...(m.replyTo ? { "Reply-To": m.replyTo } : {}),
+    ...(unsubscribe ? { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } : {}),
+    ...(sender.replyTo ? { "Reply-To": sender.replyTo } : {}),
   };
-  return {
-    to: m.to,
-    ...(from ? { from } : {}),
-    subject: m.subject,
-    text,
-    html,
-    ...(Object.keys(headers).length > 0 ? { headers } : {}),
-  };
+  return { to, ...(from ? { from } : {}), ...(Object.keys(headers).length > 0 ? { headers } : {}), model };
 }

@@ -15,14 +15,13 @@ import { errorFields, log } from "~/lib/log.server";
 import { createPoller, type Poller } from "~/lib/poller.server";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { getPlan } from "~/domains/plans/plans";
-import { formatPrice } from "~/domains/lists/share-page.server";
 import { wishRefSigner, withWishRef } from "~/domains/lists/wish-ref.server";
 import { itemsOfShop, type ShopScope } from "~/domains/lists/shop-items";
 import { holdReminders, recordReminder } from "./alerts.sql.server";
 import type { AlertSettingsView } from "./alerts.server";
 import { alertTopic, remindersUnsubscribeUrl } from "./consent.server";
-import { alertTexts, isAlertLang, type AlertLang } from "./alert-texts";
-import { absolute, composeMail, escapeHtml, productBlockHtml, withVariant } from "./mail.server";
+import { isLang, type Lang } from "~/lib/lang";
+import { absolute, alertMailPayload, fromOf, withVariant, type ReminderMailModel } from "./mail.server";
 
 const DAY_MS = 86_400_000;
 /** Whatever the setting, a shopper hears from one shop at most this often. */
@@ -141,29 +140,31 @@ async function queueDigest(shop: ShopReminders, shopper: DueShopper, now: Date):
     }),
   ]);
   if (items.length === 0) return false;
-  const lang: AlertLang = isAlertLang(shopper.lang) ? shopper.lang : "en";
+  const lang: Lang = isLang(shopper.lang) ? shopper.lang : "en";
   const sign = await wishRefSigner("reminder");
-  const mail = reminderMail({
-    lang,
-    to: shopper.email,
-    items: items.map((item) => {
-      const exact = item.product.localizations.find((l) => l.market === (item.market ?? ""));
-      const loc = exact ?? item.product.localizations.find((l) => l.market === "") ?? item.product.localizations[0];
-      const productUrl = item.product.canonicalUrl ? withVariant(item.product.canonicalUrl, item.variantId) : null;
-      return {
-        title: item.ownTitle ?? loc?.title ?? "",
-        imageUrl: absolute(item.ownImageUrl ?? loc?.imageUrl ?? loc?.originalImageUrl ?? null),
-        // The price of the market the shopper saved for, as the alerts show it.
-        price: exact?.currency ? formatPrice(exact.priceMinor, exact.currency, lang) : formatPrice(item.ownPriceMinor, item.ownCurrency, lang),
-        buyUrl: productUrl ? withWishRef(productUrl, sign(item.id)) : null,
-      };
-    }),
-    more: count - items.length,
-    listsUrl: `${env.APP_URL}/${lang}/lists`,
-    unsubscribe: await remindersUnsubscribeUrl(shopper.userId, shopper.email, lang),
-    senderName: shop.senderName,
-    replyTo: shop.replyTo,
-  });
+  const mail = alertMailPayload(
+    shopper.email,
+    {
+      template: "reminder",
+      lang,
+      items: items.map((item) => {
+        const exact = item.product.localizations.find((l) => l.market === (item.market ?? ""));
+        const loc = exact ?? item.product.localizations.find((l) => l.market === "") ?? item.product.localizations[0];
+        const productUrl = item.product.canonicalUrl ? withVariant(item.product.canonicalUrl, item.variantId) : null;
+        return {
+          title: item.ownTitle ?? loc?.title ?? "",
+          imageUrl: absolute(item.ownImageUrl ?? loc?.imageUrl ?? loc?.originalImageUrl ?? null),
+          // The price of the market the shopper saved for, as the alerts show it.
+          price: exact?.currency ? { minor: exact.priceMinor, currency: exact.currency } : { minor: item.ownPriceMinor, currency: item.ownCurrency },
+          buyUrl: productUrl ? withWishRef(productUrl, sign(item.id)) : null,
+        };
+      }),
+      more: count - items.length,
+      listsUrl: `${env.APP_URL}/${lang}/lists`,
+      unsubscribeUrl: await remindersUnsubscribeUrl(shopper.userId, shopper.email, lang),
+    },
+    shop,
+  );
   return transaction(
     (function* () {
       if ((yield* holdReminders(shop.shopId)) === 0) return false;
@@ -174,87 +175,38 @@ async function queueDigest(shop: ShopReminders, shopper: DueShopper, now: Date):
   );
 }
 
-interface DigestItem {
-  title: string;
-  imageUrl: string | null;
-  price: string | null;
-  buyUrl: string | null;
-}
-
-/** The digest: the items in the alert e-mails' product blocks and frame (mail.server.ts), then "and N more". */
-function reminderMail(m: {
-  lang: AlertLang;
-  to: string;
-  items: DigestItem[];
-  more: number;
-  listsUrl: string;
-  unsubscribe: string;
-  senderName: string | null;
-  replyTo: string | null;
-}) {
-  const t = alertTexts(m.lang);
-  const subject = t.reminderSubject(m.items.length + m.more, m.items[0]?.title ?? "");
-  const lines = [t.reminderLead, ""];
-  const blocks: string[] = [];
-  for (const item of m.items) {
-    lines.push(item.price ? `${item.title} · ${item.price}` : item.title);
-    if (item.buyUrl) lines.push(`${t.buyNow}: ${item.buyUrl}`);
-    lines.push("");
-    blocks.push(
-      productBlockHtml(m.lang, {
-        title: item.title,
-        imageUrl: item.imageUrl,
-        imageWidth: 160,
-        headingHtml: `<h2 style="font-size:16px;margin:0 0 4px">${escapeHtml(item.title)}</h2>`,
-        rows: item.price ? [{ label: t.price, value: item.price, strong: true }] : [],
-        buyUrl: item.buyUrl,
-      }),
-    );
-  }
-  if (m.more > 0) lines.push(`${t.reminderMore(m.more)}: ${m.listsUrl}`);
-  const bodyHtml = `<h1 style="font-size:20px">${escapeHtml(subject)}</h1>
-<p>${escapeHtml(t.reminderLead)}</p>
-${blocks.join('\n<hr style="border:0;border-top:1px solid #e3e3e3;margin:16px 0">\n')}
-${m.more > 0 ? `<p><a href="${escapeHtml(m.listsUrl)}">${escapeHtml(t.reminderMore(m.more))}</a></p>` : ""}`;
-  return composeMail({
-    lang: m.lang,
-    to: m.to,
-    subject,
-    bodyHtml,
-    textLines: lines,
-    why: t.reminderWhy,
-    unsubscribeLabel: t.reminderUnsubscribe,
-    unsubscribe: m.unsubscribe,
-    senderName: m.senderName,
-    replyTo: m.replyTo,
-  });
-}
-
 /**
  * A reminder digest as this shop's shoppers would get it (the admin's preview): the shop's three newest
  * catalogue products (else a placeholder) at their prices, its sender settings. Nothing is sent; the link is inert.
  */
-export async function reminderPreview(shopId: number, settings: AlertSettingsView, lang: AlertLang) {
+export async function reminderPreview(shopId: number, settings: AlertSettingsView, lang: Lang) {
   const products = await db.product.findMany({
     where: { sourceShopId: shopId },
     orderBy: { id: "desc" },
     take: 3,
     select: { canonicalUrl: true, localizations: { take: 1, select: { title: true, imageUrl: true, originalImageUrl: true, priceMinor: true, currency: true } } },
   });
-  const t = alertTexts(lang);
-  const items: DigestItem[] = products.length
+  const items: ReminderMailModel["items"] = products.length
     ? products.map((p) => {
         const loc = p.localizations[0];
         return {
-          title: loc?.title || t.previewTitle,
+          // Empty: the template names a placeholder in the e-mail's language.
+          title: loc?.title || "",
           imageUrl: absolute(loc?.imageUrl ?? loc?.originalImageUrl ?? null),
-          price: formatPrice(loc?.priceMinor ?? null, loc?.currency ?? null, lang),
+          price: { minor: loc?.priceMinor ?? null, currency: loc?.currency ?? null },
           buyUrl: p.canonicalUrl,
         };
       })
-    : [{ title: t.previewTitle, imageUrl: null, price: formatPrice(2400, "EUR", lang), buyUrl: null }];
-  const mail = reminderMail({ lang, to: "shopper@example.com", items, more: 0, listsUrl: `${env.APP_URL}/${lang}/lists`, unsubscribe: `${env.APP_URL}/alerts/unsubscribe`, senderName: settings.senderName, replyTo: settings.replyTo });
-  return { subject: mail.subject, from: mail.from ?? env.MAIL_FROM, replyTo: settings.replyTo, html: mail.html, allowed: settings.remindersAllowed };
+    : [{ title: "", imageUrl: null, price: { minor: 2400, currency: "EUR" }, buyUrl: null }];
+  const model: ReminderMailModel = {
+    template: "reminder",
+    lang,
+    items,
+    more: 0,
+    listsUrl: `${env.APP_URL}/${lang}/lists`,
+    unsubscribeUrl: `${env.APP_URL}/alerts/unsubscribe`,
+  };
+  return { model, from: fromOf(settings.senderName) ?? env.MAIL_FROM, replyTo: settings.replyTo, allowed: settings.remindersAllowed };
 }
 
 // ---------------------------------------------------------------- the schedule

@@ -1,5 +1,6 @@
 // The customer account page "Wishlist": a signed-in customer's saved
 // products of one shop, removing one, and sharing the list that holds them.
+import type { Lang } from "~/lib/lang";
 import { db } from "~/db.server";
 import { forbidden, notFound } from "~/lib/api/errors";
 import { parseItemId } from "~/domains/lists/access.server";
@@ -72,7 +73,7 @@ export async function removeCustomerItem(customer: ShopCustomerIdentity, rawItem
  * newest item of this shop public (a share action, SPEC 3) and returns its
  * share page; 404 while nothing is saved.
  */
-export async function shareCustomerWishlist(customer: ShopCustomerIdentity, lang: "de" | "en") {
+export async function shareCustomerWishlist(customer: ShopCustomerIdentity, lang: Lang) {
   const shop = await shopOf(customer);
   const newest = await db.listItem.findFirst({
     where: customersItems(customer, shop),

@@ -11,7 +11,7 @@ import { isUniqueViolation } from "~/db/errors";
 import { newBasketId } from "~/domains/baskets/baskets.server";
 import { generateKeyValue } from "~/domains/keys/keys.server";
 import { currentPeriod } from "~/domains/metering/usage";
-import { DEMO_PRODUCTS } from "./demo-page";
+import { DEMO_PRODUCTS } from "./demo-products";
 
 export const PREVIEW_SHOP_DOMAIN = "demo-shop.preview.invalid";
 /** The storefront host the demo shop's key allows (a documentation name, RFC 2606). */

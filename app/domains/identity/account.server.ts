@@ -17,12 +17,12 @@ import { transaction } from "~/db/sql.server";
 import { ApiError, badRequest, forbidden, unauthorized } from "~/lib/api/errors";
 import { log } from "~/lib/log.server";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
-import { composeMail, escapeHtml, mailButton } from "~/domains/alerts/mail.server";
+import type { QueuedMail } from "~/domains/outbox/worker.server";
 import { createSessionForUser, displayNameOf, noteRevokedSessionsOf, userJson, type Identity, type Session } from "./identity.server";
 import { userById } from "./identity.sql.server";
 import { admitEmail, EmailQuotaExceeded } from "./email-quota.server";
 import { insertAccountToken } from "./account-tokens.sql.server";
-import { accountTexts, type AccountLang } from "./account-texts";
+import { LANGS, type Lang } from "~/lib/lang";
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, verifyPassword } from "./passwords.server";
 import { admitSignIn } from "./sign-in-throttle.server";
 import { requireLiveSession } from "./session-revocations.server";
@@ -30,33 +30,34 @@ import { requireLiveSession } from "./session-revocations.server";
 /** How long a recovery or confirmation link works. */
 export const LINK_TTL_MS = 60 * 60_000;
 
-type LinkKind = "recovery" | "email_change";
+export type LinkKind = "recovery" | "email_change";
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 const emailFormat = z.string().trim().toLowerCase().max(320).email();
-const langSchema = z.enum(["de", "en"]).optional();
+const langSchema = z.enum(LANGS).optional();
 
 /** The page a link opens: the token in the fragment, which browsers never send. */
-const linkUrl = (kind: LinkKind, lang: AccountLang, token: string) =>
+const linkUrl = (kind: LinkKind, lang: Lang, token: string) =>
   `${env.APP_URL}/${lang}/account/${kind === "recovery" ? "reset" : "confirm-email"}#token=${token}`;
 
-function mailOf(kind: LinkKind, lang: AccountLang, to: string, link: string) {
-  const t = accountTexts(lang);
-  const text = kind === "recovery" ? t.recoveryText(link) : t.emailChangeText(link);
-  const button = kind === "recovery" ? t.recoveryButton : t.emailChangeButton;
-  const bodyHtml = text
-    .split("\n\n")
-    .map((p) => (p.trim() === link ? mailButton(link, button) : `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`))
-    .join("\n");
-  const subject = kind === "recovery" ? t.recoverySubject : t.emailChangeSubject;
-  return composeMail({ lang, to, subject, bodyHtml, textLines: [text], why: t.mailWhy, senderName: null, replyTo: null });
+/** The e-mail with a link (a new password, a new address), as its model: the template is app/pages/emails/account-link.tsx. */
+export interface AccountLinkMailModel {
+  template: "account-link";
+  lang: Lang;
+  kind: LinkKind;
+  link: string;
+}
+
+function mailOf(kind: LinkKind, lang: Lang, to: string, link: string): QueuedMail {
+  const model: AccountLinkMailModel = { template: "account-link", lang, kind, link };
+  return { to, model };
 }
 
 /**
  * Writes a link's token and queues its e-mail in one transaction, after the
  * quota admitted the e-mail (EmailQuotaExceeded otherwise, nothing written).
  */
-async function sendLink(kind: LinkKind, userId: string, to: string, newEmail: string | null, lang: AccountLang, clientAddress: string | null) {
+async function sendLink(kind: LinkKind, userId: string, to: string, newEmail: string | null, lang: Lang, clientAddress: string | null) {
   const token = randomBytes(32).toString("base64url");
   const at = new Date();
   const mail = mailOf(kind, lang, to, linkUrl(kind, lang, token));

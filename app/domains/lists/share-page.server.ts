@@ -5,22 +5,20 @@
 // see what was bought unless they ask to (`?reveal=1`). Each item's primary
 // action is buying it at its shop; links into a shop with the app installed
 // carry the item's signed reference, which that shop's orders/create webhook
-// reads back from the order's landing URL (wish-ref.server.ts). The HTML is
-// share-page-view.ts; the HTTP side app/api/share-page.server.ts.
+// reads back from the order's landing URL (wish-ref.server.ts). The page's
+// link preview, accent, HTML and HTTP side are app/pages/share/.
 import { formatMoney } from "~/lib/money";
 import { MAX_URL_LENGTH, safeImageUrl } from "~/lib/api/schemas";
 import { newestBasketColor } from "~/domains/baskets/baskets.sql.server";
 import { listViewer, type ViewerSignals } from "~/domains/metering/list-viewer.server";
 import { signedInUser } from "~/domains/identity/site-session.server";
 import { recordListView, type ListViewer } from "~/domains/metering/actions.server";
-import { linkPreview, type LinkPreview } from "~/domains/previews/link-preview.server";
 import { analyticsPageTokenOrNull } from "~/domains/analytics/page-token.server";
 import { describePublicList, publicList } from "./lists.server";
 import { readListItems } from "./items.sql.server";
 import { setPurchasedPublic } from "./items.server";
 import { hostedProduct } from "./serialize";
-import { shopAccent, type ShopAccent } from "~/hosted-pages/accent";
-import { shareTexts, type ShareLang } from "./share-texts";
+import { localeOf, type Lang } from "~/lib/lang";
 import { installedShopsOf, wishRefSigner, withWishRef, type InstalledShop } from "./wish-ref.server";
 import { cacheKeys } from "~/domains/cdn/purge.server";
 
@@ -45,16 +43,16 @@ export interface ShareItem {
   purchased: boolean | null;
 }
 
-export interface SharePage {
-  lang: ShareLang;
+/** The page's data; app/pages/share/ adds its link preview and the shop's accent, and writes it. */
+export interface SharePageData {
+  lang: Lang;
   token: string;
   list: { name: string; description: string; ownerName: string; ownerAvatar: string | null; occasionTitle: string; itemCount: number };
   items: ShareItem[];
   /** For the owner only: purchased marks hidden (default) or revealed on request; null for everyone else. */
   spoiler: "hidden" | "revealed" | null;
-  preview: LinkPreview;
-  /** The shop's colour when every item comes from one partner with a basket configuration; null: the default accent. */
-  accent: ShopAccent | null;
+  /** The shop's basket colour when every item comes from one partner with a basket configuration; null: the default accent. */
+  basketColor: string | null;
   /** The credential the page's analytics events carry (null when it could not be signed). */
   analyticsToken: string | null;
   /**
@@ -68,8 +66,8 @@ export interface SharePage {
 }
 
 /** A price as the page's language writes it (~/lib/money); null when there is none. */
-export function formatPrice(minor: number | null, currency: string | null, lang: ShareLang): string | null {
-  return minor == null ? null : formatMoney(minor, currency, shareTexts(lang).locale);
+export function formatPrice(minor: number | null, currency: string | null, lang: Lang): string | null {
+  return minor == null ? null : formatMoney(minor, currency, localeOf(lang));
 }
 
 /** The host of an absolute http(s) URL (isHttpUrl's rule, one parse); null for anything else, which gets no link. */
@@ -109,9 +107,9 @@ export async function sharePage(args: {
   visitor: ViewerSignals;
   siteToken: string | null;
   token: string | undefined;
-  lang: ShareLang;
+  lang: Lang;
   reveal: boolean;
-}): Promise<{ page: SharePage; newViewerId: ListViewer["newViewerId"] }> {
+}): Promise<{ page: SharePageData; newViewerId: ListViewer["newViewerId"] }> {
   const list = await publicList(args.token);
   const userId = await signedInUser(args.siteToken);
   const shareable = userId === null;
@@ -134,7 +132,7 @@ export async function sharePage(args: {
   const partnerId = onePartner(entries);
   const basket = partnerId === null ? undefined : await newestBasketColor(partnerId);
 
-  const page: SharePage = {
+  const page: SharePageData = {
     lang: args.lang,
     token: detail.id,
     list: {
@@ -157,8 +155,7 @@ export async function sharePage(args: {
       purchased: hideMarks ? null : p.purchased,
     })),
     spoiler: isOwner ? (hideMarks ? "hidden" : "revealed") : null,
-    preview: await linkPreview(detail, entries.map((e) => e.p.imageUrl), args.lang),
-    accent: shopAccent(basket?.primaryColor),
+    basketColor: basket?.primaryColor ?? null,
     // The list's one partner is the page's context: events from this page count for it alone.
     analyticsToken: await analyticsPageTokenOrNull(partnerId),
     shareable,

@@ -99,6 +99,35 @@ export interface Mail {
   messageId?: string;
 }
 
+/**
+ * An e-mail as a domain queues it: the recipient and envelope, and its model
+ * (which template, the language, the values). The template is rendered when
+ * the e-mail is sent, by the renderer the composition root registers
+ * (registerMailRenderer): domains hold no markup and no words. A payload with
+ * `subject` and `text` (queued before, or by an operator) is sent as it is.
+ */
+export type QueuedMail = {
+  to: string;
+  from?: string;
+  headers?: Record<string, string>;
+  model: MailModel;
+};
+
+/** What a template needs: its name, the language, its values (each template's own model type). */
+export type MailModel = {
+  template: string;
+  lang: string;
+};
+
+/** Subject, text and HTML of a model; null for a template it does not know (or a model it cannot read). */
+export type MailRenderer = (model: MailModel) => { subject: string; text: string; html?: string } | null;
+
+let renderer: MailRenderer | null = null;
+
+export function registerMailRenderer(render: MailRenderer): void {
+  renderer = render;
+}
+
 /** How e-mails leave: SMTP, or the log in the embedded mode. */
 export interface MailTransport {
   send(mail: Mail): Promise<void>;
@@ -155,6 +184,13 @@ function mailTransport(): Promise<MailTransport> {
 
 function asMail(payload: unknown): Mail {
   const p = (payload ?? {}) as Record<string, unknown>;
+  if (typeof p.to === "string" && p.model && typeof p.model === "object" && typeof (p.model as MailModel).template === "string") {
+    // Not registered yet (a process still starting): an ordinary failure, tried again later.
+    if (!renderer) throw new Error("no e-mail renderer registered");
+    const rendered = renderer(p.model as MailModel);
+    if (!rendered) throw new PermanentFailure(`unknown e-mail template ${(p.model as MailModel).template}`);
+    return asMail({ ...p, model: undefined, ...rendered });
+  }
   if (typeof p.to !== "string" || typeof p.subject !== "string") {
     throw new PermanentFailure("e-mail payload needs to and subject");
   }

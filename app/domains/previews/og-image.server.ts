@@ -27,7 +27,6 @@ import { WorkerPool, workerEntry } from "~/lib/worker-pool.server";
 import { overPixelLimit, rasterSize, shrinkRaster } from "~/lib/images/raster.server";
 import { AwsClient } from "aws4fetch";
 import { readLocalImage, sniffImage } from "~/domains/media/image-store.server";
-import { shareTexts, type ShareLang } from "~/domains/lists/share-texts";
 import type { OgCard } from "./og-render";
 
 export const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -77,11 +76,10 @@ export function storedImage(imageUrl: string | null): StoredImageRef | null {
   return null;
 }
 
-/** The card of a list: name, owner, item count and up to four stored product images. */
-export function listCard(input: { name: string; ownerName: string; itemCount: number; imageUrls: (string | null)[]; lang: ShareLang }): CardSpec {
-  const t = shareTexts(input.lang);
+/** The card of a list: its written title, subtitle (the owner) and caption (the item count), and up to four stored product images. */
+export function listCard(input: { title: string; subtitle: string; caption: string; imageUrls: (string | null)[] }): CardSpec {
   const images = input.imageUrls.map(storedImage).filter((f): f is StoredImageRef => f !== null).slice(0, 4);
-  return { title: input.name || t.defaultTitle, subtitle: t.byOwner(input.ownerName), caption: t.wishes(input.itemCount), images };
+  return { title: input.title, subtitle: input.subtitle, caption: input.caption, images };
 }
 
 const fileName = (spec: CardSpec) =>

@@ -5,10 +5,11 @@
 // redirect back here naming the outcome (`?account=…` / `?account_error=…`);
 // with scripts they are fetchers and say the outcome in place. Its data comes
 // from the My lists route's loader (`settings`).
+import type { Lang } from "~/i18n/lang";
 import { Form, useFetcher, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { DISPLAY_NAME_MAX } from "~/domains/identity/display-name";
-import { errorText, myListsTexts, type MyListsLang } from "~/domains/lists/my-lists-texts";
+import { errorText, myListsTexts } from "~/i18n/my-lists";
 
 export type SettingsDone = "name-saved" | "password-changed" | "email-pending" | "account-deleted";
 export type SettingsResult = { ok: true; done: SettingsDone; form: string } | { ok: false; error: string; form: string };
@@ -22,7 +23,7 @@ export interface AccountSettingsData {
 
 type Texts = ReturnType<typeof myListsTexts>;
 
-const settingsError = (lang: MyListsLang, code: string) => {
+const settingsError = (lang: Lang, code: string) => {
   const own = myListsTexts(lang).settings.errors;
   return Object.hasOwn(own, code) ? own[code as keyof typeof own] : errorText(lang, code);
 };
@@ -30,7 +31,7 @@ const settingsError = (lang: MyListsLang, code: string) => {
 const DONE: readonly SettingsDone[] = ["name-saved", "password-changed", "email-pending", "account-deleted"];
 
 /** A settings form: a plain post without scripts, a fetcher with them; its outcome said under it. */
-function SettingsForm(props: { intent: string; lang: MyListsLang; t: Texts; children: ReactNode; plain?: boolean; className?: string }) {
+function SettingsForm(props: { intent: string; lang: Lang; t: Texts; children: ReactNode; plain?: boolean; className?: string }) {
   const { intent, lang, t } = props;
   const fetcher = useFetcher<SettingsResult>();
   const [params] = useSearchParams();
@@ -67,7 +68,7 @@ function SettingsForm(props: { intent: string; lang: MyListsLang; t: Texts; chil
   );
 }
 
-export function AccountSettings({ lang }: { lang: MyListsLang }) {
+export function AccountSettings({ lang }: { lang: Lang }) {
   const data = useRouteLoaderData<{ settings?: AccountSettingsData | null }>("routes/$lang.lists");
   const [params] = useSearchParams();
   const t = myListsTexts(lang);

@@ -4,13 +4,14 @@
 // calls the API with the page's account session (`POST /session/token`,
 // `DELETE /hosted/me/connections/{partnerId}`), so it needs scripts; without
 // them the list is shown and a line says so.
+import type { Lang } from "~/i18n/lang";
 import { useEffect, useRef, useState } from "react";
 import type { Connection } from "~/domains/shop-customers/connections.server";
-import { errorText, myListsTexts, type MyListsLang } from "~/domains/lists/my-lists-texts";
+import { errorText, myListsTexts } from "~/i18n/my-lists";
 import { ApiFailure, call } from "~/hosted-pages/client";
 import { currentSession } from "~/hosted-pages/session";
 
-export function ConnectedShops({ lang, connections }: { lang: MyListsLang; connections: Connection[] }) {
+export function ConnectedShops({ lang, connections }: { lang: Lang; connections: Connection[] }) {
   const texts = myListsTexts(lang);
   const t = texts.connections;
   // The page's data, less what was disconnected here since it was loaded.

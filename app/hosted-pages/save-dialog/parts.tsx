@@ -2,7 +2,7 @@
 // product box, the error alert, the account footer, and the two forms.
 import { useState, type ReactNode } from "react";
 import { formatPrice } from "../client";
-import type { Lang, Texts } from "../i18n";
+import type { Lang, Texts } from "~/i18n/dialog";
 import type { Product } from "./context";
 import type { SaveDialog } from "./use-save-dialog";
 

@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { useFetcher } from "@remix-run/react";
 import { ApiFailure, call, tell } from "../client";
-import { errorText, langOf, texts, type Lang } from "../i18n";
+import { errorText, langOf, texts, type Lang } from "~/i18n/dialog";
 import { currentSession, signIn, signOut, signUpGuest, type UserSession } from "../session";
 import { urlKey } from "~/sdk/url-key";
 import { track } from "../analytics";

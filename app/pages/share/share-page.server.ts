@@ -1,5 +1,6 @@
 // The share page `/{lang}/list/{token}` over HTTP (docs/storefront.md "Share pages and
-// link previews"): GET/HEAD render the page (share-page-view.ts), POST is the
+// link previews"): GET/HEAD compose the page (the lists domain's data, its link
+// preview, the shop's accent) and render it (view.ts), POST is the
 // purchased toggle's form post. `npm start` answers it here, before express
 // and Remix (handleSharePageRequest, called by app/server/main.ts through the
 // server build), like /api/v1 and the SDK scripts; the Remix route
@@ -8,9 +9,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { publicReads } from "~/db/replica.server";
 import { env } from "~/env.server";
-import { markPurchasedFromPage, recordSharePageView, sharePage } from "~/domains/lists/share-page.server";
-import { messagePageHtml, SHARE_PAGE_INLINE_SCRIPTS, sharePageHtml } from "~/domains/lists/share-page-view";
-import { isShareLang, type ShareLang } from "~/domains/lists/share-texts";
+import { markPurchasedFromPage, recordSharePageView, sharePage, type SharePageData } from "~/domains/lists/share-page.server";
+import { shopAccent } from "~/hosted-pages/accent";
+import { isLang, LANGS, type Lang } from "~/i18n/lang";
+import { linkPreview } from "../link-preview.server";
+import { messagePageHtml, SHARE_PAGE_INLINE_SCRIPTS, sharePageHtml, type SharePage } from "./view";
 import { ApiError, badRequest } from "~/lib/api/errors";
 import { jsonReply, ReplyHeaders, type ApiReply, type ApiRequest } from "~/lib/api/http";
 import { apiRequestOfNode, sendReply } from "~/lib/api/node-adapter.server";
@@ -21,6 +24,13 @@ import { readCookie, setCookie, SITE_COOKIE, VIEWER_COOKIE, viewerSignals } from
 import { clientAddress } from "~/lib/api/client-address";
 
 const HTML = "text/html; charset=utf-8";
+
+async function composeSharePage({ basketColor, ...data }: SharePageData): Promise<SharePage> {
+  const { list } = data;
+  const detail = { id: data.token, name: list.name, description: list.description, owner_username: list.ownerName, productCount: list.itemCount };
+  const preview = await linkPreview({ detail, imageUrls: data.items.map((i) => i.imageUrl) }, data.lang);
+  return { ...data, preview, accent: shopAccent(basketColor) };
+}
 /** The page's fixed inline scripts, allowed by hash: the same CSP on every copy, so a cached page keeps working. */
 const SCRIPT_HASHES = SHARE_PAGE_INLINE_SCRIPTS.map(scriptHash);
 /** After a form post without JavaScript the page is shown from the origin (`?fresh=1`), never from a cache that has not been purged yet. */
@@ -35,7 +45,7 @@ function htmlReply(pathname: string, status: number, html: string | Buffer, head
 }
 
 /** The localized 404 page: private and unknown lists alike, and languages other than de and en. */
-const notFoundReply = (pathname: string, lang: ShareLang) =>
+const notFoundReply = (pathname: string, lang: Lang) =>
   htmlReply(pathname, 404, messagePageHtml(lang, "not_found"), { "cache-control": "no-store", "x-robots-tag": "noindex" });
 
 /**
@@ -46,12 +56,13 @@ const notFoundReply = (pathname: string, lang: ShareLang) =>
  * post's page and `?fresh=1` are `private, no-store`. `Vary: Cookie`: the
  * site session cookie makes the page personal.
  */
-async function pageReply(request: ApiRequest, context: unknown, lang: ShareLang, token: string, status = 200, failed = false): Promise<ApiReply> {
+async function pageReply(request: ApiRequest, context: unknown, lang: Lang, token: string, status = 200, failed = false): Promise<ApiReply> {
   const query = new URLSearchParams(request.search);
   const reveal = query.get("reveal") === "1";
   try {
     const visitor = viewerSignals(request, clientAddress(context));
-    const { page, newViewerId } = await sharePage({ visitor, siteToken: readCookie(request, SITE_COOKIE), token, lang, reveal });
+    const { page: data, newViewerId } = await sharePage({ visitor, siteToken: readCookie(request, SITE_COOKIE), token, lang, reveal });
+    const page = await composeSharePage(data);
     const body = Buffer.from(sharePageHtml(page, { failed }), "utf8");
     if (page.shareable && status === 200 && !failed && !query.has(FRESH_PARAM)) {
       const etag = bodyEtag(body);
@@ -77,7 +88,7 @@ async function pageReply(request: ApiRequest, context: unknown, lang: ShareLang,
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 
 /**
- * The view beacon `/{lang}/list/{token}/view` (share-page.server.ts
+ * The view beacon `/{lang}/list/{token}/view` (domains/lists/share-page.server.ts
  * recordSharePageView): POST from the page's script answers 204, GET from
  * its `<noscript>` image a pixel; both `no-store`, with the viewer cookie on
  * a first view. Private and unknown lists: 404. HEAD counts nothing.
@@ -130,7 +141,7 @@ async function readForm(request: ApiRequest): Promise<URLSearchParams | null> {
  * back to the page (post/redirect/get, keeping ?reveal); with the page's
  * script (`enhanced=1`) a JSON answer, `{ok, purchased}` or the SPEC error body.
  */
-async function toggleReply(request: ApiRequest, context: unknown, lang: ShareLang, token: string): Promise<ApiReply> {
+async function toggleReply(request: ApiRequest, context: unknown, lang: Lang, token: string): Promise<ApiReply> {
   let form: URLSearchParams | null = null;
   try {
     form = await readForm(request);
@@ -170,9 +181,13 @@ function jsonReplyAt(pathname: string, body: unknown, status: number): ApiReply 
  * path). GET and HEAD show the page, every other method is the form post.
  * Unexpected failures are logged and answered with an error page.
  */
-export async function sharePageReply(request: ApiRequest, context: unknown, params: { lang: string | undefined; token: string | undefined }): Promise<ApiReply> {
+export async function sharePageReply(
+  request: ApiRequest,
+  context: unknown,
+  params: { lang: string | undefined; token: string | undefined }
+): Promise<ApiReply> {
   try {
-    if (!isShareLang(params.lang) || !params.token) {
+    if (!isLang(params.lang) || !params.token) {
       await request.discardBody();
       return notFoundReply(request.pathname, "en");
     }
@@ -186,7 +201,7 @@ export async function sharePageReply(request: ApiRequest, context: unknown, para
     if (request.method === "HEAD") reply.body = null;
     return reply;
   } catch (err) {
-    const lang = isShareLang(params.lang) ? params.lang : "en";
+    const lang = isLang(params.lang) ? params.lang : "en";
     // The database does not answer: say so, and let no cache keep this page.
     const { status, headers, unavailable } = failure(err, request.method, request.pathname);
     if (unavailable) return htmlReply(request.pathname, status, messagePageHtml(lang, "unavailable"), { ...headers, "cache-control": "no-store" });
@@ -194,8 +209,8 @@ export async function sharePageReply(request: ApiRequest, context: unknown, para
   }
 }
 
-const PAGE = /^\/(de|en)\/list\/([^/]+)$/;
-const VIEW = /^\/(de|en)\/list\/([^/]+)\/view$/;
+const PAGE = new RegExp(`^/(${LANGS.join("|")})/list/([^/]+)$`);
+const VIEW = new RegExp(`^/(${LANGS.join("|")})/list/([^/]+)/view$`);
 
 /**
  * The node:http path: GET, HEAD and POST of `/{de,en}/list/{token}`;
@@ -207,7 +222,7 @@ export function handleSharePageRequest(
   res: ServerResponse,
   pathname: string,
   search: string,
-  context: { clientAddress: string | null },
+  context: { clientAddress: string | null }
 ): Promise<void> | false {
   const method = req.method ?? "GET";
   if (method !== "GET" && method !== "HEAD" && method !== "POST") return false;

@@ -1,38 +1,10 @@
-// The words of the account e-mails and pages (password recovery, new
-// address, forgotten password), German and English. The one place these
-// sentences live; error codes become sentences in `accountErrorText`.
-export type AccountLang = "de" | "en";
-
-export const isAccountLang = (value: unknown): value is AccountLang => value === "de" || value === "en";
+// The words of the account pages (forgotten password, new password, new
+// address), German and English; error codes become sentences in
+// `accountErrorText`. The account e-mails' words are in emails.ts.
+import type { Catalogue, Lang } from "./lang";
 
 const de = {
   siteName: "Wunschliste",
-  recoverySubject: "Neues Passwort für deine Wunschliste",
-  recoveryText: (link: string) =>
-    [
-      "Hallo,",
-      "",
-      "jemand (hoffentlich du) möchte das Passwort deines Wunschlisten-Kontos neu setzen. Mit diesem Link geht das, eine Stunde lang und nur einmal:",
-      "",
-      link,
-      "",
-      "Wenn du das nicht warst, ignoriere diese E-Mail einfach: Dein Passwort bleibt, wie es ist.",
-    ].join("\n"),
-  recoveryButton: "Neues Passwort setzen",
-  emailChangeSubject: "Bestätige deine neue E-Mail-Adresse",
-  emailChangeText: (link: string) =>
-    [
-      "Hallo,",
-      "",
-      "dein Wunschlisten-Konto soll künftig diese E-Mail-Adresse verwenden. Bestätige sie mit diesem Link (eine Stunde gültig, nur einmal):",
-      "",
-      link,
-      "",
-      "Wenn du das nicht warst, ignoriere diese E-Mail: Es ändert sich nichts.",
-    ].join("\n"),
-  emailChangeButton: "Adresse bestätigen",
-  mailWhy: "Du bekommst diese E-Mail, weil jemand sie auf der Wunschliste angefordert hat.",
-  // Pages
   forgotTitle: "Passwort vergessen?",
   forgotIntro: "Gib die E-Mail-Adresse deines Kontos ein. Wir schicken dir einen Link, mit dem du ein neues Passwort setzen kannst.",
   email: "E-Mail-Adresse",
@@ -65,31 +37,6 @@ type Texts = typeof de;
 
 const en: Texts = {
   siteName: "Wishlist",
-  recoverySubject: "A new password for your wishlist",
-  recoveryText: (link) =>
-    [
-      "Hello,",
-      "",
-      "someone (hopefully you) asked to set a new password for your wishlist account. This link does it, for one hour and once:",
-      "",
-      link,
-      "",
-      "If that was not you, just ignore this e-mail: your password stays as it is.",
-    ].join("\n"),
-  recoveryButton: "Set a new password",
-  emailChangeSubject: "Confirm your new e-mail address",
-  emailChangeText: (link) =>
-    [
-      "Hello,",
-      "",
-      "your wishlist account is to use this e-mail address from now on. Confirm it with this link (valid for one hour, once):",
-      "",
-      link,
-      "",
-      "If that was not you, ignore this e-mail: nothing changes.",
-    ].join("\n"),
-  emailChangeButton: "Confirm the address",
-  mailWhy: "You get this e-mail because someone asked for it on the wishlist.",
   forgotTitle: "Forgot your password?",
   forgotIntro: "Enter your account's e-mail address. We'll send you a link to set a new password.",
   email: "E-mail address",
@@ -118,9 +65,10 @@ const en: Texts = {
   },
 };
 
-export const accountTexts = (lang: AccountLang): Texts => (lang === "de" ? de : en);
+export const ACCOUNT_TEXTS: Catalogue<Texts> = { de, en };
+export const accountTexts = (lang: Lang): Texts => ACCOUNT_TEXTS[lang];
 
-export function accountErrorText(lang: AccountLang, code: string | undefined): string {
+export function accountErrorText(lang: Lang, code: string | undefined): string {
   const errors = accountTexts(lang).errors;
   return code && Object.hasOwn(errors, code) ? errors[code as keyof Texts["errors"]] : errors.failed;
 }

@@ -1,8 +1,10 @@
-// Texts of the hosted dialog pages (/dialog/save, /dialog/basket), German and
-// English. The language comes from the shop's locale (de-DE → de, else en).
-export type Lang = "de" | "en";
+// Texts of the hosted dialog pages (/dialog/save, /dialog/link, and what the
+// basket drawer /dialog/basket shares with them: sign-in, errors), German and
+// English; the drawer's own words are drawer.ts. The language comes from
+// the shop's locale (de-DE → de, else en: langOf).
+import type { Catalogue, Lang } from "./lang";
 
-export const langOf = (locale: string | null | undefined): Lang => (/^de\b/i.test(locale ?? "") ? "de" : "en");
+export { langOf, type Lang } from "./lang";
 
 const de = {
   loading: "Einen Moment …",
@@ -46,23 +48,19 @@ const de = {
   signOut: "Abmelden",
   keepLists: "Anmelden und Listen behalten",
   items: (n: number) => (n === 1 ? "1 Produkt" : `${n} Produkte`),
-  // basket drawer
-  titleBasket: "Deine Wunschliste",
-  basketEmpty: "Du hast in diesem Shop noch nichts gemerkt.",
-  basketSignedOut: "Merke dir Produkte mit dem Herz-Knopf – sie erscheinen dann hier.",
-  addToCart: "In den Warenkorb",
-  addAll: "Alle in den Warenkorb",
-  viewProduct: "Zum Produkt",
-  quantity: "Menge",
   titleJoin: "Wunschlisten verbinden",
-  joinIntro: (shop: string) => `Melde dich mit deinem Wunschlisten-Konto an: Was du bei ${shop} gemerkt hast, kommt dazu, und ${shop} erkennt dich künftig mit diesem Konto.`,
+  joinIntro: (shop: string) =>
+    `Melde dich mit deinem Wunschlisten-Konto an: Was du bei ${shop} gemerkt hast, kommt dazu, und ${shop} erkennt dich künftig mit diesem Konto.`,
   joinAs: (email: string) => `Mit ${email} verbinden`,
   otherAccount: "Anderes Konto verwenden",
   joining: "Wird verbunden …",
   joinedTitle: "Verbunden",
   joined: (shop: string, n: number) =>
-    `Deine Wunschliste bei ${shop} gehört jetzt zu deinem Konto${n > 0 ? ` (${n === 1 ? "1 Produkt" : `${n} Produkte`} übernommen)` : ""}. Schließe dieses Fenster, um weiterzumachen.`,
-  joinNoContext: "Dieser Link ist abgelaufen oder unvollständig. Öffne die Wunschliste im Shop und tippe noch einmal auf „Mit meinem Wunschlisten-Konto verbinden“.",
+    `Deine Wunschliste bei ${shop} gehört jetzt zu deinem Konto${
+      n > 0 ? ` (${n === 1 ? "1 Produkt" : `${n} Produkte`} übernommen)` : ""
+    }. Schließe dieses Fenster, um weiterzumachen.`,
+  joinNoContext:
+    "Dieser Link ist abgelaufen oder unvollständig. Öffne die Wunschliste im Shop und tippe noch einmal auf „Mit meinem Wunschlisten-Konto verbinden“.",
   // Account basics
   forgotPassword: "Passwort vergessen?",
   errors: {
@@ -92,8 +90,7 @@ const de = {
   joinCustomerUnknown: (name: string) => `ein Kundenkonto von ${name}`,
   joinAccount: "Dein Konto",
   joinMoves: "Was umzieht",
-  joinMovesText: (lists: number, items: number) =>
-    `${lists === 1 ? "1 Liste" : `${lists} Listen`} mit ${items === 1 ? "1 Produkt" : `${items} Produkten`}`,
+  joinMovesText: (lists: number, items: number) => `${lists === 1 ? "1 Liste" : `${lists} Listen`} mit ${items === 1 ? "1 Produkt" : `${items} Produkten`}`,
   joinMovesNothing: "Noch nichts gemerkt",
   joinRecognise: (host: string) => `${host} erkennt dich danach mit diesem Konto. Unter „Verbundene Shops“ in „Meine Listen“ kannst du das jederzeit trennen.`,
   joinWarning: (host: string) => `Verbinde nur, wenn du das gerade selbst bei ${host} angestoßen hast. Hat dir jemand diesen Link geschickt, brich ab.`,
@@ -146,15 +143,9 @@ const en: typeof de = {
   signOut: "Sign out",
   keepLists: "Sign in and keep my lists",
   items: (n: number) => (n === 1 ? "1 product" : `${n} products`),
-  titleBasket: "Your wishlist",
-  basketEmpty: "You have not saved anything from this shop yet.",
-  basketSignedOut: "Save products with the heart button and they appear here.",
-  addToCart: "Add to cart",
-  addAll: "Add all to cart",
-  viewProduct: "View product",
-  quantity: "Quantity",
   titleJoin: "Join your wishlists",
-  joinIntro: (shop: string) => `Sign in with your wishlist account: what you saved at ${shop} joins it, and ${shop} recognises you by this account from now on.`,
+  joinIntro: (shop: string) =>
+    `Sign in with your wishlist account: what you saved at ${shop} joins it, and ${shop} recognises you by this account from now on.`,
   joinAs: (email: string) => `Join as ${email}`,
   otherAccount: "Use another account",
   joining: "Joining …",
@@ -203,7 +194,8 @@ const en: typeof de = {
 };
 
 export type Texts = typeof de;
-export const texts = (lang: Lang): Texts => (lang === "de" ? de : en);
+export const DIALOG_TEXTS: Catalogue<Texts> = { de, en };
+export const texts = (lang: Lang): Texts => DIALOG_TEXTS[lang];
 
 /** The first day of next month (UTC), when a paused Free plan accepts saves again (SPEC 3). */
 export function nextPeriodStart(now = new Date()): Date {

@@ -1,62 +1,22 @@
 // The wishlist page on the shop's own domain (`/apps/wishlist`), answered
 // through the app proxy as Liquid so Shopify renders it inside the theme's
-// layout. The template holds no Liquid of its own; every value from the
-// database goes through liquidSafe(). Its script is static: it finds the
+// layout. The template holds no Liquid of its own; every value goes through
+// the `liquid` tagged template (~/lib/html), which escapes it as HTML and
+// turns braces and percent signs into character references. Its script is static: it finds the
 // proxy's path from the address bar, adds to Shopify's AJAX cart
 // (`/cart/add.js`) with the item's signed reference as the hidden line-item
 // property `_wish_ref` (read by orders/create), removes items and shares lists
 // through the proxy's JSON routes.
-import type { PageList, StorefrontLang } from "~/flows/storefront.server";
+import type { PageList } from "~/flows/storefront.server";
 import { formatMoney } from "~/lib/money";
-import { liquidSafe as t } from "./liquid-safe";
-
-const TEXTS = {
-  de: {
-    title: "Wunschliste",
-    guestIntro: "Melde dich an, um deine Wunschliste auf jedem Gerät zu sehen.",
-    signIn: "Anmelden",
-    empty: "Noch nichts gespeichert. Tippe auf das Herz bei einem Produkt, um es hier zu sammeln.",
-    addToCart: "In den Warenkorb",
-    view: "Ansehen",
-    remove: "Entfernen",
-    share: "Liste teilen",
-    shareLink: "Link zum Teilen",
-    added: "Zum Warenkorb hinzugefügt.",
-    removed: "Entfernt.",
-    copied: "Link kopiert.",
-    failed: "Das hat nicht geklappt. Bitte versuche es noch einmal.",
-    items: (n: number) => (n === 1 ? "1 Artikel" : `${n} Artikel`),
-    joinTitle: "Eine Wunschliste für alle Shops",
-    joinIntro: "Du merkst dir auch in anderen Shops Produkte mit einem Wunschlisten-Konto? Melde dich einmal an, dann liegt alles an einem Ort.",
-    join: "Mit meinem Wunschlisten-Konto verbinden",
-    popupBlocked: "Das Fenster wurde blockiert. Erlaube Pop-ups für diese Seite und versuche es noch einmal.",
-  },
-  en: {
-    title: "Wishlist",
-    guestIntro: "Sign in to see your wishlist on every device.",
-    signIn: "Sign in",
-    empty: "Nothing saved yet. Tap the heart on a product to collect it here.",
-    addToCart: "Add to cart",
-    view: "View",
-    remove: "Remove",
-    share: "Share list",
-    shareLink: "Link to share",
-    added: "Added to your cart.",
-    removed: "Removed.",
-    copied: "Link copied.",
-    failed: "That did not work. Please try again.",
-    items: (n: number) => (n === 1 ? "1 item" : `${n} items`),
-    joinTitle: "One wishlist for every shop",
-    joinIntro: "Do you save products on other shops with a wishlist account too? Sign in once and keep everything in one place.",
-    join: "Join with my wishlist account",
-    popupBlocked: "The window was blocked. Allow pop-ups for this page and try again.",
-  },
-} as const;
+import { liquid, rawHtml, type SafeHtml } from "~/lib/html";
+import { localeOf, type Lang } from "~/i18n/lang";
+import { PROXY_TEXTS } from "~/i18n/proxy";
 
 /** A price in minor units of its currency's own exponent; empty without an amount or currency. */
-export function price(minor: number | null, currency: string | null, lang: StorefrontLang): string {
+export function price(minor: number | null, currency: string | null, lang: Lang): string {
   if (minor === null || !currency) return "";
-  return formatMoney(minor, currency, lang === "de" ? "de-DE" : "en-US") ?? "";
+  return formatMoney(minor, currency, localeOf(lang)) ?? "";
 }
 
 // Reserved sizes (no layout shift), the theme's own font and colours; only classes of ours.
@@ -198,64 +158,72 @@ const SCRIPT = `
 })();
 `;
 
-function itemHtml(item: PageList["items"][number], lang: StorefrontLang): string {
-  const x = TEXTS[lang];
+function itemHtml(item: PageList["items"][number], lang: Lang): SafeHtml {
+  const x = PROXY_TEXTS[lang];
   const titleId = `wishp-i${item.itemId}`;
   const image = item.imageUrl
-    ? `<img class="wishp-img" src="${t(item.imageUrl)}" alt="" width="400" height="400" loading="lazy">`
-    : `<span class="wishp-img" aria-hidden="true"></span>`;
+    ? liquid`<img class="wishp-img" src="${item.imageUrl}" alt="" width="400" height="400" loading="lazy">`
+    : liquid`<span class="wishp-img" aria-hidden="true"></span>`;
   const title = item.url
-    ? `<a class="wishp-title" id="${titleId}" href="${t(item.url)}" rel="noopener">${t(item.title)}</a>`
-    : `<span class="wishp-title" id="${titleId}">${t(item.title)}</span>`;
+    ? liquid`<a class="wishp-title" id="${titleId}" href="${item.url}" rel="noopener">${item.title}</a>`
+    : liquid`<span class="wishp-title" id="${titleId}">${item.title}</span>`;
   const cost = price(item.priceMinor, item.currency, lang);
   const cart = item.variantId
-    ? `<button type="button" class="wishp-primary" data-action="cart" data-variant="${t(item.variantId)}" data-ref="${t(item.wishRef)}" aria-describedby="${titleId}">${t(x.addToCart)}</button>`
+    ? liquid`<button type="button" class="wishp-primary" data-action="cart" data-variant="${item.variantId}" data-ref="${item.wishRef}" aria-describedby="${titleId}">${x.addToCart}</button>`
     : item.url
-      ? `<a class="wishp-btn wishp-primary" href="${t(item.url)}" aria-describedby="${titleId}">${t(x.view)}</a>`
-      : "";
-  return `<li class="wishp-item" data-item="${item.itemId}">${image}${title}${cost ? `<span>${t(cost)}</span>` : ""}<div class="wishp-actions">${cart}<button type="button" data-action="remove" aria-describedby="${titleId}">${t(x.remove)}</button></div><p class="wishp-status" role="status"></p></li>`;
+    ? liquid`<a class="wishp-btn wishp-primary" href="${item.url}" aria-describedby="${titleId}">${x.view}</a>`
+    : "";
+  return liquid`<li class="wishp-item" data-item="${item.itemId}">${image}${title}${
+    cost ? liquid`<span>${cost}</span>` : ""
+  }<div class="wishp-actions">${cart}<button type="button" data-action="remove" aria-describedby="${titleId}">${
+    x.remove
+  }</button></div><p class="wishp-status" role="status"></p></li>`;
 }
 
-function listHtml(list: PageList, index: number, lang: StorefrontLang): string {
-  const x = TEXTS[lang];
+function listHtml(list: PageList, index: number, lang: Lang): SafeHtml {
+  const x = PROXY_TEXTS[lang];
   const headingId = `wishp-l${index}`;
-  return `<section class="wishp-list" data-list="${t(list.token)}" aria-labelledby="${headingId}">
-<div class="wishp-head"><h2 id="${headingId}" tabindex="-1">${t(list.name)} <small>(${t(x.items(list.items.length))})</small></h2>
-<button type="button" data-action="share" aria-describedby="${headingId}">${t(x.share)}</button></div>
-<div class="wishp-share-out"${list.shareUrl ? "" : " hidden"}><label for="${headingId}-url">${t(x.shareLink)}</label><input id="${headingId}-url" type="url" readonly value="${t(list.shareUrl ?? "")}"></div>
+  return liquid`<section class="wishp-list" data-list="${list.token}" aria-labelledby="${headingId}">
+<div class="wishp-head"><h2 id="${headingId}" tabindex="-1">${list.name} <small>(${x.items(list.items.length)})</small></h2>
+<button type="button" data-action="share" aria-describedby="${headingId}">${x.share}</button></div>
+<div class="wishp-share-out"${list.shareUrl ? "" : rawHtml(" hidden")}><label for="${headingId}-url">${
+    x.shareLink
+  }</label><input id="${headingId}-url" type="url" readonly value="${list.shareUrl ?? ""}"></div>
 <p class="wishp-status" role="status"></p>
-<ul class="wishp-items">${list.items.map((i) => itemHtml(i, lang)).join("")}</ul></section>`;
+<ul class="wishp-items">${list.items.map((i) => itemHtml(i, lang))}</ul></section>`;
 }
 
-function joinHtml(lang: StorefrontLang): string {
-  const x = TEXTS[lang];
-  return `<section class="wishp-join" aria-labelledby="wishp-join-h"><h2 id="wishp-join-h">${t(x.joinTitle)}</h2><p>${t(x.joinIntro)}</p>
-<button type="button" data-action="join">${t(x.join)}</button><p class="wishp-status" role="status"></p></section>`;
+function joinHtml(lang: Lang): SafeHtml {
+  const x = PROXY_TEXTS[lang];
+  return liquid`<section class="wishp-join" aria-labelledby="wishp-join-h"><h2 id="wishp-join-h">${x.joinTitle}</h2><p>${x.joinIntro}</p>
+<button type="button" data-action="join">${x.join}</button><p class="wishp-status" role="status"></p></section>`;
 }
 
 /**
  * The page body (Liquid, rendered by Shopify in the theme's layout). `lists` is null for a guest;
  * `offerJoin` adds the offer to join the store wishlist with the customer's account of ours.
  */
-export function wishlistPage(lists: PageList[] | null, lang: StorefrontLang, opts: { offerJoin?: boolean } = {}): string {
-  const x = TEXTS[lang];
-  const data = `data-t-item="${t(x.items(1))}" data-t-items="${t(x.items(0).replace("0", "#"))}" data-t-added="${t(x.added)}" data-t-removed="${t(x.removed)}" data-t-copied="${t(x.copied)}" data-t-failed="${t(x.failed)}" data-t-blocked="${t(x.popupBlocked)}"`;
-  let body: string;
+export function wishlistPage(lists: PageList[] | null, lang: Lang, opts: { offerJoin?: boolean } = {}): string {
+  const x = PROXY_TEXTS[lang];
+  const data = liquid`data-t-item="${x.items(1)}" data-t-items="${x.items(0).replace("0", "#")}" data-t-added="${x.added}" data-t-removed="${
+    x.removed
+  }" data-t-copied="${x.copied}" data-t-failed="${x.failed}" data-t-blocked="${x.popupBlocked}"`;
+  let body: SafeHtml;
   if (lists === null) {
     // return_url: back here after Shopify's sign-in. An attribute after href keeps the library's
     // trailing-slash rewrite of relative links (liquid()) off this one: it would change Shopify's login path.
-    body = `<p>${t(x.guestIntro)}</p><p><a class="wishp-btn wishp-primary" href="/account/login?return_url=%2Fapps%2Fwishlist" lang="${lang}">${t(x.signIn)}</a></p><div id="wishp-guest" data-t-cart="${t(x.addToCart)}" data-t-view="${t(x.view)}"></div>`;
+    body = liquid`<p>${x.guestIntro}</p><p><a class="wishp-btn wishp-primary" href="/account/login?return_url=%2Fapps%2Fwishlist" lang="${lang}">${x.signIn}</a></p><div id="wishp-guest" data-t-cart="${x.addToCart}" data-t-view="${x.view}"></div>`;
   } else if (lists.length === 0) {
-    body = `<p>${t(x.empty)}</p>`;
+    body = liquid`<p>${x.empty}</p>`;
   } else {
-    body = lists.map((l, i) => listHtml(l, i, lang)).join("\n");
+    body = liquid`${lists.map((l, i) => liquid`${i > 0 ? "\n" : ""}${listHtml(l, i, lang)}`)}`;
   }
-  if (lists !== null && opts.offerJoin) body += `\n${joinHtml(lang)}`;
-  return `<style>${STYLE}</style>
+  if (lists !== null && opts.offerJoin) body = liquid`${body}\n${joinHtml(lang)}`;
+  return liquid`<style>${rawHtml(STYLE)}</style>
 <div class="wishp" id="wishp" lang="${lang}" ${data}>
-<h1>${t(x.title)}</h1>
+<h1>${x.title}</h1>
 ${body}
 </div>
-<script>${SCRIPT}</script>
-`;
+<script>${rawHtml(SCRIPT)}</script>
+`.toString();
 }

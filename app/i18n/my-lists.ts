@@ -1,9 +1,7 @@
-// The words of the "My lists" page (`/{lang}/lists`), German and English.
-// Shared by the server (formatting) and the page component. Error codes of
-// the domain become sentences here, in one place (`errorText`).
-export type MyListsLang = "de" | "en";
-
-export const isMyListsLang = (value: unknown): value is MyListsLang => value === "de" || value === "en";
+// The words of the "My lists" page (`/{lang}/lists`) and the account
+// settings, German and English. Error codes of the domain become sentences
+// here, in one place (`errorText`).
+import type { Catalogue, Lang } from "./lang";
 
 /** What a finished action says (the `done` of a redirect or a fetcher's answer). */
 export type DoneCode =
@@ -152,7 +150,8 @@ const de = {
   } satisfies Record<DoneCode, string>,
   alerts: {
     heading: "Preis- und Verfügbarkeitsalarme",
-    intro: "Wir schreiben dir, wenn ein gemerktes Produkt günstiger, wieder verfügbar oder knapp wird – höchstens ein paar E-Mails am Tag. Abmelden geht jederzeit mit einem Klick.",
+    intro:
+      "Wir schreiben dir, wenn ein gemerktes Produkt günstiger, wieder verfügbar oder knapp wird – höchstens ein paar E-Mails am Tag. Abmelden geht jederzeit mit einem Klick.",
     email: "E-Mail-Adresse für Alarme",
     consent: "Ja, ich möchte Preis- und Verfügbarkeitsalarme per E-Mail erhalten.",
     turnOn: "Alarme einschalten",
@@ -174,8 +173,7 @@ const de = {
     alerts_required: "Schalte zuerst die Alarme ein: Erinnerungen gehen an dieselbe bestätigte Adresse.",
     too_many_requests: "Heute haben wir schon genug Bestätigungen verschickt. Bitte versuche es morgen noch einmal.",
     missing_credentials: "Bitte gib deine E-Mail-Adresse und dein Passwort ein.",
-    migration_failed:
-      "Deine Listen konnten nicht ins Konto umziehen. Es ist nichts verloren: Melde dich mit dem Konto an, um es noch einmal zu versuchen.",
+    migration_failed: "Deine Listen konnten nicht ins Konto umziehen. Es ist nichts verloren: Melde dich mit dem Konto an, um es noch einmal zu versuchen.",
     missing_name: "Bitte gib der Liste einen Namen.",
     invalid_occasion: "Bitte wähle einen Anlass aus der Liste.",
     invalid_priority: "Wähle eine Priorität von 1 bis 4.",
@@ -191,7 +189,7 @@ const de = {
     unauthorized: "Du bist nicht mehr angemeldet. Bitte melde dich neu an.",
     invalid_input: "Bitte prüfe deine Eingaben.",
     failed: "Das hat nicht geklappt. Bitte versuche es noch einmal.",
-  },  // Account settings (app/hosted-pages/my-lists/account-settings.tsx)
+  }, // Account settings (app/hosted-pages/my-lists/account-settings.tsx)
   forgotPassword: "Passwort vergessen?",
   settings: {
     heading: "Dein Konto",
@@ -238,7 +236,8 @@ const de = {
   // "Connected shops" (app/hosted-pages/my-lists/connected-shops.tsx)
   connections: {
     heading: "Verbundene Shops",
-    intro: "Shops, die dich erkennen: bei denen du dein Konto mit deinem Kundenkonto verbunden oder beim Merken zugestimmt hast. Trennst du einen Shop, erkennt er dich nicht mehr; deine Listen und Wünsche bleiben in deinem Konto.",
+    intro:
+      "Shops, die dich erkennen: bei denen du dein Konto mit deinem Kundenkonto verbunden oder beim Merken zugestimmt hast. Trennst du einen Shop, erkennt er dich nicht mehr; deine Listen und Wünsche bleiben in deinem Konto.",
     none: "Kein Shop ist mit deinem Konto verbunden.",
     noScript: "Um einen Shop zu trennen, schalte JavaScript ein.",
     since: (date: string) => `seit ${date}`,
@@ -246,7 +245,8 @@ const de = {
     recognised: "Erkennt dich",
     disconnect: "Trennen",
     disconnectLabel: (name: string) => `${name} trennen`,
-    confirm: (name: string) => `${name} trennen? Der Shop erkennt dich dann nicht mehr, und dein Kundenkonto dort bekommt wieder eine eigene Wunschliste. Alles Gemerkte bleibt in deinem Konto.`,
+    confirm: (name: string) =>
+      `${name} trennen? Der Shop erkennt dich dann nicht mehr, und dein Kundenkonto dort bekommt wieder eine eigene Wunschliste. Alles Gemerkte bleibt in deinem Konto.`,
     confirmYes: "Ja, trennen",
     keep: "Verbunden lassen",
     disconnecting: "Wird getrennt …",
@@ -361,7 +361,8 @@ const en: Texts = {
   },
   alerts: {
     heading: "Price and stock alerts",
-    intro: "We e-mail you when a saved product gets cheaper, comes back in stock or runs low – a few e-mails a day at most. Unsubscribe any time with one click.",
+    intro:
+      "We e-mail you when a saved product gets cheaper, comes back in stock or runs low – a few e-mails a day at most. Unsubscribe any time with one click.",
     email: "E-mail address for alerts",
     consent: "Yes, I want price and stock alerts by e-mail.",
     turnOn: "Turn on alerts",
@@ -399,7 +400,7 @@ const en: Texts = {
     unauthorized: "You are no longer signed in. Please sign in again.",
     invalid_input: "Please check what you entered.",
     failed: "That did not work. Please try again.",
-  },  // Account settings (app/hosted-pages/my-lists/account-settings.tsx)
+  }, // Account settings (app/hosted-pages/my-lists/account-settings.tsx)
   forgotPassword: "Forgot your password?",
   settings: {
     heading: "Your account",
@@ -446,7 +447,8 @@ const en: Texts = {
   // "Connected shops" (app/hosted-pages/my-lists/connected-shops.tsx)
   connections: {
     heading: "Connected shops",
-    intro: "Shops that recognise you: where you joined your account with your customer account, or agreed to it when saving. Disconnect a shop and it no longer recognises you; your lists and wishes stay in your account.",
+    intro:
+      "Shops that recognise you: where you joined your account with your customer account, or agreed to it when saving. Disconnect a shop and it no longer recognises you; your lists and wishes stay in your account.",
     none: "No shop is connected with your account.",
     noScript: "Turn on JavaScript to disconnect a shop.",
     since: (date: string) => `since ${date}`,
@@ -454,7 +456,8 @@ const en: Texts = {
     recognised: "Recognises you",
     disconnect: "Disconnect",
     disconnectLabel: (name: string) => `Disconnect ${name}`,
-    confirm: (name: string) => `Disconnect ${name}? It will no longer recognise you, and your customer account there gets a wishlist of its own again. Everything you saved stays in your account.`,
+    confirm: (name: string) =>
+      `Disconnect ${name}? It will no longer recognise you, and your customer account there gets a wishlist of its own again. Everything you saved stays in your account.`,
     confirmYes: "Yes, disconnect",
     keep: "Keep connected",
     disconnecting: "Disconnecting …",
@@ -462,12 +465,13 @@ const en: Texts = {
   },
 };
 
-export const myListsTexts = (lang: MyListsLang): Texts => (lang === "de" ? de : en);
+export const MY_LISTS_TEXTS: Catalogue<Texts> = { de, en };
+export const myListsTexts = (lang: Lang): Texts => MY_LISTS_TEXTS[lang];
 
 export type ErrorKey = keyof Texts["errors"];
 
 /** The sentence for an error code (the page's one error renderer); unknown codes get the generic one. */
-export function errorText(lang: MyListsLang, code: string | undefined): string {
+export function errorText(lang: Lang, code: string | undefined): string {
   const { errors, settings } = myListsTexts(lang);
   if (code && Object.hasOwn(errors, code)) return errors[code as ErrorKey];
   if (code && Object.hasOwn(settings.errors, code)) return settings.errors[code as keyof Texts["settings"]["errors"]];

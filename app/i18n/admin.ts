@@ -1,10 +1,10 @@
 // Texts of the embedded admin (/app/*), English and German, in one catalogue:
 // the pages, the navigation and the local preview's banner. German speaks to
-// the merchant with "Sie"; the storefront's catalogues (hosted-pages/i18n.ts)
+// the merchant with "Sie"; the storefront's catalogues (dialog.ts, my-lists.ts …)
 // speak to shoppers with "du" and share the words (Wunschliste, Shop, merken).
 // The language is the Shopify admin's: Shopify adds `locale` to the app's URL
 // when the admin loads it; links inside the app carry it on (localeHref).
-import { langOf, type Lang } from "~/hosted-pages/i18n";
+import { langOf, localeOf, type Catalogue, type Lang } from "./lang";
 
 export type { Lang };
 
@@ -12,7 +12,10 @@ const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 
 /** "A, b and c": the first item as it is, the others in lower case where the language wants it (German nouns keep theirs). */
 const listOf = (items: string[], and: string, lower = true) =>
-  items.map((item, i) => (i === 0 || !lower ? item : item.toLowerCase())).join(", ").replace(/, ([^,]*)$/, ` ${and} $1`);
+  items
+    .map((item, i) => (i === 0 || !lower ? item : item.toLowerCase()))
+    .join(", ")
+    .replace(/, ([^,]*)$/, ` ${and} $1`);
 
 const en = {
   nav: {
@@ -73,7 +76,7 @@ const en = {
     eventsLabel: (from: string, to: string) => `Events per day from ${from} to ${to}`,
     noEvents: "No events yet.",
     // The events the service's own pages send (app/hosted-pages/analytics.ts); a partner's own events show as sent.
-    eventName: (event: string) => ({ dialog_open: "Save dialog opened", item_saved: "Saved in the dialog" })[event] ?? event,
+    eventName: (event: string) => ({ dialog_open: "Save dialog opened", item_saved: "Saved in the dialog" }[event] ?? event),
     setupTitle: "Setup",
     done: "Done",
     check: "Check",
@@ -169,8 +172,7 @@ const en = {
     thresholdInvalid: (max: number) => `The low-stock threshold must be a whole number from 1 to ${max}.`,
     reminderSelect: "Reminders of saved items not yet bought",
     reminderOptions: { 0: "Off", 7: "Weekly", 14: "Every 2 weeks", 30: "Monthly" } as Record<number, string>,
-    reminderHelp:
-      "A digest of their saved products they haven't bought, to shoppers who chose reminders; at most once a week. Off until you choose.",
+    reminderHelp: "A digest of their saved products they haven't bought, to shoppers who chose reminders; at most once a week. Off until you choose.",
     senderName: "Sender name",
     senderHelp: "Shown as the e-mails' sender, e.g. your shop's name. Empty: the service's default sender.",
     replyTo: "Reply-to address",
@@ -260,8 +262,7 @@ const en = {
     trialEndedText: "Wishlist buttons stay off on your store until you choose a plan.",
     yourPlan: (plan: string) => `Your plan: ${plan}`,
     subscribed: " (subscribed)",
-    trialLeft: (days: number) =>
-      `Free trial: ${days} ${plural(days, "day", "days")} left. Choose a plan before it ends to keep the wishlist buttons on.`,
+    trialLeft: (days: number) => `Free trial: ${days} ${plural(days, "day", "days")} left. Choose a plan before it ends to keep the wishlist buttons on.`,
     actionsThisMonth: (used: string, limit: string | null) => `Actions this month: ${used}${limit !== null ? ` of ${limit}` : ""}`,
     current: "Current",
     includedActions: (n: string) => `${n} actions a month included`,
@@ -282,11 +283,11 @@ const en = {
       `Shopify cancels your ${plan} subscription now and credits the unused part of the current billing period. The switch takes effect at once.`,
     confirmActions: (actions: string) =>
       `Free includes ${actions} wishlist actions a month. At ${actions}, saves pause until the next month; there is no overage.`,
-    confirmFeatures: "Checkout webhooks, server keys, price-drop and low-stock alerts and reminder e-mails stop; back-in-stock alerts stay. The branding badge is shown again.",
+    confirmFeatures:
+      "Checkout webhooks, server keys, price-drop and low-stock alerts and reminder e-mails stop; back-in-stock alerts stay. The branding badge is shown again.",
     confirmTrialLeft: (date: string) =>
       `Free is only available during the app's trial, which ends on ${date}. After that the wishlist buttons go off on your store until you choose a paid plan again.`,
-    confirmTrialOver:
-      "Your app trial has ended, so on Free the wishlist buttons go off on your store at once, until you choose a paid plan again.",
+    confirmTrialOver: "Your app trial has ended, so on Free the wishlist buttons go off on your store at once, until you choose a paid plan again.",
     confirmYes: "Switch to Free",
     confirmKeep: (plan: string) => `Keep ${plan}`,
     switched: "You are on Free now. Shopify no longer charges for a plan of this app.",
@@ -350,7 +351,9 @@ const de: typeof en = {
     upgradeAfter: ", um sofort wieder speichern zu lassen.",
     overTitle: "Sie haben die inklusiven Aktionen dieses Monats überschritten",
     overText: (actions: string, cost: string | null, perAction: string | null) =>
-      `Mehrverbrauch bisher: ${actions} Aktionen${cost !== null && perAction !== null ? ` zu je ${perAction}, insgesamt ${cost}` : ""}. Nichts wird abgeschaltet.`,
+      `Mehrverbrauch bisher: ${actions} Aktionen${
+        cost !== null && perAction !== null ? ` zu je ${perAction}, insgesamt ${cost}` : ""
+      }. Nichts wird abgeschaltet.`,
     comparePlans: "Tarife vergleichen",
     warningTitle: (percent: string) => `Sie haben ${percent} der Aktionen dieses Monats genutzt`,
     warningFree: "Im Free-Tarif pausiert das Speichern bei 100 %.",
@@ -364,7 +367,7 @@ const de: typeof en = {
     eventsTitle: (days: number) => `Ereignisse, letzte ${days} Tage`,
     eventsLabel: (from: string, to: string) => `Ereignisse pro Tag vom ${from} bis ${to}`,
     noEvents: "Noch keine Ereignisse.",
-    eventName: (event: string) => ({ dialog_open: "Merkdialog geöffnet", item_saved: "Im Dialog gemerkt" })[event] ?? event,
+    eventName: (event: string) => ({ dialog_open: "Merkdialog geöffnet", item_saved: "Im Dialog gemerkt" }[event] ?? event),
     setupTitle: "Einrichtung",
     done: "Erledigt",
     check: "Prüfen",
@@ -449,7 +452,12 @@ const de: typeof en = {
     intro:
       "E-Mails an Kundinnen und Kunden, die sich Ihre Produkte gemerkt und zugestimmt haben (mit bestätigter Adresse). Jede enthält eine Abmeldung mit einem Klick; pro Person gehen höchstens wenige am Tag hinaus.",
     saved: "Gespeichert.",
-    kinds: { price_drop: "Preissenkung", back_in_stock: "Wieder verfügbar", low_stock: "Geringer Bestand", reminder: "Erinnerung an gemerkte Produkte" } as Record<string, string>,
+    kinds: {
+      price_drop: "Preissenkung",
+      back_in_stock: "Wieder verfügbar",
+      low_stock: "Geringer Bestand",
+      reminder: "Erinnerung an gemerkte Produkte",
+    } as Record<string, string>,
     reminders: "Erinnerungen",
     priceDropHelp: "Mit dem vorherigen Preis und dem niedrigsten Preis der 30 Tage davor.",
     lowStockHelp: "Wenn der Bestand einer gemerkten Variante auf den Schwellenwert oder darunter fällt.",
@@ -599,7 +607,7 @@ const de: typeof en = {
 };
 
 export type AdminTexts = typeof en;
-export const ADMIN_TEXTS: Record<Lang, AdminTexts> = { en, de };
+export const ADMIN_TEXTS: Catalogue<AdminTexts> = { en, de };
 
 /**
  * The admin's language: Shopify's `locale` query parameter (the admin user's
@@ -613,7 +621,7 @@ export function adminLang(request: Request): Lang {
 }
 
 /** The locale numbers, dates and money are formatted in. */
-export const formatLocale = (lang: Lang) => (lang === "de" ? "de-DE" : "en-US");
+export const formatLocale = (lang: Lang) => localeOf(lang);
 
 /** An address inside the app that keeps the admin's language (`?locale=`) for the next request. */
 export function localeHref(to: string, lang: Lang): string {

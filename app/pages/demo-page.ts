@@ -3,24 +3,10 @@
 // (`data-wish` buttons and the widget.js script tag). No React, no inline
 // script (the page's CSP allows scripts from the app only); images are the
 // SVGs of public/demo/, so the page needs no network.
-import { esc } from "~/domains/lists/share-page-view";
+import { html, rawHtml } from "~/lib/html";
+import { DEMO_PRODUCTS } from "~/domains/demo/demo-products";
 import { formatMoney } from "~/lib/money";
 import designCss from "~/hosted-pages/design.css?url";
-
-interface DemoProduct {
-  slug: string;
-  title: string;
-  description: string;
-  /** Minor units, EUR. */
-  price: number;
-}
-
-export const DEMO_PRODUCTS: readonly DemoProduct[] = [
-  { slug: "stoneware-mug", title: "Stoneware mug", description: "Glazed by hand, holds 350 ml.", price: 1900 },
-  { slug: "wool-scarf", title: "Wool scarf", description: "Merino, 180 cm, knitted in one piece.", price: 4990 },
-];
-
-const IMAGES: Record<string, string> = { "stoneware-mug": "/demo/mug.svg", "wool-scarf": "/demo/scarf.svg" };
 
 const STYLES = `
 body { margin: 0; font-family: system-ui, sans-serif; color: var(--text); background: var(--surface); }
@@ -39,28 +25,29 @@ code { overflow-wrap: anywhere; }
 `;
 
 const price = (minor: number) => formatMoney(minor, "EUR", "en") ?? "";
+const STYLE = rawHtml(STYLES);
 
 /** The page at `appUrl`/demo, its buttons saving through `publicKey`. */
 export function demoPageHtml(opts: { appUrl: string; publicKey: string }): string {
   const appUrl = opts.appUrl.replace(/\/+$/, "");
   const products = DEMO_PRODUCTS.map(
-    (p) => `<li class="demo-product">
-  <img src="${esc(IMAGES[p.slug]!)}" alt="" width="480" height="480">
+    (p, i) => html`${i > 0 ? "\n" : ""}<li class="demo-product">
+  <img src="${p.image}" alt="" width="480" height="480">
   <div>
-    <h2>${esc(p.title)}</h2>
-    <p>${esc(p.description)}</p>
-    <p class="demo-price">${esc(price(p.price))}</p>
+    <h2>${p.title}</h2>
+    <p>${p.description}</p>
+    <p class="demo-price">${price(p.price)}</p>
     <button type="button" data-wish
-            data-url="${esc(`${appUrl}/demo/${p.slug}`)}"
-            data-id="${esc(p.slug)}"
-            data-title="${esc(p.title)}"
-            data-description="${esc(p.description)}"
-            data-image-url="${esc(`${appUrl}${IMAGES[p.slug]}`)}"
+            data-url="${`${appUrl}/demo/${p.slug}`}"
+            data-id="${p.slug}"
+            data-title="${p.title}"
+            data-description="${p.description}"
+            data-image-url="${`${appUrl}${p.image}`}"
             data-price="${p.price}" data-currency="EUR" data-market="de-DE">Save to wishlist</button>
   </div>
-</li>`,
-  ).join("\n");
-  return `<!doctype html>
+</li>`
+  );
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -68,13 +55,13 @@ export function demoPageHtml(opts: { appUrl: string; publicKey: string }): strin
 <meta name="robots" content="noindex">
 <title>Demo shop</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="${esc(designCss)}">
-<style>${STYLES}</style>
+<link rel="stylesheet" href="${designCss}">
+<style>${STYLE}</style>
 </head>
 <body>
 <header>
   <p><strong>Demo shop</strong></p>
-  <a href="${esc(`${appUrl}/en/lists`)}">My lists</a>
+  <a href="${`${appUrl}/en/lists`}">My lists</a>
 </header>
 <main>
   <h1>Gifts for the cold season</h1>
@@ -83,11 +70,11 @@ export function demoPageHtml(opts: { appUrl: string; publicKey: string }): strin
 ${products}
   </ul>
 </main>
-<footer><p>Embedded as a shop would: <code>data-wish</code> buttons and <code>${esc(`${appUrl}/sdk/v1/widget.js`)}</code>.</p></footer>
-<script src="${esc(`${appUrl}/sdk/v1/widget.js`)}" data-wish-key="${esc(opts.publicKey)}" data-wish-locale="en-US" async></script>
+<footer><p>Embedded as a shop would: <code>data-wish</code> buttons and <code>${`${appUrl}/sdk/v1/widget.js`}</code>.</p></footer>
+<script src="${`${appUrl}/sdk/v1/widget.js`}" data-wish-key="${opts.publicKey}" data-wish-locale="en-US" async></script>
 </body>
 </html>
-`;
+`.toString();
 }
 
 /** What /demo answers where the demo page is off: the same page as any unknown address. */

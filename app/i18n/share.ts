@@ -1,10 +1,7 @@
 // The words of share pages and link previews, German and English. Shared by
-// the server's page template (share-page-view.ts), the link-preview tags and
-// the preview image.
-export type ShareLang = "de" | "en";
-export const SHARE_LANGS: readonly ShareLang[] = ["de", "en"];
-
-export const isShareLang = (value: unknown): value is ShareLang => value === "de" || value === "en";
+// the page (app/pages/share/view.ts), the link-preview tags and the preview
+// image's words (app/pages/link-preview.server.ts).
+import type { Catalogue, Lang } from "./lang";
 
 const de = {
   locale: "de-DE",
@@ -19,7 +16,7 @@ const de = {
   items: "Wünsche",
   empty: "Auf dieser Liste steht noch nichts.",
   price: "Preis",
-  // Items of priority 1 (the highest of 1 to 4): MOST_WANTED_PRIORITY in share-page.server.ts.
+  // Items of priority 1 (the highest of 1 to 4): MOST_WANTED_PRIORITY in domains/lists/share-page.server.ts.
   mostWanted: "Ganz oben auf der Liste",
   buyAt: (shop: string) => `Bei ${shop} kaufen`,
   newTab: "öffnet in einem neuen Tab",
@@ -41,7 +38,9 @@ const de = {
   unavailableText: "Der Dienst ist gerade vorübergehend nicht erreichbar. Bitte lade die Seite in ein paar Sekunden neu.",
 };
 
-const en: typeof de = {
+export type ShareTexts = typeof de;
+
+const en: ShareTexts = {
   locale: "en-US",
   ogLocale: "en_US",
   siteName: "Wishlist",
@@ -75,4 +74,5 @@ const en: typeof de = {
   unavailableText: "The service is temporarily unavailable. Please reload the page in a few seconds.",
 };
 
-export const shareTexts = (lang: ShareLang) => (lang === "de" ? de : en);
+export const SHARE_TEXTS: Catalogue<ShareTexts> = { de, en };
+export const shareTexts = (lang: Lang): ShareTexts => SHARE_TEXTS[lang];
