@@ -1,6 +1,7 @@
 // Starts the built app as a real server process (`node app/server/start.mjs`)
 // on a free port with its own database, as `npm start` would.
 import { spawn } from "node:child_process";
+import { appendFileSync } from "node:fs";
 import path from "node:path";
 import { SERVER_NODE_ARGS } from "../../app/server/node-args.mjs";
 import { freshDatabaseUrl, testTmpDir } from "./database.ts";
@@ -30,6 +31,8 @@ export interface TestServer {
 export interface ServerOptions {
   /** Worker processes (WEB_CONCURRENCY); 1, a single process, unless a test asks for more. */
   workers?: number;
+  /** Also append everything the server writes to this file (the shared servers: test workers read their logs there). */
+  logFile?: string;
 }
 
 /** Whether a process with this pid is alive (signal 0 checks without sending anything). */
@@ -92,8 +95,12 @@ async function spawnServer(port: number, databaseUrl: string, extraEnv: Record<s
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
+  const record = (d: Buffer) => {
+    output += d;
+    if (options.logFile) appendFileSync(options.logFile, d);
+  };
+  child.stdout.on("data", record);
+  child.stderr.on("data", record);
 
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
