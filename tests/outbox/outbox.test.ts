@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, wish, wishRaw, type Api } from "../support/api.ts";
 import { startServer, type TestServer, logLines } from "../support/server.ts";
 import { failWrites, sql } from "../support/sql.ts";
-import { until } from "../support/wait.ts";
+import { pause, until } from "../support/wait.ts";
 
 const FAST = { OUTBOX_POLL_MS: "100", OUTBOX_BACKOFF_SCALE: "0.001" };
 
@@ -329,7 +329,7 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
     expect(row.lastError).toContain("500");
     expect(row.sentAt).toBeNull();
     // Stays failed: no seventh call.
-    await new Promise((r) => setTimeout(r, 400));
+    await pause(400, "four outbox polls (every 100 ms) in which a seventh call would have gone out");
     expect(receiver.received.filter((r) => r.path === "/down")).toHaveLength(1);
 
     const failed = await wish(server.databaseUrl, ["outbox", "--status", "failed"]);
