@@ -64,9 +64,10 @@ export class Api {
   }
 }
 
-/** The shared server of this run, with its anon key (read once by the global setup). */
-export async function sharedApi(): Promise<Api & { server: ReturnType<typeof inject<"server">> }> {
-  const server = inject("server");
+/** The shared server of this run, with its anon key (read once by the global setup); `server.output()` is its log so far (every file's lines). */
+export async function sharedApi() {
+  const shared = inject("server");
+  const server = { ...shared, output: () => readFileSync(shared.logFile, "utf8") };
   return Object.assign(new Api(server.baseUrl, server.anonKey), { server });
 }
 
