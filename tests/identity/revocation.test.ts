@@ -73,7 +73,7 @@ function freshRequest(server: TestServer, api: Api, path: string, init: FreshIni
         let text = "";
         res.on("data", (d) => (text += d));
         res.on("end", () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
-      }
+      },
     );
     req.on("error", reject);
     req.end(init.body === undefined ? undefined : JSON.stringify(init.body));
@@ -82,12 +82,7 @@ function freshRequest(server: TestServer, api: Api, path: string, init: FreshIni
 
 /** The worker processes whose request lines appear in `output` (one pid per worker). */
 const workersServing = (server: TestServer, output = server.output()) =>
-  new Set(
-    output
-      .split("\n")
-      .filter((l) => l.includes('"msg":"request"'))
-      .map((l) => JSON.parse(l).pid)
-  ).size;
+  new Set(output.split("\n").filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l).pid)).size;
 
 describe("widget tokens of a revoked key", () => {
   it("get 403 forbidden at once on the revoking instance and within seconds on the other", async () => {
@@ -113,9 +108,7 @@ describe("widget tokens of a revoked key", () => {
       body: { product: { url: `${ORIGIN}/products/x`, title: "X" } },
     });
     expect(save.status).toBe(403);
-    expect((await apiA.post("/widget/session-restore", { headers: { "x-widget-token": token, origin: ORIGIN }, body: { sid: "s".repeat(20) } })).status).toBe(
-      403
-    );
+    expect((await apiA.post("/widget/session-restore", { headers: { "x-widget-token": token, origin: ORIGIN }, body: { sid: "s".repeat(20) } })).status).toBe(403);
   });
 
   it("also when the key was revoked outside any instance (operator tooling writing the database)", async () => {
@@ -429,12 +422,7 @@ if (kind === "postgresql") {
   describe("the change listener (PostgreSQL)", () => {
     const listeners = async () =>
       Number(
-        (
-          await sql<{ n: number }>(
-            databaseUrl,
-            `SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN wish_changes'`
-          )
-        )[0]!.n
+        (await sql<{ n: number }>(databaseUrl, `SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN wish_changes'`))[0]!.n,
       );
 
     it("a lost LISTEN connection never leaves a process stale: it reads the database until it listens again, then reloads", async () => {

@@ -81,7 +81,7 @@ describe("hashed assets", () => {
       (res) => {
         if (res.headers["content-encoding"] === undefined) expect(res.body.equals(asset.bytes)).toBe(true);
         return res.headers["content-encoding"] !== undefined;
-      }
+      },
     );
     expect(res.status).toBe(200);
     expect(res.headers["content-encoding"]).toBe(encoding);

@@ -65,11 +65,7 @@ export function logLines(server: TestServer, msg: string): Record<string, unknow
 export async function logSettled(server: Pick<TestServer, "url" | "output">): Promise<string> {
   const marker = `/api/v1/log-marker-${randomBytes(6).toString("hex")}`;
   await (await fetch(server.url + marker)).arrayBuffer();
-  return until(
-    `the request line of ${marker}`,
-    () => server.output(),
-    (output) => output.includes(`"path":"${marker}"`)
-  );
+  return until(`the request line of ${marker}`, () => server.output(), (output) => output.includes(`"path":"${marker}"`));
 }
 
 export async function startServer(extraEnv: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {

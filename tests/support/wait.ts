@@ -16,7 +16,7 @@ export async function until<T>(
   what: string,
   read: () => T | Promise<T>,
   done: (value: T) => boolean = Boolean,
-  { timeoutMs = 15_000, everyMs = 50 }: UntilOptions = {}
+  { timeoutMs = 15_000, everyMs = 50 }: UntilOptions = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -48,10 +48,4 @@ export const pause = (ms: number, reason: string) => {
 };
 
 /** Until this machine's clock (which the servers share) is past `since` (default now): a later timestamp than any written before. */
-export const clockPast = (since = Date.now()) =>
-  until(
-    "the clock moved on",
-    () => Date.now(),
-    (now) => now > since,
-    { everyMs: 1 }
-  );
+export const clockPast = (since = Date.now()) => until("the clock moved on", () => Date.now(), (now) => now > since, { everyMs: 1 });

@@ -18,11 +18,7 @@ describe("init errors", () => {
   it("400 invalid_input without key or origin", async () => {
     const partner = await p.partner();
     const key = await p.key(partner.id);
-    for (const [k, body] of [
-      [null, { origin: "https://shop.example.com" }],
-      [key.key, {}],
-      [key.key, { origin: "not a url" }],
-    ] as const) {
+    for (const [k, body] of [[null, { origin: "https://shop.example.com" }], [key.key, {}], [key.key, { origin: "not a url" }]] as const) {
       const res = await init(k, body);
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("invalid_input");
@@ -98,11 +94,10 @@ describe("init success", () => {
   it("returns WidgetInitResponse and the usage headers; the key may come in the body", async () => {
     const partner = await p.partner("starter");
     const key = await p.key(partner.id);
-    await sql(
-      api.server.databaseUrl,
-      `INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total") VALUES (?, ?, 2001, 0, 0, 2001)`,
-      [partner.id, new Date().toISOString().slice(0, 7)]
-    );
+    await sql(api.server.databaseUrl, `INSERT INTO "UsageCounter" ("partnerId", "period", "saves", "shares", "listViews", "total") VALUES (?, ?, 2001, 0, 0, 2001)`, [
+      partner.id,
+      new Date().toISOString().slice(0, 7),
+    ]);
     const res = await init(null, { origin: "https://shop.example.com", public_key: key.key });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -151,7 +146,8 @@ describe("token confusion", () => {
     const partner = await p.partner();
     const widgetToken = (await init((await p.key(partner.id)).key, { origin: "https://shop.example.com" })).body.token;
     const user = await api.anonymousUser();
-    const call = (origin: string) => api.post("/widget/lists", { token: user.accessToken, headers: { "x-widget-token": widgetToken, origin } });
+    const call = (origin: string) =>
+      api.post("/widget/lists", { token: user.accessToken, headers: { "x-widget-token": widgetToken, origin } });
     expect((await call("https://shop.example.com")).status).toBe(200);
     expect((await call(api.server.url)).status).toBe(200); // the hosted dialog on the service's own origin
     expect((await call("https://other-shop.example.com")).status).toBe(403);
