@@ -4,19 +4,18 @@
 // on "My lists" and confirm by the e-mailed link, and the e-mails as the SMTP
 // server received them. One server: ALERTS_PER_DAY=2, fast outbox retries.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFor, type Api } from "../support/api.ts";
+import type { Api } from "../support/api.ts";
+import { startAlertServer, type AlertServer } from "../support/alert-server.ts";
 import { provisioner, daysAgo } from "../support/provision.ts";
-import { startServer, type TestServer } from "../support/server.ts";
-import { queuedWebhooksDone, webhookRequest } from "../support/shopify.ts";
+import type { TestServer } from "../support/server.ts";
 import { signedInShopper } from "../support/shoppers.ts";
-import { emailsSettled, startMailSink, type MailSink } from "../support/smtp.ts";
-import { sql } from "../support/sql.ts";
+import type { MailSink } from "../support/smtp.ts";
 import { until } from "../support/wait.ts";
 
-const SECRET = "shpss_alerts_test_secret";
 const FLAKY = "flaky@shopper.test";
 
 let flakyRejected = 0;
+let alert: AlertServer;
 let smtp: MailSink;
 let server: TestServer;
 let api: Api;
@@ -29,38 +28,24 @@ const mailsTo = (to: string) => smtp.to(to);
 
 beforeAll(async () => {
   // The flaky mailbox refuses its first delivery (a temporary failure), then takes the retry.
-  smtp = await startMailSink({ refuse: (address) => address === FLAKY && flakyRejected === 0 && ++flakyRejected === 1 });
-  server = await startServer({
-    SHOPIFY_API_KEY: "test-client-id",
-    SHOPIFY_API_SECRET: SECRET,
-    SMTP_URL: smtp.url,
-    OUTBOX_POLL_MS: "100",
-    OUTBOX_BACKOFF_SCALE: "0.001",
-    ALERTS_PER_DAY: "2",
+  alert = await startAlertServer({
+    env: { ALERTS_PER_DAY: "2" },
+    mail: { refuse: (address) => address === FLAKY && flakyRejected === 0 && ++flakyRejected === 1 },
   });
-  api = await apiFor(server);
+  ({ server, api, mail: smtp } = alert);
   p = await provisioner(server);
   ({ db: prisma } = await import("~/db.server"));
 });
 
-afterAll(async () => {
-  await server?.stop();
-  await smtp?.close();
-});
+afterAll(() => alert?.stop());
 
-const db = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
+const db = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => alert.db<T>(text, params);
 const suffix = () => Math.random().toString(36).slice(2, 10);
 
-const outboxSettled = () => emailsSettled(server.databaseUrl);
+const outboxSettled = () => alert.emailsSettled();
 
-/** A webhook as Shopify sends it (support/shopify.ts), to the topic's address or `path`. */
-async function deliver(path: string, shop: string, payload: unknown, topic = path) {
-  const res = await fetch(webhookRequest(topic, shop, payload, { appUrl: server.url, path, secret: SECRET }));
-  expect(res.status).toBe(200);
-  // Processed after the answer (docs/shopify.md): the assertions read its effects.
-  await queuedWebhooksDone(server.databaseUrl);
-  return (await res.json()) as { ok: boolean; duplicate?: boolean };
-}
+/** A webhook as Shopify sends it, to the topic's address or `path`, processed. */
+const deliver = (path: string, shop: string, payload: unknown, topic = path) => alert.deliver(path, shop, payload, topic);
 
 async function installedShop(plan: string, currency = "EUR") {
   const partner = await p.partner(plan);

@@ -9,10 +9,12 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import { startAlertServer, type AlertServer } from "../support/alert-server.ts";
+import { seriousA11yViolations, watchConsole, type ShopServer } from "../support/browser.ts";
+import { startBrowserAndShop, type BrowserAndShop } from "../support/browser-shop.ts";
 import { provisioner } from "../support/provision.ts";
-import { root, startServer, type TestServer } from "../support/server.ts";
-import { startMailSink, type MailSink } from "../support/smtp.ts";
+import { root, type TestServer } from "../support/server.ts";
+import type { MailSink } from "../support/smtp.ts";
 import { sql } from "../support/sql.ts";
 import { until } from "../support/wait.ts";
 
@@ -20,6 +22,8 @@ const screenshots = path.join(root, "tests/screenshots");
 const HOST = "offer.shop.test";
 const hex = () => randomBytes(3).toString("hex");
 
+let alert: AlertServer;
+let browserShop: BrowserAndShop;
 let mail: MailSink;
 let server: TestServer;
 let p: Awaited<ReturnType<typeof provisioner>>;
@@ -27,16 +31,15 @@ let browser: Browser;
 let shop: ShopServer;
 
 beforeAll(async () => {
-  mail = await startMailSink();
-  [browser, shop, server] = await Promise.all([launchBrowser(), startShop(), startServer({ SMTP_URL: mail.url, OUTBOX_POLL_MS: "100" })]);
+  [alert, browserShop] = await Promise.all([startAlertServer(), startBrowserAndShop()]);
+  ({ server, mail } = alert);
+  ({ browser, shop } = browserShop);
   p = await provisioner(server);
   mkdirSync(screenshots, { recursive: true });
 });
 afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-  await server?.stop();
-  await mail?.close();
+  await browserShop?.stop();
+  await alert?.stop();
 });
 
 const db = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);

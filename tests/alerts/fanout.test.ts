@@ -155,7 +155,7 @@ describe("alert fan-out: a price drop on a product thousands saved", () => {
       while (draining) {
         await drainer.runOutboxOnce();
         // The poll of a worker (as OUTBOX_POLL_MS): a tighter loop would starve this process's SMTP server.
-        await pause(20);
+        await pause(20, "this drainer's poll interval, as OUTBOX_POLL_MS is a worker's");
       }
     })();
     try {

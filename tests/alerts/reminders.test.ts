@@ -9,19 +9,18 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFor, type Api } from "../support/api.ts";
+import type { Api } from "../support/api.ts";
+import { startAlertServer, type AlertServer } from "../support/alert-server.ts";
 import { launchBrowser, seriousA11yViolations, watchConsole } from "../support/browser.ts";
 import { daysAgo, provisioner } from "../support/provision.ts";
-import { root, startServer, type TestServer } from "../support/server.ts";
-import { queuedWebhooksDone, webhookRequest } from "../support/shopify.ts";
+import { root, type TestServer } from "../support/server.ts";
 import { signedInShopper } from "../support/shoppers.ts";
-import { emailsSettled, startMailSink, type MailSink } from "../support/smtp.ts";
-import { sql } from "../support/sql.ts";
+import type { MailSink } from "../support/smtp.ts";
 import { until } from "../support/wait.ts";
 
-const SECRET = "shpss_reminders_test_secret";
 const screenshots = path.join(root, "tests/screenshots");
 
+let alert: AlertServer;
 let mail: MailSink;
 let server: TestServer;
 let api: Api;
@@ -30,16 +29,8 @@ let prisma: typeof import("~/db.server").db;
 let browser: Browser;
 
 beforeAll(async () => {
-  mail = await startMailSink();
-  server = await startServer({
-    SHOPIFY_API_KEY: "test-client-id",
-    SHOPIFY_API_SECRET: SECRET,
-    SMTP_URL: mail.url,
-    OUTBOX_POLL_MS: "100",
-    OUTBOX_BACKOFF_SCALE: "0.001",
-    REMINDER_INTERVAL_MS: "100",
-  });
-  api = await apiFor(server);
+  alert = await startAlertServer({ env: { REMINDER_INTERVAL_MS: "100" } });
+  ({ server, api, mail } = alert);
   p = await provisioner(server);
   ({ db: prisma } = await import("~/db.server"));
   browser = await launchBrowser();
@@ -48,14 +39,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await mail?.close();
+  await alert?.stop();
 });
 
-const db = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sql<T>(server.databaseUrl, text, params);
+const db = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => alert.db<T>(text, params);
 const suffix = () => Math.random().toString(36).slice(2, 10);
 
-const outboxSettled = () => emailsSettled(server.databaseUrl);
+const outboxSettled = () => alert.emailsSettled();
 
 async function installedShop(plan: string, reminderDays: number) {
   const partner = await p.partner(plan);
@@ -347,8 +337,5 @@ describe("reminder digests", () => {
 
 /** A webhook as Shopify sends it (support/shopify.ts). */
 async function deliver(hookPath: string, shop: string, payload: unknown, topic: string) {
-  const res = await fetch(webhookRequest(topic, shop, payload, { appUrl: server.url, path: hookPath, secret: SECRET }));
-  expect(res.status).toBe(200);
-  // Processed after the answer (docs/shopify.md): the assertions read its effects.
-  await queuedWebhooksDone(server.databaseUrl);
+  await alert.deliver(hookPath, shop, payload, topic);
 }

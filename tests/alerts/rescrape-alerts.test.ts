@@ -369,11 +369,8 @@ describe("two processes sharing one database", () => {
   let first: TestServer;
   let second: TestServer;
 
-  afterAll(async () => {
-    await Promise.all([first?.stop(), second?.stop()]);
-  });
-
-  it("read each due product once between them, one request at a time per host, and stop at the host's daily cap", async () => {
+  // Started before the test (under the hook timeout): on a loaded machine two server starts take seconds of the test's 30.
+  beforeAll(async () => {
     const env = {
       FETCH_TEST_ALLOW_HOSTS: shopOrigin.replace("http://", ""),
       RESCRAPE_TICK_MS: "50",
@@ -383,6 +380,12 @@ describe("two processes sharing one database", () => {
     };
     first = await startServer(env);
     second = await startServer({ ...env, DATABASE_URL: first.databaseUrl });
+  });
+  afterAll(async () => {
+    await Promise.all([first?.stop(), second?.stop()]);
+  });
+
+  it("read each due product once between them, one request at a time per host, and stop at the host's daily cap", async () => {
     const own = await apiFor(first);
     const user = await own.post("/auth/signup", { body: { email: `eve-${suffix()}@shopper.test`, password } });
     const token = user.body.access_token as string;

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { sql } from "../support/sql.ts";
 import { addManualItem, consumerServer, createList, makeFriends } from "./support.ts";
 
-const t = consumerServer();
+const t = consumerServer({ own: true });
 
 describe("with the consumer tables gone", () => {
   it("reads answer 500 db_error; sharing lists and purchases still work", async () => {

@@ -1,8 +1,8 @@
-// A server of its own per consumer test file, so that each file can also
-// check the server's log: every error code a route gave must be declared
-// on the route ("undocumented error code" never appears).
+// The consumer routes' files on the run's shared server (each with users of its own), or on a server of
+// its own for the file that drops tables. Each file checks the server's log: every error code one of
+// these routes gave must be declared on the route ("undocumented error code" never appears).
 import { afterAll, beforeAll, expect } from "vitest";
-import { apiFor, type Api } from "../support/api.ts";
+import { apiFor, sharedApi, type Api } from "../support/api.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 
 export interface Consumer {
@@ -13,7 +13,7 @@ export interface Consumer {
 
 export interface ConsumerContext {
   api: Api;
-  server: TestServer;
+  server: Pick<TestServer, "url" | "baseUrl" | "databaseUrl" | "output">;
   /** A new anonymous user. */
   user: () => Promise<Consumer>;
   /** A new user signed up with e-mail and password. */
@@ -22,11 +22,19 @@ export interface ConsumerContext {
 
 let counter = 0;
 
-export function consumerServer(): ConsumerContext {
+/** The shared server, or with `own` a server of the file's own (for what changes the whole database, such as dropped tables). */
+export function consumerServer(options: { own?: boolean } = {}): ConsumerContext {
   const ctx = {} as ConsumerContext;
+  let own: TestServer | undefined;
   beforeAll(async () => {
-    ctx.server = await startServer();
-    ctx.api = await apiFor(ctx.server);
+    if (options.own) {
+      ctx.server = own = await startServer();
+      ctx.api = await apiFor(own);
+    } else {
+      const shared = await sharedApi();
+      ctx.api = shared;
+      ctx.server = shared.server;
+    }
     ctx.user = () => ctx.api.anonymousUser();
     ctx.emailUser = async (email = `consumer-${process.pid}-${Date.now()}-${++counter}@example.com`) => {
       const password = "correct horse battery";
@@ -36,7 +44,7 @@ export function consumerServer(): ConsumerContext {
     };
   });
   afterAll(async () => {
-    await ctx.server?.stop();
+    await own?.stop();
     // Only this group's routes: the others are described elsewhere.
     const undocumented = ctx.server
       .output()

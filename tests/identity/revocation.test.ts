@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, wish, type Api } from "../support/api.ts";
 import { freshDatabaseUrl, kind } from "../support/database.ts";
 import { provisioner } from "../support/provision.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { logSettled, startServer, type TestServer } from "../support/server.ts";
 import { sql } from "../support/sql.ts";
-import { until } from "../support/wait.ts";
+import { pause, until } from "../support/wait.ts";
 
 const ORIGIN = "https://revoke.example.com";
 const APP_URL = "https://wish.example";
@@ -130,8 +130,8 @@ describe("widget tokens of a revoked key", () => {
     const oldToken = await widgetToken(apiA, key.key);
     const rotated = await apiB.post(`/partner/keys/${key.id}/rotate`, { token: pat });
     expect(rotated.status, rotated.text).toBe(200);
-    // Let both instances learn of the rotation, then check the grace period holds.
-    await new Promise((r) => setTimeout(r, 2_500));
+    // Both instances learn of the rotation (nothing outside them shows when), then the grace period holds.
+    await pause(2_500, "both instances have had the rotation's change signal and a poll (every 1 s): a refusal would show now");
     for (const api of [apiA, apiB]) expect((await widgetRead(api, oldToken, user)).status).toBe(200);
     // The old value still mints tokens during the grace period, and they work too.
     const graceToken = await widgetToken(apiA, key.key);
@@ -253,16 +253,15 @@ describe("the hot path", () => {
     const token = await widgetToken(apiC, key.key);
     const list = await apiC.post("/hosted/me/lists", { token: user.accessToken, body: { name: "Hot" } });
     expect(list.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
 
-    const mark = c.output().length;
+    const mark = (await logSettled(c)).length;
     for (let i = 0; i < 20; i++) {
       expect((await widgetRead(apiC, token, user)).status).toBe(200);
       expect((await apiC.post("/widget/lists", { token: user.accessToken, headers: { "x-widget-token": token, origin: ORIGIN } })).status).toBe(200);
       expect((await apiC.post("/hosted/lists", { token: user.accessToken })).status).toBe(200);
       expect((await apiC.get(`/hosted/lists/${list.body.token}/items`, { token: user.accessToken })).status).toBe(200);
     }
-    await new Promise((r) => setTimeout(r, 300));
+    await logSettled(c);
     const queriesIn = (text: string) =>
       text
         .split("\n")
@@ -319,7 +318,7 @@ describe("the worker processes of one instance (WEB_CONCURRENCY=2)", () => {
     await expect.poll(workersSeen, { timeout: 5000 }).toBe(2);
 
     expect((await fresh(`/partner/keys/${key.id}/revoke`, { method: "POST", headers: { authorization: `Bearer ${pat}` } })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 50)); // the message between processes
+    await pause(50, "the message between the workers, which 'at once' allows: no poll or cache expiry can happen in it");
     for (let i = 0; i < 6; i++) {
       expect((await init()).body).toMatchObject({ error: "unknown_key" });
       expect((await read()).status).toBe(403);
@@ -331,7 +330,7 @@ describe("the worker processes of one instance (WEB_CONCURRENCY=2)", () => {
     const me = () => fresh("/auth/user", { headers: { authorization: `Bearer ${user.accessToken}` } });
     for (let i = 0; i < 6; i++) expect((await me()).status).toBe(200);
     expect((await fresh("/auth/logout", { method: "POST", headers: { authorization: `Bearer ${user.accessToken}` } })).status).toBe(204);
-    await new Promise((r) => setTimeout(r, 50));
+    await pause(50, "the message between the workers, which 'at once' allows");
     for (let i = 0; i < 6; i++) expect((await me()).status).toBe(401);
   });
 });

@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedApi } from "../support/api.ts";
 import { failWrites, sql } from "../support/sql.ts";
+import { clockPast } from "../support/wait.ts";
 
 let api: Awaited<ReturnType<typeof sharedApi>>;
 beforeAll(async () => {
@@ -36,9 +37,6 @@ async function ownerWithFriend() {
   await befriend(friend, list);
   return { owner, friend, list };
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 
 describe("inviting a collaborator", () => {
   it("upgrades the following friend to editor and lists them", async () => {
@@ -83,11 +81,11 @@ describe("inviting a collaborator", () => {
 
   it("moves the list to the top of the owner's lists (updated_at)", async () => {
     const { owner, friend, list } = await ownerWithFriend();
-    await sleep(10);
+    await clockPast(); // a later updated_at than the last write's
     const newer = await createList(owner, "Newer");
     let lists = (await api.post("/hosted/lists", { token: owner.accessToken })).body.lists;
     expect(lists[0].id).toBe(newer);
-    await sleep(10);
+    await clockPast(); // a later updated_at than the last write's
     await api.post(collaborators(list), { token: owner.accessToken, body: { userId: friend.userId } });
     lists = (await api.post("/hosted/lists", { token: owner.accessToken })).body.lists;
     expect(lists[0].id).toBe(list);
@@ -170,10 +168,10 @@ describe("removing a collaborator", () => {
   it("moves the list to the top of the owner's lists (updated_at)", async () => {
     const { owner, friend, list } = await ownerWithFriend();
     await api.post(collaborators(list), { token: owner.accessToken, body: { userId: friend.userId } });
-    await sleep(10);
+    await clockPast(); // a later updated_at than the last write's
     const newer = await createList(owner, "Newer");
     expect((await api.post("/hosted/lists", { token: owner.accessToken })).body.lists[0].id).toBe(newer);
-    await sleep(10);
+    await clockPast(); // a later updated_at than the last write's
     await api.delete(`${collaborators(list)}/${friend.userId}`, { token: owner.accessToken });
     expect((await api.post("/hosted/lists", { token: owner.accessToken })).body.lists[0].id).toBe(list);
   });

@@ -7,7 +7,7 @@ import { freshDatabaseUrl } from "../support/database.ts";
 import { provisioner } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
 import { sql } from "../support/sql.ts";
-import { until } from "../support/wait.ts";
+import { pause, until } from "../support/wait.ts";
 
 const servers: TestServer[] = [];
 afterAll(async () => {
@@ -95,7 +95,7 @@ describe("request counting", () => {
     // b has seen nothing of this key; its first flush brings back a's 10.
     await call(b);
     await until("month count 11", async () => (await monthCount(url, key)) === 11, Boolean, { timeoutMs: 10_000 });
-    await new Promise((r) => setTimeout(r, 300)); // b's next tick has stored the total it got back
+    await pause(300, "b's next flush tick (every 100 ms) has stored the total it got back: no read shows it but its next answer");
     const res = await call(b);
     expect(res.headers.get("x-usage-month")).toBe("12");
     // The per-minute window is exact only when all 12 requests fell into one clock minute.

@@ -15,7 +15,7 @@ import { apiFor, type Api } from "../support/api.ts";
 import { freshDatabaseUrl, kind } from "../support/database.ts";
 import { freePort, startServer, type TestServer } from "../support/server.ts";
 import { sql } from "../support/sql.ts";
-import { until } from "../support/wait.ts";
+import { pause, until } from "../support/wait.ts";
 import pg from "pg";
 import { sharedList, type SharedList } from "../support/shared-list.ts";
 
@@ -148,7 +148,7 @@ if (kind === "postgresql") {
       const sampling = (async () => {
         while (loading) {
           peak = Math.max(peak, await connections(server.databaseUrl));
-          await new Promise((r) => setTimeout(r, 20));
+          await pause(20, "the pace of the connection-count samples");
         }
       })();
       for (let round = 0; round < 3; round++) {

@@ -12,6 +12,7 @@ import net from "node:net";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "../support/server.ts";
+import { pause } from "../support/wait.ts";
 
 const MiB = 1024 * 1024;
 const PAGE_LIMIT = 64 * 1024;
@@ -253,7 +254,7 @@ describe("slow connections", () => {
       const res = await fetch(`${server.url}/api/v1/health`, { signal: AbortSignal.timeout(2000) }).catch(() => null);
       health.push(res?.status ?? 0);
       await res?.arrayBuffer();
-      await new Promise((r) => setTimeout(r, 100));
+      await pause(100, "the pace of the health probes while the slow connections are open");
     }
     const stillOpen = open;
     const timedOut = slow.filter((s) => s.isClosed() && s.answer().startsWith("HTTP/1.1 408")).length;

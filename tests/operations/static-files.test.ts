@@ -8,6 +8,7 @@ import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { root } from "../support/server.ts";
+import { until } from "../support/wait.ts";
 
 let base: string;
 beforeAll(() => {
@@ -73,13 +74,15 @@ describe("hashed assets", () => {
     ["br", brotliDecompressSync],
     ["gzip", gunzipSync],
   ] as const)("go out %s-compressed to clients that accept it (once the copy is made), the same bytes once decoded", async (encoding, decode) => {
-    let res = await raw(assetPath, { "accept-encoding": encoding });
-    // The compressed copy is made in the background on the first request that asks for it.
-    for (let i = 0; i < 50 && res.headers["content-encoding"] === undefined; i++) {
-      expect(res.body.equals(asset.bytes)).toBe(true);
-      await new Promise((r) => setTimeout(r, 50));
-      res = await raw(assetPath, { "accept-encoding": encoding });
-    }
+    // The compressed copy is made in the background on the first request that asks for it; until then, the plain bytes.
+    const res = await until(
+      `a ${encoding} copy of the asset`,
+      () => raw(assetPath, { "accept-encoding": encoding }),
+      (res) => {
+        if (res.headers["content-encoding"] === undefined) expect(res.body.equals(asset.bytes)).toBe(true);
+        return res.headers["content-encoding"] !== undefined;
+      },
+    );
     expect(res.status).toBe(200);
     expect(res.headers["content-encoding"]).toBe(encoding);
     expect(res.headers["vary"]).toMatch(/accept-encoding/i);
@@ -118,7 +121,7 @@ describe("paths that are not a built file", () => {
       const res = await get(p);
       expect(res.status).toBe(404);
       expect(await res.text()).not.toContain('"wishlist-service"');
-    },
+    }
   );
 
   it("a write to an asset path is not answered with the file", async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, wish, wishRaw, type Api } from "../support/api.ts";
 import { startServer, type TestServer, logLines } from "../support/server.ts";
 import { failWrites, sql } from "../support/sql.ts";
-import { until } from "../support/wait.ts";
+import { pause, until } from "../support/wait.ts";
 
 const FAST = { OUTBOX_POLL_MS: "100", OUTBOX_BACKOFF_SCALE: "0.001" };
 
@@ -329,7 +329,7 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
     expect(row.lastError).toContain("500");
     expect(row.sentAt).toBeNull();
     // Stays failed: no seventh call.
-    await new Promise((r) => setTimeout(r, 400));
+    await pause(400, "four outbox polls (every 100 ms) in which a seventh call would have gone out");
     expect(receiver.received.filter((r) => r.path === "/down")).toHaveLength(1);
 
     const failed = await wish(server.databaseUrl, ["outbox", "--status", "failed"]);
@@ -532,27 +532,32 @@ describe("outbox worker with SMTP_URL", () => {
 // ---------------------------------------------------------------- shutdown
 
 describe("outbox worker shutdown", () => {
-  it("waits for the delivery in flight before the process exits", async () => {
-    const receiver = await startReceiver();
-    const server = await startServer({ ...FAST, FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${receiver.port}` });
-    try {
-      const partner = await newPartner(server.databaseUrl, "growth");
-      const basket = await wish(server.databaseUrl, ["basket", "create", "--partner", String(partner.id), "--webhook", `http://127.0.0.1:${receiver.port}/hold`]);
-      const api = await apiFor(server);
-      await api.post(`/baskets/${basket.basket.id}/event`, { noApiKey: true, body: { type: "checkout_started" } });
-      await until("delivery in flight", async () => receiver.held.length, (n) => n === 1);
+  // Started before the test (under the hook timeout): on a loaded machine a server start alone takes seconds of the test's 30.
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let server: TestServer;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    server = await startServer({ ...FAST, FETCH_TEST_ALLOW_HOSTS: `127.0.0.1:${receiver.port}` });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await receiver?.close();
+  });
 
-      const stopped = server.stop();
-      await until("shutdown begun", async () => server.output(), (out) => out.includes('"msg":"shutting down"'), { timeoutMs: 5000 });
-      const [inFlight] = await messages(server.databaseUrl);
-      expect(inFlight!.status).toBe("pending");
-      receiver.release();
-      await stopped;
-      const [done] = await messages(server.databaseUrl);
-      expect(done).toMatchObject({ status: "sent", attempts: 1 });
-    } finally {
-      await server.stop();
-      await receiver.close();
-    }
+  it("waits for the delivery in flight before the process exits", async () => {
+    const partner = await newPartner(server.databaseUrl, "growth");
+    const basket = await wish(server.databaseUrl, ["basket", "create", "--partner", String(partner.id), "--webhook", `http://127.0.0.1:${receiver.port}/hold`]);
+    const api = await apiFor(server);
+    await api.post(`/baskets/${basket.basket.id}/event`, { noApiKey: true, body: { type: "checkout_started" } });
+    await until("delivery in flight", async () => receiver.held.length, (n) => n === 1);
+
+    const stopped = server.stop();
+    await until("shutdown begun", async () => server.output(), (out) => out.includes('"msg":"shutting down"'), { timeoutMs: 5000 });
+    const [inFlight] = await messages(server.databaseUrl);
+    expect(inFlight!.status).toBe("pending");
+    receiver.release();
+    await stopped;
+    const [done] = await messages(server.databaseUrl);
+    expect(done).toMatchObject({ status: "sent", attempts: 1 });
   });
 });

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { startServer, type TestServer } from "../support/server.ts";
+import { pause } from "../support/wait.ts";
 import { expectError } from "../support/fixtures.ts";
 
 // JSON-LD nested 216,000 levels deep (2.8 MB): reading it took the request thread 0.4 to 1.2 s per page.
@@ -164,7 +165,7 @@ describe("reading the list page off the request thread", () => {
 
   it("8 concurrent imports of a 2.8 MB deeply nested JSON-LD list page: each reads the page's 20 items", async () => {
     const user = await api.anonymousUser();
-    const idle = await collectProbes(() => new Promise((r) => setTimeout(r, 1000)));
+    const idle = await collectProbes(() => pause(1000, "a second of health probes on an idle server, the baseline"));
     figures("idle", idle.probes);
     const tokens = await Promise.all(range(0, 8).map(() => newList(api, user)));
     const { result: answers, probes } = await collectProbes(() => Promise.all(tokens.map((token) => timedImport(server.baseUrl, user, `${S}/lists/deep`, token))));
@@ -257,7 +258,7 @@ async function collectProbes<T>(work: () => Promise<T>): Promise<{ result: T; pr
   const loop = (async () => {
     while (!done) {
       pending.push(probeHealth());
-      await new Promise((r) => setTimeout(r, 10));
+      await pause(10, "the pace of the health probes");
     }
   })();
   try {

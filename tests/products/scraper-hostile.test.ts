@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { startServer, type TestServer } from "../support/server.ts";
+import { pause } from "../support/wait.ts";
 import { sql } from "../support/sql.ts";
 
 // Each of these took the old parser from 1.6 s to minutes of a blocked event loop, or crashed it.
@@ -73,7 +74,7 @@ async function whileProbingHealth<T>(work: () => Promise<T>): Promise<{ result: 
   const probing = (async () => {
     while (!done || probes.length < 8) {
       probes.push(healthLatency());
-      await new Promise((r) => setTimeout(r, 20));
+      await pause(20, "the pace of the health probes");
     }
   })();
   try {

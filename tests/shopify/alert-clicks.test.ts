@@ -11,15 +11,17 @@ import { getHmac } from "@shopify/shopify-api/test-helpers";
 import { createElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startServer, type TestServer } from "../support/server.ts";
-import { adminRequest, API_SECRET, FakeAdminApi, queuedWebhooksDone, shopifyTestApp } from "../support/shopify.ts";
+import { startAlertServer, type AlertServer } from "../support/alert-server.ts";
+import type { TestServer } from "../support/server.ts";
+import { adminRequest, API_KEY, API_SECRET, FakeAdminApi, queuedWebhooksDone, shopifyTestApp } from "../support/shopify.ts";
 import { launchBrowser, seriousA11yViolations } from "../support/browser.ts";
-import { emailsSettled, startMailSink, type MailSink } from "../support/smtp.ts";
+import { emailsSettled, type MailSink } from "../support/smtp.ts";
 import { until } from "../support/wait.ts";
 
 const current = vi.hoisted(() => ({ data: undefined as unknown }));
 vi.mock("@remix-run/react", async (original) => (await import("../support/remix-stand-in.ts")).remixStandIn(original, current));
 
+let alert: AlertServer;
 let smtp: MailSink;
 let server: TestServer;
 let api: FakeAdminApi;
@@ -30,13 +32,9 @@ let exportRoute: typeof import("~/routes/app.revenue.export");
 let refs: typeof import("~/domains/lists/wish-ref.server");
 
 beforeAll(async () => {
-  smtp = await startMailSink();
-  server = await startServer({
-    SHOPIFY_API_KEY: "test-api-key-install",
-    SHOPIFY_API_SECRET: API_SECRET,
-    SMTP_URL: smtp.url,
-    OUTBOX_POLL_MS: "100",
-  });
+  // The same keys as the admin's route modules in this worker (shopifyTestApp).
+  alert = await startAlertServer({ apiKey: API_KEY, secret: API_SECRET });
+  ({ server, mail: smtp } = alert);
   // The admin's route modules in this worker, on the server's database, with the same app secret.
   ({ api } = await shopifyTestApp(server.databaseUrl));
   ({ db } = await import("~/db.server"));
@@ -46,10 +44,7 @@ beforeAll(async () => {
   refs = await import("~/domains/lists/wish-ref.server");
 }, 60_000);
 
-afterAll(async () => {
-  await server?.stop();
-  await smtp?.close();
-});
+afterAll(() => alert?.stop());
 
 const args = (request: Request) => ({ request, params: {}, context: {} });
 const unique = () => Math.random().toString(36).slice(2, 10);

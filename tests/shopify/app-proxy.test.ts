@@ -8,27 +8,25 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { getHmac, RequestType, setUpValidRequest } from "@shopify/shopify-api/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFor, type Api, jsonOrNull } from "../support/api.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Api, jsonOrNull, sharedShopifyApi } from "../support/api.ts";
 import { signedProxyQuery, type ProxyParams } from "../support/app-proxy.ts";
 import { provisioner } from "../support/provision.ts";
-import { root, startServer, type TestServer } from "../support/server.ts";
+import { root } from "../support/server.ts";
+import { SHARED_SHOPIFY } from "../support/shared-shopify.ts";
 
-const SECRET = "shpss_app_proxy_test_secret";
-let server: TestServer;
+// The shared server with the Shopify app's keys: every shop, partner and customer here is this file's own.
+const SECRET = SHARED_SHOPIFY.secret;
+let server: Awaited<ReturnType<typeof sharedShopifyApi>>["server"];
 let api: Api;
 let p: Awaited<ReturnType<typeof provisioner>>;
 let db: Awaited<typeof import("~/db.server")>["db"];
 
 beforeAll(async () => {
-  server = await startServer({ SHOPIFY_API_KEY: "test-client-id", SHOPIFY_API_SECRET: SECRET });
-  api = await apiFor(server);
+  const shared = await sharedShopifyApi();
+  [api, server] = [shared, shared.server];
   p = await provisioner(server);
   ({ db } = await import("~/db.server"));
-});
-afterAll(async () => {
-  expect(server?.output() ?? "").not.toContain("undocumented error code");
-  await server?.stop();
 });
 
 const rand = () => randomBytes(4).toString("hex");

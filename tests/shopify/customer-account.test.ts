@@ -6,18 +6,20 @@
 // and a signed-in customer reads, removes and shares that customer's items.
 import { randomBytes, randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { wishlistApi, WishlistApiError } from "../../extensions/wishlist-account/src/api.ts";
 import { provisioner } from "../support/provision.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { sharedShopifyApi } from "../support/api.ts";
+import { SHARED_SHOPIFY } from "../support/shared-shopify.ts";
 
-const API_KEY = "customer-account-client-id";
-const SECRET = "shpss_customer_account_secret";
+// The shared server with the Shopify app's keys; shops, shoppers and lists are this file's own.
+const API_KEY = SHARED_SHOPIFY.apiKey;
+const SECRET = SHARED_SHOPIFY.secret;
 // The extension's worker runs on Shopify's origin; self-declared bots are refused by the library.
 const EXTENSION_ORIGIN = "https://extensions.shopifycdn.com";
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
-let server: TestServer;
+let server: Awaited<ReturnType<typeof sharedShopifyApi>>["server"];
 let db: Awaited<typeof import("~/db.server")>["db"];
 let shopA: { id: number; domain: string };
 let shopB: { id: number; domain: string };
@@ -92,7 +94,7 @@ let theirs: { ids: number[] };
 let otherShopsCustomer: { ids: number[] };
 
 beforeAll(async () => {
-  server = await startServer({ SHOPIFY_API_KEY: API_KEY, SHOPIFY_API_SECRET: SECRET });
+  ({ server } = await sharedShopifyApi());
   const p = await provisioner(server);
   ({ db } = await import("~/db.server"));
   const { shopperOfCustomer } = await import("~/domains/shop-customers/shop-customers.server");
@@ -117,7 +119,6 @@ beforeAll(async () => {
   theirs = await listWith(someoneElse.userId, [{ url: `https://www.${shopA.domain.split(".")[0]}.example/products/boots`, shopId: shopA.id }]);
   otherShopsCustomer = await listWith(twin.userId, [{ url: `https://www.${shopB.domain.split(".")[0]}.example/products/hat`, shopId: shopB.id }]);
 });
-afterAll(() => server?.stop());
 
 describe("reading the customer's wishlist", () => {
   it("a valid token reads that customer's saved products of that shop, newest first, with cart links", async () => {
@@ -218,7 +219,7 @@ describe("removing and sharing", () => {
     expect(await failure(apiWith(() => sessionToken({ sub: "gid://shopify/Customer/7005555555" })).share("en"))).toEqual({ status: 404, code: "not_found" });
   });
 
-  it("documented every answer it gave", () => {
+  it("documented every answer it gave (the shared server's log: every file's answers so far)", () => {
     expect(server.output()).not.toMatch(/undocumented (error code|status|response)/);
   });
 });

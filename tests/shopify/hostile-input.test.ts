@@ -7,21 +7,22 @@
 // `shop` still carries a valid signature: it must be refused all the same.
 import { randomBytes, randomUUID } from "node:crypto";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { jsonOrNull } from "../support/api.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { jsonOrNull, sharedShopifyApi } from "../support/api.ts";
 import { signedProxyQuery, type ProxyParams } from "../support/app-proxy.ts";
 import { provisioner } from "../support/provision.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { SHARED_SHOPIFY } from "../support/shared-shopify.ts";
 
-const SECRET = "shpss_hostile_input_secret";
+// The shared server with the Shopify app's keys; the shop is this file's own.
+const SECRET = SHARED_SHOPIFY.secret;
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
-let server: TestServer;
+let server: Awaited<ReturnType<typeof sharedShopifyApi>>["server"];
 let p: Awaited<ReturnType<typeof provisioner>>;
 let db: Awaited<typeof import("~/db.server")>["db"];
 let shopDomain: string;
 
 beforeAll(async () => {
-  server = await startServer({ SHOPIFY_API_KEY: "test-client-id", SHOPIFY_API_SECRET: SECRET });
+  ({ server } = await sharedShopifyApi());
   p = await provisioner(server);
   ({ db } = await import("~/db.server"));
   const partner = await p.partner();
@@ -29,9 +30,6 @@ beforeAll(async () => {
   await p.shop(partner.id, { domain: shopDomain });
   await db.session.create({ data: { id: `offline_${shopDomain}`, shop: shopDomain, state: "", isOnline: false, accessToken: "shpat_x", scope: "read_products" } });
 }, 60_000);
-afterAll(async () => {
-  await server?.stop();
-});
 
 /** A deterministic stream of numbers in [0, 1): the same values every run, so a failure replays. */
 function seeded(seed: number) {

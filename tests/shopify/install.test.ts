@@ -1,9 +1,8 @@
 // Install and provisioning through the real Shopify library: session-token
 // requests to the /app loaders, token exchange and GraphQL answered by a fake
 // Admin API, records in the real database.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { adminRequest, API_KEY, API_SECRET, FakeAdminApi, settle, shopifyTestApp } from "../support/shopify.ts";
-import { startServer, type TestServer } from "../support/server.ts";
 import { SHOPIFY_OFF_MESSAGE } from "~/admin/shopify-off";
 
 let api: FakeAdminApi;
@@ -206,13 +205,8 @@ describe("authorization", () => {
 });
 
 describe("with Shopify off", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer({ SHOPIFY_API_KEY: "", SHOPIFY_API_SECRET: "" });
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  // The standard shared server runs without the Shopify app's keys.
+  const server = inject("server");
 
   it("/app and /auth answer a 503 page that says why, the rest of the app runs", async () => {
     for (const path of ["/app", "/app/plans", "/auth/login"]) {

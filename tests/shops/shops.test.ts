@@ -4,12 +4,12 @@
 // Every error code the routes declare is produced here.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFor, type Api } from "../support/api.ts";
+import { sharedApi, type Api } from "../support/api.ts";
 import { provisioner } from "../support/provision.ts";
-import { startServer, type TestServer } from "../support/server.ts";
 import { sql } from "../support/sql.ts";
 
-let server: TestServer;
+// The shared server: every shop, partner and list here is this file's own.
+let server: Awaited<ReturnType<typeof sharedApi>>["server"];
 let api: Api;
 let db: Awaited<typeof import("~/db.server")>["db"];
 let shops: typeof import("~/domains/shops/shops.server");
@@ -18,8 +18,8 @@ let pats: typeof import("~/domains/partners/access-tokens.server");
 let keys: typeof import("~/domains/keys/keys.server");
 
 beforeAll(async () => {
-  server = await startServer();
-  api = await apiFor(server);
+  const shared = await sharedApi();
+  [api, server] = [shared, shared.server];
   await provisioner(server);
   ({ db } = await import("~/db.server"));
   shops = await import("~/domains/shops/shops.server");
@@ -28,10 +28,9 @@ beforeAll(async () => {
   keys = await import("~/domains/keys/keys.server");
 });
 
-afterAll(async () => {
-  // Every error code a route answered with is one it declares (the OpenAPI document promises them).
+afterAll(() => {
+  // Every error code a route answered with is one it declares (the OpenAPI document promises them); the shared server's log holds every file's answers.
   expect(server?.output() ?? "").not.toContain("undocumented error code");
-  await server?.stop();
 });
 
 const DAY = 86_400_000;

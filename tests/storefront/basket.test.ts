@@ -6,7 +6,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { sharedApi } from "../support/api.ts";
-import { launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import { seriousA11yViolations, watchConsole, type ShopServer } from "../support/browser.ts";
+import { startBrowserAndShop, type BrowserAndShop } from "../support/browser-shop.ts";
 import { provisioner } from "../support/provision.ts";
 import { sql } from "../support/sql.ts";
 
@@ -15,18 +16,15 @@ let p: Awaited<ReturnType<typeof provisioner>>;
 let baskets: typeof import("~/domains/baskets/baskets.server");
 let browser: Browser;
 let shop: ShopServer;
+let browserShop: BrowserAndShop;
 
 beforeAll(async () => {
   api = await sharedApi();
   p = await provisioner(api.server);
   baskets = await import("~/domains/baskets/baskets.server");
-  browser = await launchBrowser();
-  shop = await startShop();
+  ({ browser, shop } = browserShop = await startBrowserAndShop());
 });
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => browserShop?.stop());
 
 const HOST = "basket.shop.test";
 const origin = () => shop.origin(HOST);

@@ -15,7 +15,8 @@ import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedApi } from "../support/api.ts";
-import { launchBrowser, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import { watchConsole, type ShopServer } from "../support/browser.ts";
+import { startBrowserAndShop, type BrowserAndShop } from "../support/browser-shop.ts";
 import { provisioner } from "../support/provision.ts";
 import { root } from "../support/server.ts";
 
@@ -23,16 +24,14 @@ let api: Awaited<ReturnType<typeof sharedApi>>;
 let p: Awaited<ReturnType<typeof provisioner>>;
 let browser: Browser;
 let shop: ShopServer;
+let browserShop: BrowserAndShop;
 
 beforeAll(async () => {
   api = await sharedApi();
   p = await provisioner(api.server);
-  [browser, shop] = await Promise.all([launchBrowser(), startShop()]);
+  ({ browser, shop } = browserShop = await startBrowserAndShop());
 });
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => browserShop?.stop());
 
 const app = () => api.server.url;
 /** Where the stand-in Shopify CDN serves the extension's committed assets (asset_url). */

@@ -6,7 +6,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { sharedApi } from "../support/api.ts";
-import { launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import { seriousA11yViolations, watchConsole, type ShopServer } from "../support/browser.ts";
+import { startBrowserAndShop, type BrowserAndShop } from "../support/browser-shop.ts";
 import { provisioner } from "../support/provision.ts";
 import { sql } from "../support/sql.ts";
 
@@ -14,12 +15,12 @@ let api: Awaited<ReturnType<typeof sharedApi>>;
 let p: Awaited<ReturnType<typeof provisioner>>;
 let browser: Browser;
 let shop: ShopServer;
+let browserShop: BrowserAndShop;
 
 beforeAll(async () => {
   api = await sharedApi();
   p = await provisioner(api.server);
-  browser = await launchBrowser();
-  shop = await startShop();
+  ({ browser, shop } = browserShop = await startBrowserAndShop());
   shop.page(
     "/opener",
     `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1><button id="open" type="button">Save</button></main>
@@ -32,10 +33,7 @@ beforeAll(async () => {
 </script></body></html>`,
   );
 });
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => browserShop?.stop());
 
 const SHOP_HOST = "dialog.shop.test";
 const shopOrigin = () => shop.origin(SHOP_HOST);

@@ -8,7 +8,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import { seriousA11yViolations, watchConsole, type ShopServer } from "../support/browser.ts";
+import { startBrowserAndShop, type BrowserAndShop } from "../support/browser-shop.ts";
 import { apiFor, type Api } from "../support/api.ts";
 import { provisioner } from "../support/provision.ts";
 import { startServer, type TestServer } from "../support/server.ts";
@@ -19,10 +20,11 @@ let baskets: typeof import("~/domains/baskets/baskets.server");
 let api: Api;
 let browser: Browser;
 let shop: ShopServer;
+let browserShop: BrowserAndShop;
 
 beforeAll(async () => {
   // The shopper's journeys run in the full browser shoppers use (the other files in its headless shell).
-  [browser, shop] = await Promise.all([launchBrowser("chromium"), startShop()]);
+  ({ browser, shop } = browserShop = await startBrowserAndShop("chromium"));
   // The server reads the shop's product pages (prefetch, save) on 127.0.0.1, which the fetch guard allows only for tests.
   server = await startServer({ FETCH_TEST_ALLOW_HOSTS: new URL(shop.origin("127.0.0.1")).host });
   p = await provisioner(server);
@@ -30,8 +32,7 @@ beforeAll(async () => {
   baskets = await import("~/domains/baskets/baskets.server");
 });
 afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
+  await browserShop?.stop();
   await server?.stop();
 });
 

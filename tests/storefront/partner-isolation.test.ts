@@ -8,7 +8,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { sharedApi } from "../support/api.ts";
-import { launchBrowser, startShop, type ShopServer } from "../support/browser.ts";
+import type { ShopServer } from "../support/browser.ts";
+import { startBrowserAndShop, type BrowserAndShop } from "../support/browser-shop.ts";
 import { provisioner } from "../support/provision.ts";
 import { until } from "../support/wait.ts";
 
@@ -16,16 +17,14 @@ let api: Awaited<ReturnType<typeof sharedApi>>;
 let p: Awaited<ReturnType<typeof provisioner>>;
 let browser: Browser;
 let shop: ShopServer;
+let browserShop: BrowserAndShop;
 
 beforeAll(async () => {
   api = await sharedApi();
   p = await provisioner(api.server);
-  [browser, shop] = await Promise.all([launchBrowser(), startShop()]);
+  ({ browser, shop } = browserShop = await startBrowserAndShop());
 });
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => browserShop?.stop());
 
 const hex = () => randomBytes(3).toString("hex");
 

@@ -9,16 +9,18 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFor, type Api } from "../support/api.ts";
+import { type Api, sharedShopifyApi } from "../support/api.ts";
 import { signedProxyQuery } from "../support/app-proxy.ts";
 import { clickAndClose, launchBrowser, seriousA11yViolations, watchConsole } from "../support/browser.ts";
 import { provisioner } from "../support/provision.ts";
-import { root, startServer, type TestServer } from "../support/server.ts";
+import { root } from "../support/server.ts";
+import { SHARED_SHOPIFY } from "../support/shared-shopify.ts";
 import { startStorefront, type Storefront } from "../support/shopify-storefront.ts";
 
-const SECRET = "shpss_proxy_page_secret";
+// The shared server with the Shopify app's keys; the shop, its key and its customers are this file's own.
+const SECRET = SHARED_SHOPIFY.secret;
 const screenshots = path.join(root, "tests/screenshots");
-let server: TestServer;
+let server: Awaited<ReturnType<typeof sharedShopifyApi>>["server"];
 let api: Api;
 let browser: Browser;
 let store: Storefront;
@@ -28,8 +30,8 @@ let publicKey: string;
 const SHOP_DOMAIN = `page-${Math.random().toString(36).slice(2, 8)}.myshopify.com`;
 
 beforeAll(async () => {
-  server = await startServer({ SHOPIFY_API_KEY: "test-client-id", SHOPIFY_API_SECRET: SECRET });
-  api = await apiFor(server);
+  const shared = await sharedShopifyApi();
+  [api, server] = [shared, shared.server];
   const p = await provisioner(server);
   ({ db } = await import("~/db.server"));
   const partner = await p.partner();
@@ -41,7 +43,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await store?.stop();
-  await server?.stop();
 });
 
 let nextCustomer = 8_100_000_000;

@@ -10,7 +10,8 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sharedApi } from "../support/api.ts";
-import { launchBrowser, seriousA11yViolations, startShop, watchConsole, type ShopServer } from "../support/browser.ts";
+import { launchBrowser, seriousA11yViolations, watchConsole, type ShopServer } from "../support/browser.ts";
+import { startBrowserAndShop, type BrowserAndShop } from "../support/browser-shop.ts";
 import { daysAgo, provisioner } from "../support/provision.ts";
 import { root } from "../support/server.ts";
 
@@ -18,19 +19,17 @@ let api: Awaited<ReturnType<typeof sharedApi>>;
 let p: Awaited<ReturnType<typeof provisioner>>;
 let browser: Browser;
 let shop: ShopServer;
+let browserShop: BrowserAndShop;
 /** Every browser context of this file; `failedCall`: the status of one API call the test expects to fail. */
 const contexts: Array<{ context: BrowserContext; console: { errors: string[] }; failedCall?: number }> = [];
 
 beforeAll(async () => {
   api = await sharedApi();
   p = await provisioner(api.server);
-  [browser, shop] = await Promise.all([launchBrowser(), startShop()]);
+  ({ browser, shop } = browserShop = await startBrowserAndShop());
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await shop?.stop();
-});
+afterAll(() => browserShop?.stop());
 
 const app = () => api.server.url;
 // No favicon request (the stand-in shop would answer 404).

@@ -12,20 +12,24 @@ import path from "node:path";
 import { getHmac } from "@shopify/shopify-api/test-helpers";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiFor, type Api } from "../support/api.ts";
+import { type Api, sharedShopifyApi } from "../support/api.ts";
 import { launchBrowser, seriousA11yViolations, watchConsole } from "../support/browser.ts";
 import { provisioner } from "../support/provision.ts";
-import { root, startServer, type TestServer } from "../support/server.ts";
+import { testTmpDir } from "../support/database.ts";
+import { root } from "../support/server.ts";
+import { SHARED_SHOPIFY } from "../support/shared-shopify.ts";
 import { queuedWebhooksDone } from "../support/shopify.ts";
 import { sql } from "../support/sql.ts";
 import { until } from "../support/wait.ts";
-import { newDataDir, sharedList, storeProductImage, type SharedList } from "../support/shared-list.ts";
+import { sharedList, storeProductImage, type SharedList } from "../support/shared-list.ts";
 
-const SHOPIFY_SECRET = "shpss_share_page_test_secret";
+// The shared server with the Shopify app's keys (for the orders/create webhook that confirms a purchase
+// made through a buy link); the lists, the shop and its basket are this file's own.
+const SHOPIFY_SECRET = SHARED_SHOPIFY.secret;
 const SCREENSHOTS = path.join(root, "tests/screenshots");
 const SHOP_COLOUR = "#f2c94c"; // light: needs dark text and a darker ink
 
-let server: TestServer;
+let server: Awaited<ReturnType<typeof sharedShopifyApi>>["server"];
 let api: Api;
 let browser: Browser;
 let dataDir: string;
@@ -37,10 +41,10 @@ let shop: { domain: string; primary: string; name: string };
 const consoles: { errors: string[] }[] = [];
 
 beforeAll(async () => {
-  dataDir = newDataDir();
-  // Shopify on, for the orders/create webhook that confirms a purchase made through a buy link.
-  server = await startServer({ DATA_DIR: dataDir, SHOPIFY_API_KEY: "share-test-client", SHOPIFY_API_SECRET: SHOPIFY_SECRET });
-  api = await apiFor(server);
+  // The shared servers' DATA_DIR (startServer): the images are named by their content, so files never collide.
+  dataDir = path.join(testTmpDir, "data");
+  const shared = await sharedShopifyApi();
+  [api, server] = [shared, shared.server];
   browser = await launchBrowser();
   list = await sharedList(api, server.databaseUrl, {
     name: "Annas Geburtstag",
@@ -79,7 +83,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
   // Every page of every context this file opened: no console errors.
   expect(consoles.flatMap((c) => c.errors)).toEqual([]);
 });

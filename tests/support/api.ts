@@ -1,5 +1,6 @@
 // A small HTTP client for tests: real requests against a running server, or
 // Web Requests handed to an in-process app (tests/support/in-process.ts).
+import { readFileSync } from "node:fs";
 import { inject } from "vitest";
 import { anonKeyOf } from "./cli.ts";
 import type { InProcessServer } from "./in-process.ts";
@@ -63,9 +64,22 @@ export class Api {
   }
 }
 
-/** The shared server of this run, with its anon key (read once by the global setup). */
-export async function sharedApi(): Promise<Api & { server: ReturnType<typeof inject<"server">> }> {
-  const server = inject("server");
+/** The shared server of this run, with its anon key (read once by the global setup); `server.output()` is its log so far (every file's lines). */
+export async function sharedApi() {
+  const shared = inject("server");
+  const server = { ...shared, output: () => readFileSync(shared.logFile, "utf8") };
+  return Object.assign(new Api(server.baseUrl, server.anonKey), { server });
+}
+
+/**
+ * The run's shared server with the Shopify app's keys (`SHARED_SHOPIFY`, shared-shopify.ts), for a file
+ * that needs nothing else of its own: it signs with `SHARED_SHOPIFY.secret` and arranges shops, partners and
+ * customers of its own, so no other file's data is in its way. `server.output()` is the server's log so far
+ * (every file's requests, not only this one's).
+ */
+export async function sharedShopifyApi() {
+  const shared = inject("shopifyServer");
+  const server = { ...shared, output: () => readFileSync(shared.logFile, "utf8") };
   return Object.assign(new Api(server.baseUrl, server.anonKey), { server });
 }
 

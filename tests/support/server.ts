@@ -1,10 +1,13 @@
 // Starts the built app as a real server process (`node app/server/start.mjs`)
 // on a free port with its own database, as `npm start` would.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { appendFileSync } from "node:fs";
 import path from "node:path";
 import { SERVER_NODE_ARGS } from "../../app/server/node-args.mjs";
 import { freshDatabaseUrl, testTmpDir } from "./database.ts";
 import { freePort } from "./net.ts";
+import { until } from "./wait.ts";
 
 export { freePort };
 
@@ -30,6 +33,8 @@ export interface TestServer {
 export interface ServerOptions {
   /** Worker processes (WEB_CONCURRENCY); 1, a single process, unless a test asks for more. */
   workers?: number;
+  /** Also append everything the server writes to this file (the shared servers: test workers read their logs there). */
+  logFile?: string;
 }
 
 /** Whether a process with this pid is alive (signal 0 checks without sending anything). */
@@ -50,6 +55,17 @@ export function logLines(server: TestServer, msg: string): Record<string, unknow
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l) as Record<string, unknown>)
     .filter((l) => l.msg === msg);
+}
+
+/**
+ * The server's output once every line of the requests answered so far is in it: a marker request
+ * (a 404 on /api/v1, without a key or token) whose `request` line a single-process server writes after
+ * theirs, and a wait for that line. Returns the output up to and with it.
+ */
+export async function logSettled(server: Pick<TestServer, "url" | "output">): Promise<string> {
+  const marker = `/api/v1/log-marker-${randomBytes(6).toString("hex")}`;
+  await (await fetch(server.url + marker)).arrayBuffer();
+  return until(`the request line of ${marker}`, () => server.output(), (output) => output.includes(`"path":"${marker}"`));
 }
 
 export async function startServer(extraEnv: Record<string, string> = {}, options: ServerOptions = {}): Promise<TestServer> {
@@ -92,8 +108,12 @@ async function spawnServer(port: number, databaseUrl: string, extraEnv: Record<s
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
+  const record = (d: Buffer) => {
+    output += d;
+    if (options.logFile) appendFileSync(options.logFile, d);
+  };
+  child.stdout.on("data", record);
+  child.stderr.on("data", record);
 
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);

@@ -23,7 +23,7 @@ export async function until<T>(
     const value = await read();
     if (done(value)) return value;
     if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms (last: ${JSON.stringify(value)})`);
-    await pause(everyMs);
+    await sleep(everyMs);
   }
 }
 
@@ -34,5 +34,18 @@ export async function timed(wait: () => Promise<unknown>): Promise<number> {
   return Date.now() - started;
 }
 
-/** A pause that is itself the subject of a test (a window that must pass, a peer that must be given the chance to act). */
-export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The suite's only deliberate pause, for where the absence of something is what a test checks (a window
+ * that must pass before "nothing more happened" means anything, a peer given the chance to act) or for
+ * pacing a sampling loop. `reason` says which, for the reader and for a failure's trace. Anything that
+ * can be observed is waited for with `until` or `expect.poll` instead.
+ */
+export const pause = (ms: number, reason: string) => {
+  void reason;
+  return sleep(ms);
+};
+
+/** Until this machine's clock (which the servers share) is past `since` (default now): a later timestamp than any written before. */
+export const clockPast = (since = Date.now()) => until("the clock moved on", () => Date.now(), (now) => now > since, { everyMs: 1 });

@@ -156,24 +156,31 @@ describe("token confusion", () => {
 
 describe("rate-limit headers (SPEC 8.3)", () => {
   it("are set on widget routes with a resolvable key, count down, never reject", async () => {
-    // The per-minute window restarts on the clock minute: start well inside one.
-    const second = new Date().getUTCSeconds();
-    if (second >= 50) await new Promise((r) => setTimeout(r, (61 - second) * 1000));
-    const partner = await p.partner("free");
-    const widgetToken = (await init((await p.key(partner.id)).key, { origin: "https://shop.example.com" })).body.token;
+    // The per-minute window restarts on the clock minute, which the answers name (X-RateLimit-Reset). A burst
+    // that a minute's turn splits (at most one in a row: a burst takes seconds) is run again with a new key.
     const user = await api.anonymousUser();
-    const remaining: number[] = [];
-    for (let i = 0; i < 14; i++) {
-      const res = await api.post("/widget/lists", { token: user.accessToken, headers: { "x-widget-token": widgetToken } });
-      expect(res.status).toBe(200);
-      expect(res.headers.get("x-ratelimit-limit")).toBe("10");
-      expect(res.headers.get("x-usage-limit")).toBe("1000");
-      expect(new Date(res.headers.get("x-ratelimit-reset")!).getTime()).toBeGreaterThan(Date.now() - 1000);
-      remaining.push(Number(res.headers.get("x-ratelimit-remaining")));
-    }
+    const burst = async () => {
+      const partner = await p.partner("free");
+      const initialised = await init((await p.key(partner.id)).key, { origin: "https://shop.example.com" });
+      const resets = new Set([initialised.headers.get("x-ratelimit-reset")]);
+      const remaining: number[] = [];
+      for (let i = 0; i < 14; i++) {
+        const res = await api.post("/widget/lists", { token: user.accessToken, headers: { "x-widget-token": initialised.body.token } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("x-ratelimit-limit")).toBe("10");
+        expect(res.headers.get("x-usage-limit")).toBe("1000");
+        expect(new Date(res.headers.get("x-ratelimit-reset")!).getTime()).toBeGreaterThan(Date.now() - 1000);
+        resets.add(res.headers.get("x-ratelimit-reset"));
+        remaining.push(Number(res.headers.get("x-ratelimit-remaining")));
+      }
+      return { oneMinute: resets.size === 1, remaining };
+    };
+    let run = await burst();
+    if (!run.oneMinute) run = await burst();
+    expect(run.oneMinute).toBe(true);
     // Init counted as the first request of the key's minute.
-    expect(remaining.slice(0, 3)).toEqual([8, 7, 6]);
-    expect(remaining.slice(-3)).toEqual([0, 0, 0]);
+    expect(run.remaining.slice(0, 3)).toEqual([8, 7, 6]);
+    expect(run.remaining.slice(-3)).toEqual([0, 0, 0]);
   });
 
   it("are absent where no key can be resolved, and on health and preflights", async () => {

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiFor, type Api } from "../support/api.ts";
 import { freshDatabaseUrl } from "../support/database.ts";
 import { daysAgo, provisioner } from "../support/provision.ts";
-import { startServer, type TestServer } from "../support/server.ts";
+import { logSettled, startServer, type TestServer } from "../support/server.ts";
 import { API_KEY, API_SECRET, webhookRequest } from "../support/shopify.ts";
 import { sql } from "../support/sql.ts";
-import { pause, timed, until } from "../support/wait.ts";
+import { timed, until } from "../support/wait.ts";
 
 const APP_URL = "https://wish.example";
 const ORIGIN = "https://cache.example.com";
@@ -87,14 +87,14 @@ describe("init per request", () => {
     await until("the configuration settled in the cache", async () => {
       const mark = cached.output().length;
       expect((await init(apiCached, key.key)).status).toBe(200);
-      await pause(50); // the init's query lines
+      await logSettled(cached); // the init's query lines
       const loaded = queriesSince(mark).some((q) => configTables.test(q));
       reloaded ||= loaded;
       return !loaded && (reloaded || Date.now() - firstUse > 2_000);
     }, Boolean, { timeoutMs: 10_000 });
     const mark = cached.output().length;
     for (let i = 0; i < 10; i++) expect((await init(apiCached, key.key)).status).toBe(200);
-    await pause(300); // the last query lines
+    await logSettled(cached); // the last init's query lines
     const queries = queriesSince(mark);
     expect(queries.filter((q) => configTables.test(q))).toEqual([]);
     expect(queries.filter((q) => q.includes('SELECT "total" FROM "UsageCounter"'))).toHaveLength(10);
