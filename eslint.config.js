@@ -18,6 +18,11 @@ const CURRENCY_FORMATS = [
 // Nor markup, words or styles: those are app/pages/, app/i18n/, app/hosted-pages/ and CSS (docs/architecture.md "Pages, e-mails, languages").
 const FLOWS = /^(~\/|(\.\.\/)+)flows(\/|$)/.source;
 const PRESENTATION = /^(~\/|(\.\.\/)+)(pages|i18n|hosted-pages|styles)(\/|$)|\.css(\?|$)/.source;
+// What domains and flows may not import.
+const RULES_AND_DATA = [
+  { regex: HTTP_WING, message: "A domain knows nothing of HTTP: take what it needs as arguments, and let the HTTP wing call the domain." },
+  { regex: PRESENTATION, message: "A domain holds rules and data: hand a model to app/pages/ (markup, e-mails) and app/i18n/ (words)." },
+];
 
 export default tseslint.config(
   { ignores: ["build/**", "node_modules/**", "public/**", "extensions/**/assets/**", "bench-results/**", "tests/support/themes/dawn/**", "tests/support/themes/horizon/**"] },
@@ -49,16 +54,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ["app/domains/**/*.{ts,tsx}"],
+    // Domains and the flows that combine them: no HTTP, no markup or words. Only domains are kept from flows.
+    files: ["app/domains/**/*.{ts,tsx}", "app/flows/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
-          patterns: [
-            { regex: HTTP_WING, message: "A domain knows nothing of HTTP: take what it needs as arguments, and let the HTTP wing call the domain." },
-            { regex: PRESENTATION, message: "A domain holds rules and data: hand a model to app/pages/ (markup, e-mails) and app/i18n/ (words)." },
-            { regex: FLOWS, message: "Flows (app/flows/) use the domains, never the reverse: publish a domain event or let the flow call you." },
-          ],
+          patterns: RULES_AND_DATA,
         },
       ],
       // Nor of a request or a response as such: the HTTP wing reads headers and cookies and passes plain values
@@ -73,6 +75,17 @@ export default tseslint.config(
           selector: `TSTypeReference > Identifier[name="${name}"]`,
           message: NO_HTTP_HERE,
         })),
+      ],
+    },
+  },
+  {
+    files: ["app/domains/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [...RULES_AND_DATA, { regex: FLOWS, message: "Flows (app/flows/) use the domains, never the reverse: publish a domain event or let the flow call you." }],
+        },
       ],
     },
   },

@@ -54,21 +54,8 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-/**
- * File imports the folder graph does not count yet: markup and e-mails composed inside a domain, which
- * leave the domains for app/pages/ (and their words for app/i18n/). Then these imports go, and so do
- * their entries. Until then: the account e-mails use the alerts' mail frame, and the share page's
- * composition (in lists) uses the link previews, which read lists.
- */
-const PENDING: [from: string, to: string][] = [
-  ["app/domains/identity/account.server.ts", "app/domains/alerts/mail.server.ts"],
-  ["app/domains/lists/share-page.server.ts", "app/domains/previews/link-preview.server.ts"],
-  ["app/domains/lists/share-page-view.ts", "app/domains/previews/preview-tags.ts"],
-];
-
 /** Every file of app/domains/<folder>/… folded into its folder: folder → the other domain folders it imports. */
 function folderGraph(graph: Map<string, string[]>): Map<string, Set<string>> {
-  const pending = new Set(PENDING.map(([from, to]) => `${path.join(root, from)} ${path.join(root, to)}`));
   const domains = path.join(root, "app/domains") + path.sep;
   const folderOf = (file: string) => (file.startsWith(domains) ? file.slice(domains.length).split(path.sep)[0]! : null);
   const folders = new Map<string, Set<string>>();
@@ -77,7 +64,6 @@ function folderGraph(graph: Map<string, string[]>): Map<string, Set<string>> {
     if (from === null) continue;
     const edges = folders.get(from) ?? folders.set(from, new Set()).get(from)!;
     for (const target of targets) {
-      if (pending.has(`${file} ${target}`)) continue;
       const to = folderOf(target);
       if (to !== null && to !== from) edges.add(to);
     }
@@ -117,6 +103,17 @@ describe("import walls", () => {
       const found = await messages("app/domains/lists/wall-fixture.ts", `import * as view from "${source}";\nexport const used = view;\n`);
       expect(found.some((m) => m.startsWith("no-restricted-imports:") && m.includes("A domain holds rules and data")), source).toBe(true);
     }
+  }, 60_000);
+
+  it("a flow keeps the domains' walls (no HTTP, no markup or words) and only a domain may not import a flow", async () => {
+    const importing = (source: string) => `import * as used from "${source}";\nexport { used };\n`;
+    const http = await messages("app/flows/wall-fixture.ts", importing("~/api/endpoint.server"));
+    expect(http.some((m) => m.startsWith("no-restricted-imports:") && m.includes("A domain knows nothing of HTTP"))).toBe(true);
+    const page = await messages("app/flows/wall-fixture.ts", importing("~/pages/emails"));
+    expect(page.some((m) => m.startsWith("no-restricted-imports:") && m.includes("A domain holds rules and data"))).toBe(true);
+    expect(await messages("app/flows/wall-fixture.ts", importing("~/flows/pruning.server"))).toEqual([]);
+    const flow = await messages("app/domains/lists/wall-fixture.ts", importing("~/flows/pruning.server"));
+    expect(flow.some((m) => m.startsWith("no-restricted-imports:") && m.includes("Flows (app/flows/) use the domains"))).toBe(true);
   }, 60_000);
 
   it("a domain module may import other domains and the generic layer", async () => {
