@@ -1,6 +1,7 @@
 // Every relative link of README.md and docs/**/*.md points to a file that
-// exists (and every #anchor to a heading of it), so moving a guide cannot
-// leave a dead link behind. External links (http:, mailto:) are not fetched.
+// exists (and every #anchor to a heading of it), and every repository path
+// they name in a code span exists, so moving a guide or a module cannot
+// leave a dead reference behind. External links (http:, mailto:) are not fetched.
 // Prose is wrapped at 100 columns, so the guides read in an editor and their
 // diffs show what changed (see proseLinesOverLimit for what is exempt).
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -37,6 +38,22 @@ function links(text: string): string[] {
   const prose = text.replace(/```[\s\S]*?```/g, "").replace(/`[^`\n]*`/g, "");
   return [...prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map((m) => m[1]!);
 }
+
+/**
+ * Files and folders of the repository a guide names in a code span (`app/…`, `tests/…`, `prisma/…`,
+ * `extensions/…`, `docs/…`, `public/…`), so a module that moves cannot leave its old address behind.
+ * A name must look like a path: a file with an extension or a folder ending in "/"; patterns
+ * (`*`, `{…}`, `<…>`) and Shopify's webhook topics (`app/uninstalled`) are not paths. Folders the
+ * tests write and git ignores (tests/screenshots/) need not exist.
+ */
+function namedPaths(text: string): string[] {
+  const prose = text.replace(/```[\s\S]*?```/g, "");
+  return [...prose.matchAll(/`((?:app|tests|prisma|extensions|docs|public)\/[\w./$-]*(?:\.[a-z]+|\/))`/g)].map((m) => m[1]!);
+}
+
+const ignoredFolders = readFileSync(path.join(root, ".gitignore"), "utf8")
+  .split("\n")
+  .filter((line) => line.endsWith("/"));
 
 const MAX_COLUMNS = 100;
 
@@ -85,6 +102,18 @@ describe("documentation links", () => {
       if (anchor && resolved.endsWith(".md") && !anchors(resolved).has(anchor)) dead.push(target);
     }
     expect(dead).toEqual([]);
+  });
+});
+
+describe("documentation paths", () => {
+  it.each(files.map((f) => [path.relative(root, f), f]))("%s: every file or folder of the repository it names exists", (_name, file) => {
+    const gone = namedPaths(readFileSync(file, "utf8")).filter((named) => !existsSync(path.join(root, named)) && !ignoredFolders.includes(named));
+    expect(gone).toEqual([]);
+  });
+
+  it("takes file and folder names, not topics or patterns", () => {
+    const text = "`app/lib/money.ts`, `tests/screenshots/`, `app/uninstalled`, `app/routes/webhooks.<topic>.tsx`, `docs/*.md`\n```\n`app/x.ts`\n```";
+    expect(namedPaths(text)).toEqual(["app/lib/money.ts", "tests/screenshots/"]);
   });
 });
 
