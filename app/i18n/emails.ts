@@ -49,6 +49,17 @@ const en = {
   accountWhy: "You get this e-mail because someone asked for it on the wishlist.",
   /** Under a button: for mail programs that show no buttons. */
   buttonFallback: "Or open this link:",
+  // A partner's usage of their plan's monthly actions
+  usageSubject: (partner: string, plan: string, percent: number) =>
+    percent >= 100 ? `${partner}: your ${plan} plan's wishlist actions are used up` : `${partner}: ${percent}% of your ${plan} plan's wishlist actions used`,
+  usageGreeting: (partner: string) => `Hello ${partner},`,
+  usageLead: (period: string, total: string, limit: string, plan: string, percent: number) =>
+    `In ${period} your shop has used ${total} of the ${limit} wishlist actions included in the ${plan} plan (${percent}%).`,
+  usagePaused: "Saves are paused until next month unless you upgrade.",
+  usageOverage: (perAction: string) => `Further actions are billed at ${perAction} each.`,
+  usageUpgrade: "You can upgrade any time to get more actions.",
+  usageButton: "Compare plans",
+  usageWhy: "You get this e-mail because you are the contact of a partner account on the wishlist service.",
 };
 
 export type EmailTexts = typeof en;
@@ -92,6 +103,16 @@ const de: EmailTexts = {
   emailChangeButton: "Adresse bestätigen",
   accountWhy: "Du bekommst diese E-Mail, weil jemand sie auf der Wunschliste angefordert hat.",
   buttonFallback: "Oder öffne diesen Link:",
+  usageSubject: (partner, plan, percent) =>
+    percent >= 100 ? `${partner}: Die Wunschlisten-Aktionen Ihres Tarifs ${plan} sind aufgebraucht` : `${partner}: ${percent} % der Wunschlisten-Aktionen Ihres Tarifs ${plan} genutzt`,
+  usageGreeting: (partner) => `Hallo ${partner},`,
+  usageLead: (period, total, limit, plan, percent) =>
+    `Im Zeitraum ${period} hat Ihr Shop ${total} der ${limit} Wunschlisten-Aktionen des Tarifs ${plan} genutzt (${percent} %).`,
+  usagePaused: "Speichern ist bis zum nächsten Monat pausiert, außer Sie wechseln den Tarif.",
+  usageOverage: (perAction) => `Weitere Aktionen kosten je ${perAction}.`,
+  usageUpgrade: "Sie können jederzeit in einen größeren Tarif wechseln.",
+  usageButton: "Tarife vergleichen",
+  usageWhy: "Sie erhalten diese E-Mail als Kontakt eines Partnerkontos des Wunschlisten-Dienstes.",
 };
 
 export const EMAIL_TEXTS: Catalogue<EmailTexts> = { de, en };

@@ -77,6 +77,23 @@ const models = (lang: Lang): Record<string, EmailModel> => ({
     link: "https://wish.example/en/account/reset#token=AbCdEf0123456789AbCdEf0123456789AbCdEf01234",
   },
   "email-change": { template: "account-link", lang, kind: "email_change", link: "https://wish.example/en/account/confirm-email#token=AbCdEf0123456789" },
+  "usage-80": usage(lang, 80, false, 2.5),
+  "usage-100-free": usage(lang, 100, true, null),
+  "usage-100-overage": usage(lang, 100, false, 2.5),
+});
+
+const usage = (lang: Lang, threshold: number, hardLimit: boolean, overagePerActionMinor: number | null): EmailModel => ({
+  template: "usage",
+  lang,
+  partnerName: "Oak & Wool",
+  planName: hardLimit ? "Free" : "Starter",
+  threshold,
+  total: threshold === 100 ? 10_000 : 8_000,
+  limit: 10_000,
+  period: "2026-11",
+  hardLimit,
+  overagePerActionMinor,
+  plansUrl: "https://admin.shopify.com/store/oak/apps/wishlist/app/plans",
 });
 
 describe("the e-mail templates", () => {
@@ -109,6 +126,19 @@ describe("the e-mail templates", () => {
         "You get this e-mail because someone asked for it on the wishlist.",
       ].join("\n")
     );
+  });
+
+  it("tell a partner where their month's actions stand and what happens at the limit", () => {
+    const eighty = renderMail(models("en")["usage-80"]!)!;
+    expect(eighty.subject).toBe("Oak & Wool: 80% of your Starter plan's wishlist actions used");
+    expect(eighty.text).toContain("In 2026-11 your shop has used 8,000 of the 10,000 wishlist actions included in the Starter plan (80%).");
+    expect(eighty.text).toContain("You can upgrade any time to get more actions.");
+    expect(eighty.html).toContain("Oak &amp; Wool");
+    expect(renderMail(models("en")["usage-100-free"]!)!.text).toContain("Saves are paused until next month unless you upgrade.");
+    expect(renderMail(models("en")["usage-100-overage"]!)!.text).toContain("Further actions are billed at $0.025 each.");
+    const de = renderMail(models("de")["usage-100-overage"]!)!;
+    expect(de.subject).toBe("Oak & Wool: Die Wunschlisten-Aktionen Ihres Tarifs Starter sind aufgebraucht");
+    expect(de.text).toContain("Weitere Aktionen kosten je 0,025\u00a0$.");
   });
 
   it("keep hostile values as text", () => {

@@ -176,7 +176,7 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
     await receiver?.close();
   });
 
-  it("usage threshold e-mails of a counted save are logged and marked sent, text kept for operators", async () => {
+  it("usage threshold e-mails of a counted save are logged and marked sent, their model kept for operators", async () => {
     const partner = await newPartner(server.databaseUrl, "free", "owner@threshold.test");
     const user = await api.anonymousUser();
     const lists = [];
@@ -219,7 +219,7 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
     expect(refused.status).toBe(402);
     expect((await messages(server.databaseUrl)).filter((m) => m.topic.startsWith("usage.threshold."))).toHaveLength(2);
 
-    // Operators read the delivered text with `wish outbox`.
+    // Operators read what was delivered with `wish outbox`: the model the template wrote the e-mail from.
     const listed = await wish(server.databaseUrl, ["outbox", "--status", "sent", "--limit", "10"]);
     const hundred = listed.messages.find((m: { topic: string }) => m.topic === "usage.threshold.100");
     expect(hundred).toMatchObject({
@@ -228,7 +228,7 @@ describe("outbox worker (embedded mode: e-mails to the log)", () => {
       attempts: 1,
       created_at: expect.any(String),
       sent_at: expect.any(String),
-      payload: { to: "owner@threshold.test", subject: expect.any(String), text: expect.stringContaining("200 of the 200") },
+      payload: { to: "owner@threshold.test", model: { template: "usage", lang: "en", threshold: 100, total: 200, limit: 200, hardLimit: true } },
     });
   });
 

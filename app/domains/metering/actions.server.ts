@@ -10,6 +10,8 @@ import { env } from "~/env.server";
 import { ApiError } from "~/lib/api/errors";
 import { addressUnit } from "~/lib/api/client-address";
 import { enqueueStep } from "~/domains/outbox/outbox.server";
+import type { QueuedMail } from "~/domains/outbox/worker.server";
+import type { Lang } from "~/lib/lang";
 import { getPlan, type Plan } from "~/domains/plans/plans";
 import { currentPeriod } from "./usage";
 import { claimSaverSave, claimUse, countDay, countMonth, insertDedupKey, latestItemPartner, partnerPlan } from "./actions.sql.server";
@@ -261,23 +263,35 @@ function rememberQueued(queued: string[]): void {
   for (const key of queued) notified.add(key);
 }
 
-function usageEmail(partner: { email: string; name: string }, plan: Plan, threshold: number, total: number, limit: number, period: string) {
-  const reached = threshold >= 100;
-  const consequence = plan.hardLimit
-    ? "Saves are paused until next month unless you upgrade."
-    : `Further actions are billed at ${plan.overagePerActionMinor} ct each.`;
-  return {
-    to: partner.email,
-    subject: reached
-      ? `${partner.name}: your ${plan.name} plan's wishlist actions are used up`
-      : `${partner.name}: ${threshold}% of your ${plan.name} plan's wishlist actions used`,
-    text: [
-      `Hello ${partner.name},`,
-      "",
-      `In ${period} your shop has used ${total} of the ${limit} wishlist actions included in the ${plan.name} plan (${threshold}%).`,
-      reached ? consequence : "You can upgrade any time to get more actions.",
-      "",
-      `Plans: ${upgradeUrl()}`,
-    ].join("\n"),
+/** The model of a usage e-mail (app/pages/emails/usage.tsx). Partners get English: they have no language of their own. */
+export interface UsageMailModel {
+  template: "usage";
+  lang: Lang;
+  partnerName: string;
+  planName: string;
+  threshold: number;
+  total: number;
+  limit: number;
+  period: string;
+  /** Saves pause at the limit (Free); otherwise further actions are billed at overagePerActionMinor US cents each. */
+  hardLimit: boolean;
+  overagePerActionMinor: number | null;
+  plansUrl: string;
+}
+
+function usageEmail(partner: { email: string; name: string }, plan: Plan, threshold: number, total: number, limit: number, period: string): QueuedMail {
+  const model: UsageMailModel = {
+    template: "usage",
+    lang: "en",
+    partnerName: partner.name,
+    planName: plan.name,
+    threshold,
+    total,
+    limit,
+    period,
+    hardLimit: plan.hardLimit,
+    overagePerActionMinor: plan.overagePerActionMinor,
+    plansUrl: upgradeUrl(),
   };
+  return { to: partner.email, model };
 }

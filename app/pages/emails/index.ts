@@ -4,15 +4,17 @@
 import type { MailModel } from "~/domains/outbox/worker.server";
 import type { AlertConfirmMailModel, AlertMailModel, ReminderMailModel } from "~/domains/alerts/mail.server";
 import type { AccountLinkMailModel } from "~/domains/identity/account.server";
+import type { UsageMailModel } from "~/domains/metering/actions.server";
 import { isLang } from "~/i18n/lang";
 import { renderAlertMail } from "./alert";
 import { renderReminderMail } from "./reminder";
 import { renderAlertConfirmMail } from "./alert-confirm";
 import { renderAccountLinkMail } from "./account-link";
+import { renderUsageMail } from "./usage";
 import type { Rendered } from "./layout";
 
 export type { Rendered };
-export type EmailModel = AlertMailModel | ReminderMailModel | AlertConfirmMailModel | AccountLinkMailModel;
+export type EmailModel = AlertMailModel | ReminderMailModel | AlertConfirmMailModel | AccountLinkMailModel | UsageMailModel;
 
 /** Subject, text and HTML of an e-mail's model; null for a template this version does not know. */
 export function renderMail(model: MailModel): Rendered | null {
@@ -27,6 +29,8 @@ export function renderMail(model: MailModel): Rendered | null {
       return renderAlertConfirmMail(m);
     case "account-link":
       return renderAccountLinkMail(m);
+    case "usage":
+      return renderUsageMail(m);
     default:
       return null;
   }
