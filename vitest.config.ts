@@ -3,26 +3,30 @@ import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 import tsconfigPaths from "vite-tsconfig-paths";
 
-// The files that take longest (minutes each on CI's loaded 2-core machine, measured on both databases),
-// longest first. They start first, so the run does not end with one of them alone on a core. A clean
-// clone has no vitest cache of durations, and vitest would order them by file size; after them, vitest's
-// own order (cached durations, else size) applies.
+// The files that take longest (one to three minutes each on CI's loaded 2-core machine; ranked by their
+// time on SQLite plus on PostgreSQL in a CI run), longest first. They start first, so the run does not end
+// with one of them alone on a core. A clean clone has no vitest cache of durations, and vitest would order
+// them by file size; after them, vitest's own order (cached durations, else size) applies.
 const LONGEST_FIRST = [
-  "tests/operations/cli.test.ts",
-  "tests/shopify/admin-preview.test.ts",
-  "tests/identity/revocation.test.ts",
   "tests/outbox/outbox.test.ts",
-  "tests/alerts/rescrape-alerts.test.ts",
+  "tests/identity/revocation.test.ts",
   "tests/storefront/journey.test.ts",
-  "tests/alerts/reminders.test.ts",
-  "tests/storefront/dialog.test.ts",
-  "tests/alerts/alerts.test.ts",
-  "tests/baskets/baskets.test.ts",
-  "tests/storefront/account.test.ts",
-  "tests/storefront/cdn.test.ts",
-  "tests/shopify/revenue.test.ts",
-  "tests/storefront/theme-hearts.test.ts",
   "tests/storefront/my-lists.test.ts",
+  "tests/alerts/rescrape-alerts.test.ts",
+  "tests/alerts/fanout.test.ts",
+  "tests/operations/cli.test.ts",
+  "tests/shopify/webhooks.test.ts",
+  "tests/storefront/theme-hearts.test.ts",
+  "tests/storefront/account.test.ts",
+  "tests/shopify/admin-preview.test.ts",
+  "tests/alerts/reminders.test.ts",
+  "tests/metering/metering.test.ts",
+  "tests/operations/capacity.test.ts",
+  "tests/alerts/alerts.test.ts",
+  "tests/storefront/cdn.test.ts",
+  "tests/storefront/share.test.ts",
+  "tests/operations/shutdown.test.ts",
+  "tests/baskets/baskets.test.ts",
 ];
 
 class LongestFirst extends BaseSequencer {
