@@ -5,7 +5,7 @@ import { listWithRole, parseItemId } from "./access.server";
 import { itemInclude } from "./items.server";
 import { hostedProduct } from "./serialize";
 import { type Locale } from "~/domains/products/localization";
-import { recordMarketFacts } from "~/domains/products/product-facts.server";
+import { factsOfScrape, recordMarketFacts } from "~/domains/products/product-facts.server";
 import { scrapeProduct } from "~/domains/products/scraper.server";
 
 /** `POST /hosted/lists/{token}/items/{itemId}/rescrape`: owner or editor. */
@@ -19,18 +19,7 @@ export async function rescrapeItem(token: string | undefined, rawItemId: string 
 
   const result = await scrapeProduct(item.product.canonicalUrl, { market: item.market ?? undefined });
   if (result.success) {
-    const p = result.product;
-    await recordMarketFacts(item.product.id, item.market ?? "", {
-      title: p.title,
-      description: p.description,
-      imageUrl: p.image_url,
-      priceMinor: p.price_minor,
-      currency: p.currency,
-      compareAtPriceMinor: p.compare_at_price_minor,
-      brand: p.brand,
-      productType: p.product_type,
-      tags: p.tags,
-    });
+    await recordMarketFacts(item.product.id, item.market ?? "", factsOfScrape(result.product));
     await db.product.updateMany({ where: { id: item.product.id }, data: { lastScrapedAt: new Date() } });
     // Asked to refresh from the page: the item shows what the page says from now on.
     // (updateMany: the item may have been deleted while the page was read.)

@@ -11,6 +11,7 @@ import { publish } from "~/domains/events/events.server";
 import { canonicalUrl } from "~/domains/products/canonical-url";
 import type { SaveRequestBody } from "~/domains/products/schemas";
 import {
+  factsOfScrape,
   findProduct,
   recordCatalogFacts,
   upsertProduct,
@@ -215,16 +216,5 @@ async function storedFacts(facts: ProductFacts, gate: FetchGate): Promise<Stored
 async function scrapedFacts(url: string, market: string, gate: FetchGate): Promise<ProductFacts> {
   const result = await gate(() => scrapeProduct(url, { market: market || undefined }));
   if (!result?.success) return { title: new URL(url).hostname };
-  const p = result.product;
-  return {
-    title: p.title ?? new URL(url).hostname,
-    description: p.description,
-    imageUrl: p.image_url,
-    priceMinor: p.price_minor,
-    currency: p.currency,
-    compareAtPriceMinor: p.compare_at_price_minor,
-    brand: p.brand,
-    productType: p.product_type,
-    tags: p.tags,
-  };
+  return { ...factsOfScrape(result.product), title: result.product.title ?? new URL(url).hostname };
 }

@@ -21,6 +21,7 @@ import { enqueueStep } from "~/domains/outbox/outbox.server";
 import { PermanentFailure, type OutboxJob } from "~/domains/outbox/worker.server";
 import { refusedForGood } from "~/lib/net/guarded-fetch.server";
 import { productKey, purgeCdn } from "~/domains/cdn/purge.server";
+import type { ScrapedProduct } from "./page-extract.server";
 
 export { findProduct } from "./product-facts.sql.server";
 
@@ -35,6 +36,21 @@ export interface ProductFacts {
   productType?: string | null;
   tags?: string[] | null;
   rawProductId?: string | null;
+}
+
+/** A scraped page's product as facts (the scraper's snake_case fields). */
+export function factsOfScrape(p: ScrapedProduct): ProductFacts {
+  return {
+    title: p.title,
+    description: p.description,
+    imageUrl: p.image_url,
+    priceMinor: p.price_minor,
+    currency: p.currency,
+    compareAtPriceMinor: p.compare_at_price_minor,
+    brand: p.brand,
+    productType: p.product_type,
+    tags: p.tags,
+  };
 }
 
 export interface ProductSource {
