@@ -72,7 +72,7 @@ describe("home page", () => {
   it("shows the overage so far on a paid plan", async () => {
     const html = await render("app._index", await shopWithUsage("home-over", 2100, "Starter"));
     expect(html).toContain("Plan: Starter");
-    expect(html).toContain("Overage so far: 100 actions at 2.5 ct each, $2.50 in total");
+    expect(html).toContain("Overage so far: 100 actions at $0.025 each, $2.50 in total");
     expect(html).not.toContain("Free trial:");
   });
 });
